@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Switchboard — a terminal account chooser. Module map and the one-way
+/// dependency rule: see `../shared/DESIGN.md` §5. `SwitchboardCore` imports
+/// nothing of ours; arrows only point down.
+let package = Package(
+    name: "Switchboard",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "switchboard", targets: ["switchboard"]),
+        .executable(name: "switchboard-bench", targets: ["switchboard-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        .target(
+            name: "SwitchboardCore",
+            swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+        ),
+        .target(
+            name: "Store",
+            dependencies: ["SwitchboardCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .executableTarget(
+            name: "switchboard",
+            dependencies: [
+                "SwitchboardCore", "Store",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "switchboard-bench", dependencies: ["SwitchboardCore", "Store"]),
+        .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "switchboard-bench"]),
+        .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

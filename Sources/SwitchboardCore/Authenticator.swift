@@ -1,0 +1,176 @@
+/// Whether a sign-in may make a new account or must attach to the active one.
+public enum AuthMode: String, Hashable, Sendable, Codable {
+    /// Sign in: a known identity switches to its account, an unknown one
+    /// makes a new account.
+    case signIn
+    /// Link: attach the identity to the active account.
+    case link
+}
+
+/// What the authenticator needs to know about the accounts that exist.
+/// The store answers it inside the transaction that applies the decision.
+public protocol AccountDirectory {
+    /// The account an identity belongs to, if any.
+    func accountID(for identity: Identity) -> AccountID?
+    /// The identities of an account.
+    func identities(of account: AccountID) -> [Identity]
+    /// Accounts holding an identity whose verified email is `email`
+    /// (compared case-insensitively).
+    func accounts(withVerifiedEmail email: String) -> [AccountID]
+}
+
+/// What to do with a freshly verified identity.
+public enum AuthDecision: Hashable, Sendable {
+    /// The identity is known: make its account active. No new account.
+    case useExisting(AccountID)
+    /// The identity is new: create an account for it (`isNew`).
+    case createAccount
+    /// Attach the identity to the active account.
+    case link(to: AccountID)
+    /// The identity belongs to another account than the active one: ask.
+    case conflict(AuthConflict)
+    /// Nothing can be done: see the reason.
+    case refused(AuthRefusal)
+}
+
+/// Why the authenticator will not act.
+public enum AuthRefusal: Hashable, Sendable, CustomStringConvertible {
+    /// Link mode, but nobody is active to link to.
+    case nothingToLink
+
+    public var description: String {
+        switch self {
+        case .nothingToLink: "nobody is signed in to link an identity to; sign in first"
+        }
+    }
+}
+
+/// An identity already linked to account `owner` turned up while `active`
+/// is active (seed 000).
+public struct AuthConflict: Hashable, Sendable {
+    public let identity: Identity
+    public let active: AccountID
+    public let owner: AccountID
+    /// Providers at which both accounts hold an identity. Two different
+    /// identities at one provider cannot live in one account, so a
+    /// non-empty list means merge is not offered.
+    public let clashingProviders: [ProviderID]
+
+    public init(identity: Identity, active: AccountID, owner: AccountID, clashingProviders: [ProviderID]) {
+        self.identity = identity
+        self.active = active
+        self.owner = owner
+        self.clashingProviders = clashingProviders
+    }
+
+    public var canMerge: Bool { clashingProviders.isEmpty }
+
+    /// The choices to offer, in the order to offer them.
+    public var choices: [ConflictChoice] {
+        canMerge ? [.merge, .switchAccount, .cancel] : [.switchAccount, .cancel]
+    }
+}
+
+/// A person's answer to a conflict.
+public enum ConflictChoice: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Move the other account's identities and data into the active one.
+    case merge
+    /// Make the other account active instead.
+    case switchAccount = "switch"
+    /// Stay as you are.
+    case cancel
+}
+
+/// The decision plus hints for the person.
+public struct AuthResolution: Hashable, Sendable {
+    public let decision: AuthDecision
+    /// Other accounts whose verified email matches the identity's: a hint to
+    /// offer ("is this you?"), never a reason to merge.
+    public let possibleMatches: [AccountID]
+}
+
+/// What applying a conflict choice means for the store.
+public enum ConflictAction: Hashable, Sendable {
+    /// Merge `source` into `target`, which stays active.
+    case merge(source: AccountID, into: AccountID)
+    /// Make `owner` active.
+    case switchTo(AccountID)
+    /// Change nothing.
+    case stay
+}
+
+/// Errors of conflict resolution.
+public enum AuthError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Merge chosen although both accounts hold an identity at these providers.
+    case mergeRefused([ProviderID])
+
+    public var description: String {
+        switch self {
+        case .mergeRefused(let providers):
+            "cannot merge: both accounts have a different identity at "
+                + providers.map(\.rawValue).joined(separator: ", ")
+                + "; choose switch or cancel"
+        }
+    }
+}
+
+/// The layer between providers and the app (seed 000): given who is active,
+/// a verified identity and the mode, it decides what happens. It knows no
+/// provider by name and does no I/O.
+public struct Authenticator: Sendable {
+    public init() {}
+
+    /// Decides what a verified identity means for the session.
+    public func decide(
+        identity incoming: LinkedIdentity, mode: AuthMode, active: AccountID?,
+        directory: some AccountDirectory
+    ) -> AuthResolution {
+        let decision: AuthDecision
+        let owner = directory.accountID(for: incoming.identity)
+        switch (owner, active, mode) {
+        case (nil, nil, .link):
+            decision = .refused(.nothingToLink)
+        case (nil, _, .signIn):
+            decision = .createAccount
+        case (nil, let active?, .link):
+            decision = .link(to: active)
+        case (let owner?, nil, _):
+            decision = .useExisting(owner)
+        case (let owner?, let active?, _) where owner == active:
+            decision = .useExisting(owner)
+        case (let owner?, let active?, _):
+            let mine = Set(directory.identities(of: active).map(\.provider))
+            let theirs = Set(directory.identities(of: owner).map(\.provider))
+            decision = .conflict(AuthConflict(
+                identity: incoming.identity, active: active, owner: owner,
+                clashingProviders: mine.intersection(theirs).sorted()))
+        }
+        return AuthResolution(decision: decision, possibleMatches: hints(for: incoming, decision, directory))
+    }
+
+    /// Turns a person's choice into what the store should do.
+    public func resolve(_ conflict: AuthConflict, choosing choice: ConflictChoice) throws(AuthError) -> ConflictAction {
+        switch choice {
+        case .merge:
+            guard conflict.canMerge else { throw .mergeRefused(conflict.clashingProviders) }
+            return .merge(source: conflict.owner, into: conflict.active)
+        case .switchAccount:
+            return .switchTo(conflict.owner)
+        case .cancel:
+            return .stay
+        }
+    }
+
+    private func hints(
+        for incoming: LinkedIdentity, _ decision: AuthDecision, _ directory: some AccountDirectory
+    ) -> [AccountID] {
+        guard incoming.emailVerified, let email = incoming.email, !email.isEmpty else { return [] }
+        let resulting: AccountID? =
+            switch decision {
+            case .useExisting(let id), .link(to: let id): id
+            case .conflict(let conflict): conflict.owner
+            case .createAccount, .refused: nil
+            }
+        return directory.accounts(withVerifiedEmail: email).filter { $0 != resulting }.sorted()
+    }
+}

@@ -1,0 +1,69 @@
+/// Why who is active changed.
+public enum StatusChangeReason: Hashable, Sendable {
+    /// The person chose another account.
+    case switched
+    /// A sign-in finished; `isNew` when it created the account.
+    case signedIn(isNew: Bool)
+    /// The person signed out; the identities stay available.
+    case signedOut
+    /// Another account was merged into the active one.
+    case merged
+    /// An identity was disconnected and its account went away.
+    case disconnected(Identity)
+    /// The provider revoked an identity of the active account (seed 002).
+    case revoked(Identity)
+    /// Another process changed the store.
+    case external
+}
+
+/// Who a session acts as changed.
+public struct UserStatusChanged: BusEvent, Hashable {
+    public let session: SessionKey
+    public let previous: ActiveAccount
+    public let current: ActiveAccount
+    public let reason: StatusChangeReason
+
+    public init(session: SessionKey, previous: ActiveAccount, current: ActiveAccount, reason: StatusChangeReason) {
+        self.session = session
+        self.previous = previous
+        self.current = current
+        self.reason = reason
+    }
+}
+
+/// Accounts or their identities were added, removed, renamed or merged.
+public struct AccountsChanged: BusEvent, Hashable {
+    public let accounts: [AccountID]
+    public init(accounts: [AccountID]) { self.accounts = accounts }
+}
+
+/// A credential check found an identity in a new state.
+public struct IdentityStateChanged: BusEvent, Hashable {
+    public let identity: Identity
+    public let previous: CredentialState
+    public let current: CredentialState
+    public init(identity: Identity, previous: CredentialState, current: CredentialState) {
+        self.identity = identity
+        self.previous = previous
+        self.current = current
+    }
+}
+
+/// A sign-in moved to a new phase.
+public struct SignInProgress: BusEvent, Hashable {
+    /// The phases of a device-flow sign-in.
+    public enum Phase: Hashable, Sendable {
+        case requestingCode
+        case waitingForApproval(userCode: String, verificationURI: String, expiresInSeconds: Int)
+        case polling(attempt: Int)
+        case slowedDown(intervalSeconds: Int)
+        case finished(SignInOutcome)
+    }
+
+    public let provider: ProviderID
+    public let phase: Phase
+    public init(provider: ProviderID, phase: Phase) {
+        self.provider = provider
+        self.phase = phase
+    }
+}

@@ -1,0 +1,78 @@
+/// The name of a provider as Switchboard knows it: `github`, `google`, `demo`,
+/// or an operator's own name for an OpenID Connect issuer (`work`).
+public struct ProviderID: RawRepresentable, Hashable, Comparable, Sendable, Codable,
+    ExpressibleByStringLiteral, CustomStringConvertible
+{
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+    public var description: String { rawValue }
+    public static func < (a: ProviderID, b: ProviderID) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// Who a person is at one provider: the provider plus the provider's stable
+/// user id (GitHub's numeric `id`, OIDC `sub`). Never an email or a login name.
+public struct Identity: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    public var provider: ProviderID
+    public var subject: String
+
+    public init(provider: ProviderID, subject: String) {
+        self.provider = provider
+        self.subject = subject
+    }
+
+    /// Parses `provider:subject`, the form the CLI accepts and prints.
+    /// The subject may itself contain colons; the provider may not.
+    public init?(parsing text: String) {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let provider = text[..<colon], subject = text[text.index(after: colon)...]
+        guard !provider.isEmpty, !subject.isEmpty else { return nil }
+        self.init(provider: ProviderID(String(provider)), subject: String(subject))
+    }
+
+    /// `provider:subject`.
+    public var description: String { "\(provider.rawValue):\(subject)" }
+
+    public static func < (a: Identity, b: Identity) -> Bool {
+        (a.provider, a.subject) < (b.provider, b.subject)
+    }
+}
+
+/// What the last check of an identity's credentials found (seed 002).
+public enum CredentialState: String, Sendable, Codable, CaseIterable {
+    /// The provider holds valid credentials: the identity is *available*.
+    case authorized
+    /// The access token ran out and could not be refreshed yet.
+    case expired
+    /// The provider revoked the grant; signing in again is the only way back.
+    case revoked
+    /// The provider no longer knows this user.
+    case notFound
+
+    /// Whether the identity can be used to act without signing in again.
+    public var isAvailable: Bool { self == .authorized }
+}
+
+/// An identity with what the provider told us about the person behind it.
+/// Names and emails are display data only; they never decide anything.
+public struct LinkedIdentity: Hashable, Sendable, Codable {
+    public var identity: Identity
+    public var displayName: String?
+    public var email: String?
+    public var emailVerified: Bool
+    public var state: CredentialState
+
+    public init(
+        identity: Identity, displayName: String? = nil, email: String? = nil,
+        emailVerified: Bool = false, state: CredentialState = .authorized
+    ) {
+        self.identity = identity
+        self.displayName = displayName
+        self.email = email
+        self.emailVerified = emailVerified
+        self.state = state
+    }
+
+    public var provider: ProviderID { identity.provider }
+}

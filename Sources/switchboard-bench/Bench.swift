@@ -1,0 +1,30 @@
+import Foundation
+
+/// `switchboard-bench SUITE` — prints `name: value` lines, one figure each.
+@main
+struct Bench {
+    static func main() async throws {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        switch arguments.first {
+        case "bus":
+            BusBench.run()
+        case "store-stress":
+            try StoreStress.run(Array(arguments.dropFirst()))
+        default:
+            FileHandle.standardError.write(Data("""
+                usage: switchboard-bench bus
+                       switchboard-bench store-stress --database PATH --session NAME --accounts A,B --count N
+
+                """.utf8))
+            exit(64)
+        }
+    }
+}
+
+/// Monotonic seconds.
+func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+/// Prints a figure as `name: value`.
+func figure(_ name: String, _ value: Double, decimals: Int = 0) {
+    print("\(name): \(String(format: "%.\(decimals)f", value))")
+}

@@ -1,0 +1,1 @@
+enum StoreStress { static func run(_ args: [String]) throws {} }
