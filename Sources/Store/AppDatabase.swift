@@ -1,1 +1,105 @@
+import Foundation
+import GRDB
 import SwitchboardCore
+
+/// The one owner of Switchboard's SQLite connection: it opens the file with
+/// the right modes, recognises whose file it is, migrates, and offers the
+/// named reads and writes. Every write is one transaction.
+public final class AppDatabase: Sendable {
+    /// Where the database file is.
+    public let path: String
+    let writer: DatabasePool
+
+    /// Opens (creating when missing) the database at `path`.
+    ///
+    /// A file that is not Switchboard's, is newer than this build, or is
+    /// damaged is refused with a `StoreError` and left exactly as it was.
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        try Self.prepareFile(at: path)
+        do {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            configuration.label = "switchboard"
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+            writer = try DatabasePool(path: path, configuration: configuration)
+            try Self.checkOwnership(of: writer, path: path)
+            try migrator.migrate(writer)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+    }
+
+    /// Creates the folder (0700) and an empty file (0600) when missing, so
+    /// SQLite never makes them with looser modes. The WAL and shared-memory
+    /// files take the main file's mode.
+    private static func prepareFile(at path: String) throws(StoreError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw .unavailable(path: folder, detail: "cannot create the folder: \(error.localizedDescription)")
+            }
+        }
+        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw .unavailable(path: path, detail: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        close(descriptor)
+    }
+
+    /// Refuses a database that belongs to something else or to a newer build.
+    private static func checkOwnership(of pool: DatabasePool, path: String) throws {
+        try pool.read { db in
+            let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+            let tables = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+            if applicationID == 0 && tables.isEmpty { return }  // a new file
+            guard applicationID == switchboardApplicationID else { throw StoreError.notSwitchboard(path: path) }
+            let known = Set(migrator.migrations)
+            let unknown = try migrator.appliedIdentifiers(db).subtracting(known)
+            if !unknown.isEmpty { throw StoreError.newerSchema(path: path, unknown: unknown.sorted()) }
+        }
+    }
+
+    static func storeError(_ error: any Error, path: String) -> StoreError {
+        if let error = error as? StoreError { return error }
+        guard let error = error as? DatabaseError else {
+            return .unavailable(path: path, detail: "\(error)")
+        }
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            return .corrupt(path: path, detail: error.message ?? "\(error.resultCode)")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return .unavailable(path: path, detail: "the database stayed busy (another Switchboard is writing); try again")
+        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_IOERR, .SQLITE_FULL:
+            return .unavailable(path: path, detail: error.message ?? "\(error.resultCode)")
+        default:
+            return .unavailable(path: path, detail: error.message ?? "\(error)")
+        }
+    }
+
+    /// Runs one write transaction, mapping database errors to `StoreError`.
+    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try writer.write(body)
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+    }
+
+    /// Runs one read, mapping database errors to `StoreError`.
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try writer.read(body)
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+    }
+}

@@ -11,12 +11,12 @@ public enum AuthMode: String, Hashable, Sendable, Codable {
 /// The store answers it inside the transaction that applies the decision.
 public protocol AccountDirectory {
     /// The account an identity belongs to, if any.
-    func accountID(for identity: Identity) -> AccountID?
+    func accountID(for identity: Identity) throws -> AccountID?
     /// The identities of an account.
-    func identities(of account: AccountID) -> [Identity]
+    func identities(of account: AccountID) throws -> [Identity]
     /// Accounts holding an identity whose verified email is `email`
     /// (compared case-insensitively).
-    func accounts(withVerifiedEmail email: String) -> [AccountID]
+    func accounts(withVerifiedEmail email: String) throws -> [AccountID]
 }
 
 /// What to do with a freshly verified identity.
@@ -120,13 +120,14 @@ public enum AuthError: Error, Hashable, Sendable, CustomStringConvertible {
 public struct Authenticator: Sendable {
     public init() {}
 
-    /// Decides what a verified identity means for the session.
+    /// Decides what a verified identity means for the session. Throws only
+    /// what the directory throws.
     public func decide(
         identity incoming: LinkedIdentity, mode: AuthMode, active: AccountID?,
         directory: some AccountDirectory
-    ) -> AuthResolution {
+    ) throws -> AuthResolution {
         let decision: AuthDecision
-        let owner = directory.accountID(for: incoming.identity)
+        let owner = try directory.accountID(for: incoming.identity)
         switch (owner, active, mode) {
         case (nil, nil, .link):
             decision = .refused(.nothingToLink)
@@ -139,13 +140,13 @@ public struct Authenticator: Sendable {
         case (let owner?, let active?, _) where owner == active:
             decision = .useExisting(owner)
         case (let owner?, let active?, _):
-            let mine = Set(directory.identities(of: active).map(\.provider))
-            let theirs = Set(directory.identities(of: owner).map(\.provider))
+            let mine = Set(try directory.identities(of: active).map(\.provider))
+            let theirs = Set(try directory.identities(of: owner).map(\.provider))
             decision = .conflict(AuthConflict(
                 identity: incoming.identity, active: active, owner: owner,
                 clashingProviders: mine.intersection(theirs).sorted()))
         }
-        return AuthResolution(decision: decision, possibleMatches: hints(for: incoming, decision, directory))
+        return AuthResolution(decision: decision, possibleMatches: try hints(for: incoming, decision, directory))
     }
 
     /// Turns a person's choice into what the store should do.
@@ -163,7 +164,7 @@ public struct Authenticator: Sendable {
 
     private func hints(
         for incoming: LinkedIdentity, _ decision: AuthDecision, _ directory: some AccountDirectory
-    ) -> [AccountID] {
+    ) throws -> [AccountID] {
         guard incoming.emailVerified, let email = incoming.email, !email.isEmpty else { return [] }
         let resulting: AccountID? =
             switch decision {
@@ -171,6 +172,6 @@ public struct Authenticator: Sendable {
             case .conflict(let conflict): conflict.owner
             case .createAccount, .refused: nil
             }
-        return directory.accounts(withVerifiedEmail: email).filter { $0 != resulting }.sorted()
+        return try directory.accounts(withVerifiedEmail: email).filter { $0 != resulting }.sorted()
     }
 }

@@ -4,6 +4,8 @@ public enum StatusChangeReason: Hashable, Sendable {
     case switched
     /// A sign-in finished; `isNew` when it created the account.
     case signedIn(isNew: Bool)
+    /// An identity was attached to the active account.
+    case linked(Identity)
     /// The person signed out; the identities stay available.
     case signedOut
     /// Another account was merged into the active one.

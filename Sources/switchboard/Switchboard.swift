@@ -1,1 +1,16 @@
-print("hi")
+import ArgumentParser
+
+/// The `switchboard` command: the scriptable face of the account chooser.
+@main
+struct Switchboard: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "switchboard",
+        abstract: "Choose which provider account this terminal acts as.",
+        discussion: ExitStatus.documentation,
+        version: "0.1.0",
+        subcommands: [
+            AccountsCommand.self, StatusCommand.self, SwitchCommand.self, SignOutCommand.self,
+            DisconnectCommand.self,
+        ]
+    )
+}

@@ -1,0 +1,82 @@
+import GRDB
+
+/// `PRAGMA application_id` of a Switchboard database ("SWBD").
+let switchboardApplicationID: Int32 = 0x5357_4244
+
+/// The named migrations, oldest first. Never edit a shipped one; add another.
+var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1: accounts, identities, credentials, sessions, favourites, provider data, events") { db in
+        try db.execute(sql: "PRAGMA application_id = \(switchboardApplicationID)")
+        try db.create(table: "account") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("name", .text).notNull()
+            t.column("createdAt", .datetime).notNull()
+            t.column("lastUsedAt", .datetime)
+            t.column("useCount", .integer).notNull().defaults(to: 0)
+        }
+        try db.create(table: "identity") { t in
+            t.column("provider", .text).notNull()
+            t.column("subject", .text).notNull()
+            t.primaryKey(["provider", "subject"])
+            t.belongsTo("account", onDelete: .cascade).notNull()
+            t.column("displayName", .text)
+            t.column("email", .text)
+            t.column("emailVerified", .boolean).notNull().defaults(to: false)
+            t.column("state", .text).notNull()
+            t.column("linkedAt", .datetime).notNull()
+            t.column("checkedAt", .datetime)
+        }
+        try db.create(index: "identity_on_verified_email", on: "identity", expressions: [SQL("email COLLATE NOCASE").sqlExpression], condition: Column("emailVerified"))
+        // Written by the device-flow code; keyed by identity, gone with it.
+        try db.create(table: "credential") { t in
+            t.column("provider", .text).notNull()
+            t.column("subject", .text).notNull()
+            t.primaryKey(["provider", "subject"])
+            t.foreignKey(["provider", "subject"], references: "identity", onDelete: .cascade, onUpdate: .cascade)
+            t.column("accessToken", .text)
+            t.column("refreshToken", .text)
+            t.column("idToken", .text)
+            t.column("tokenType", .text)
+            t.column("scope", .text)
+            t.column("expiresAt", .datetime)
+            t.column("updatedAt", .datetime).notNull()
+        }
+        // key "*" is the machine-wide default; accountId NULL is anonymous.
+        try db.create(table: "session") { t in
+            t.primaryKey("key", .text)
+            t.belongsTo("account", onDelete: .setNull)
+            t.column("updatedAt", .datetime).notNull()
+        }
+        try db.create(table: "favourite") { t in
+            t.belongsTo("account", onDelete: .cascade).notNull()
+            t.column("showId", .text).notNull()
+            t.primaryKey(["accountId", "showId"])
+            t.column("createdAt", .datetime).notNull()
+        }
+        try db.create(table: "providerData") { t in
+            t.column("provider", .text).notNull()
+            t.column("subject", .text).notNull()
+            t.column("key", .text).notNull()
+            t.primaryKey(["provider", "subject", "key"])
+            t.foreignKey(["provider", "subject"], references: "identity", onDelete: .cascade, onUpdate: .cascade)
+            t.column("value", .blob)
+            t.column("fetchedAt", .datetime).notNull()
+        }
+        try db.create(table: "event") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("at", .datetime).notNull()
+            t.column("session", .text)
+            t.column("kind", .text).notNull()
+            t.column("accountId", .integer)
+            t.column("detail", .text).notNull().defaults(to: "{}")
+        }
+        try db.execute(sql: """
+            CREATE TRIGGER event_is_append_only_update BEFORE UPDATE ON event
+            BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+            CREATE TRIGGER event_is_append_only_delete BEFORE DELETE ON event
+            BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+            """)
+    }
+    return migrator
+}

@@ -1,0 +1,105 @@
+import Foundation
+import GRDB
+import SwitchboardCore
+
+extension AppDatabase {
+    /// Every account with its identities, most recently and most often used
+    /// first.
+    public func accounts() throws(StoreError) -> [Account] {
+        try read { db in try Self.loadAccounts(db) }
+    }
+
+    /// One account, or nil when there is none with that id.
+    public func account(_ id: AccountID) throws(StoreError) -> Account? {
+        try read { db in try Self.loadAccounts(db, ids: [id.rawValue]).first }
+    }
+
+    /// Who `session` is acting as: its own choice, else the machine default.
+    public func active(in session: SessionKey) throws(StoreError) -> ActiveAccount {
+        try read { db in try Self.active(db, session: session) }
+    }
+
+    /// The account a person means by `query`: an account id, an identity as
+    /// `provider:subject`, or a name or email (case-insensitive, exact).
+    public func findAccount(_ query: String) throws(StoreError) -> Account {
+        let accounts = try accounts()
+        if let id = Int64(query), let match = accounts.first(where: { $0.id.rawValue == id }) { return match }
+        if let identity = Identity(parsing: query),
+            let match = accounts.first(where: { $0.identities.contains { $0.identity == identity } })
+        {
+            return match
+        }
+        let folded = query.lowercased()
+        let matches = accounts.filter { account in
+            account.name.lowercased() == folded
+                || account.identities.contains { $0.email?.lowercased() == folded }
+        }
+        switch matches.count {
+        case 1: return matches[0]
+        case 0: throw .accountNotFound(query)
+        default: throw .ambiguousAccount(query, candidates: matches.map { "\($0.id) \($0.name)" })
+        }
+    }
+
+    /// The starred shows of an account.
+    public func favourites(of account: AccountID) throws(StoreError) -> Set<String> {
+        try read { db in
+            Set(try String.fetchAll(db, sql: "SELECT showId FROM favourite WHERE accountId = ?", arguments: [account.rawValue]))
+        }
+    }
+
+    /// How many events the log holds.
+    public func eventCount() throws(StoreError) -> Int {
+        try read { db in try EventRecord.fetchCount(db) }
+    }
+
+    // MARK: - Shared by reads and writes
+
+    static func loadAccounts(_ db: Database, ids: [Int64]? = nil) throws -> [Account] {
+        var request = AccountRecord.order(
+            SQL("lastUsedAt DESC NULLS LAST").sqlExpression, Column("useCount").desc, Column("id"))
+        if let ids { request = request.filter(ids.contains(Column("id"))) }
+        let records = try request.fetchAll(db)
+        var identities = try IdentityRecord
+            .filter(records.compactMap(\.id).contains(Column("accountId")))
+            .order(Column("linkedAt"), Column("provider"), Column("subject"))
+            .fetchAll(db)
+            .reduce(into: [Int64: [LinkedIdentity]]()) { $0[$1.accountId, default: []].append($1.linked) }
+        return records.map { record in
+            Account(id: AccountID(record.id!), name: record.name, identities: identities.removeValue(forKey: record.id!) ?? [])
+        }
+    }
+
+    static func activeID(_ db: Database, session: SessionKey) throws -> AccountID? {
+        let rows = try SessionRecord.filter(keys: [session.rawValue, SessionKey.machine.rawValue]).fetchAll(db)
+        let chosen = rows.first { $0.key == session.rawValue } ?? rows.first { $0.key == SessionKey.machine.rawValue }
+        return chosen?.accountId.map { AccountID($0) }
+    }
+
+    static func active(_ db: Database, session: SessionKey) throws -> ActiveAccount {
+        guard let id = try activeID(db, session: session),
+            let account = try loadAccounts(db, ids: [id.rawValue]).first
+        else { return .anonymous }
+        return .account(account)
+    }
+}
+
+/// The authenticator's view of the accounts, answered inside a transaction.
+struct DatabaseDirectory: AccountDirectory {
+    let db: Database
+
+    func accountID(for identity: Identity) throws -> AccountID? {
+        try IdentityRecord.fetchOne(db, key: IdentityRecord.key(identity)).map { AccountID($0.accountId) }
+    }
+
+    func identities(of account: AccountID) throws -> [Identity] {
+        try IdentityRecord.filter(Column("accountId") == account.rawValue).fetchAll(db).map(\.identity)
+    }
+
+    func accounts(withVerifiedEmail email: String) throws -> [AccountID] {
+        try Int64.fetchAll(
+            db, sql: "SELECT DISTINCT accountId FROM identity WHERE emailVerified AND email = ? COLLATE NOCASE",
+            arguments: [email]
+        ).map { AccountID($0) }
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import GRDB
+import SwitchboardCore
+
+/// How a sign-in was applied to the store.
+public enum SignInResult: Hashable, Sendable {
+    /// The session now acts as `account` (new when `isNew`); or, for a link,
+    /// the identity was attached to it.
+    case completed(account: Account, isNew: Bool, linked: Bool, change: UserStatusChanged, possibleMatches: [AccountID])
+    /// The identity belongs to another account: ask, then call `resolve`.
+    case conflict(AuthConflict, possibleMatches: [AccountID])
+    /// Nothing was done.
+    case refused(AuthRefusal)
+}
+
+/// What a disconnect did.
+public struct DisconnectResult: Hashable, Sendable {
+    /// Who the session acts as now.
+    public let change: UserStatusChanged
+    /// The identity was its account's last, so the account is gone too.
+    public let accountRemoved: Bool
+}
+
+// The named writes (DESIGN §7). Each is one transaction that ends by
+// appending to the event log, and returns the fact for the bus.
+extension AppDatabase {
+    /// Applies a freshly verified identity by the authenticator's decision.
+    public func signIn(_ identity: LinkedIdentity, mode: AuthMode, session: SessionKey, at date: Date = Date()) throws(StoreError) -> SignInResult {
+        try write { db in
+            let previous = try Self.active(db, session: session)
+            let resolution = try Authenticator().decide(
+                identity: identity, mode: mode, active: previous.id, directory: DatabaseDirectory(db: db))
+            let matches = resolution.possibleMatches
+            switch resolution.decision {
+            case .refused(let refusal):
+                return .refused(refusal)
+            case .conflict(let conflict):
+                return .conflict(conflict, possibleMatches: matches)
+            case .useExisting(let id):
+                try Self.refresh(identity, db: db, at: date)
+                let change = try Self.makeActive(id, session: session, previous: previous, reason: .signedIn(isNew: false), db: db, at: date)
+                try Self.log("signIn", session: session, account: id, ["identity": identity.identity.description], db: db, at: date)
+                return .completed(account: change.current.account!, isNew: false, linked: false, change: change, possibleMatches: matches)
+            case .createAccount:
+                var account = AccountRecord(name: Self.name(for: identity), createdAt: date, useCount: 0)
+                try account.insert(db)
+                let id = AccountID(account.id!)
+                try IdentityRecord(identity, account: id, at: date).insert(db)
+                let change = try Self.makeActive(id, session: session, previous: previous, reason: .signedIn(isNew: true), db: db, at: date)
+                try Self.log("signIn", session: session, account: id, ["identity": identity.identity.description, "isNew": "true"], db: db, at: date)
+                return .completed(account: change.current.account!, isNew: true, linked: false, change: change, possibleMatches: matches)
+            case .link(let id):
+                try IdentityRecord(identity, account: id, at: date).insert(db)
+                try Self.log("link", session: session, account: id, ["identity": identity.identity.description], db: db, at: date)
+                let current = try Self.active(db, session: session)
+                let change = UserStatusChanged(session: session, previous: previous, current: current, reason: .linked(identity.identity))
+                return .completed(account: current.account!, isNew: false, linked: true, change: change, possibleMatches: matches)
+            }
+        }
+    }
+
+    /// Carries out a person's answer to a conflict. The conflict is checked
+    /// again inside the transaction; if the accounts changed meanwhile,
+    /// nothing happens and `conflictChanged` is thrown.
+    public func resolve(
+        _ conflict: AuthConflict, choosing choice: ConflictChoice, identity: LinkedIdentity,
+        session: SessionKey, at date: Date = Date()
+    ) throws(StoreError) -> UserStatusChanged? {
+        try write { db in
+            let previous = try Self.active(db, session: session)
+            let fresh = try Authenticator().decide(
+                identity: identity, mode: .link, active: previous.id, directory: DatabaseDirectory(db: db))
+            guard case .conflict(let current) = fresh.decision, current == conflict else {
+                throw StoreError.conflictChanged(conflict.identity)
+            }
+            let action: ConflictAction
+            do { action = try Authenticator().resolve(conflict, choosing: choice) } catch AuthError.mergeRefused(let providers) {
+                throw StoreError.mergeRefused(providers)
+            }
+            switch action {
+            case .stay:
+                return nil
+            case .switchTo(let owner):
+                try Self.refresh(identity, db: db, at: date)
+                let change = try Self.makeActive(owner, session: session, previous: previous, reason: .switched, db: db, at: date)
+                try Self.log("switch", session: session, account: owner, ["conflict": conflict.identity.description], db: db, at: date)
+                return change
+            case .merge(let source, let target):
+                try Self.refresh(identity, db: db, at: date)
+                return try Self.merge(source, into: target, session: session, previous: previous, db: db, at: date)
+            }
+        }
+    }
+
+    /// Makes `account` active in `session`, or nobody when nil.
+    public func switchAccount(to account: AccountID?, session: SessionKey, at date: Date = Date()) throws(StoreError) -> UserStatusChanged {
+        try write { db in
+            let previous = try Self.active(db, session: session)
+            guard let account else {
+                return try Self.signOut(session: session, previous: previous, db: db, at: date)
+            }
+            guard try AccountRecord.exists(db, key: account.rawValue) else {
+                throw StoreError.accountNotFound(account.description)
+            }
+            let change = try Self.makeActive(account, session: session, previous: previous, reason: .switched, db: db, at: date)
+            try Self.log("switch", session: session, account: account, [:], db: db, at: date)
+            return change
+        }
+    }
+
+    /// Makes `session` anonymous. Identities stay available.
+    public func signOut(session: SessionKey, at date: Date = Date()) throws(StoreError) -> UserStatusChanged {
+        try write { db in
+            try Self.signOut(session: session, previous: try Self.active(db, session: session), db: db, at: date)
+        }
+    }
+
+    /// Moves `source`'s identities, favourites and sessions into `target`
+    /// and deletes `source`. Refused when both hold an identity at one provider.
+    public func merge(_ source: AccountID, into target: AccountID, session: SessionKey, at date: Date = Date()) throws(StoreError) -> UserStatusChanged {
+        try write { db in
+            let previous = try Self.active(db, session: session)
+            return try Self.merge(source, into: target, session: session, previous: previous, db: db, at: date)
+        }
+    }
+
+    /// Forgets an identity: its credentials and provider data go with it. An
+    /// account left with no identity is deleted with its data; sessions that
+    /// acted as it become anonymous.
+    public func disconnect(_ identity: Identity, session: SessionKey, at date: Date = Date()) throws(StoreError) -> DisconnectResult {
+        try write { db in
+            let previous = try Self.active(db, session: session)
+            guard let record = try IdentityRecord.fetchOne(db, key: IdentityRecord.key(identity)) else {
+                throw StoreError.identityNotFound(identity.description)
+            }
+            try record.delete(db)
+            let remaining = try IdentityRecord.filter(Column("accountId") == record.accountId).fetchCount(db)
+            if remaining == 0 { _ = try AccountRecord.deleteOne(db, key: record.accountId) }
+            try Self.log("disconnect", session: session, account: AccountID(record.accountId),
+                         ["identity": identity.description, "accountRemoved": String(remaining == 0)], db: db, at: date)
+            let change = UserStatusChanged(
+                session: session, previous: previous, current: try Self.active(db, session: session),
+                reason: .disconnected(identity))
+            return DisconnectResult(change: change, accountRemoved: remaining == 0)
+        }
+    }
+
+    /// Stars or unstars a show for an account.
+    public func setFavourite(_ show: String, starred: Bool, for account: AccountID, at date: Date = Date()) throws(StoreError) {
+        try write { db in
+            if starred {
+                try FavouriteRecord(accountId: account.rawValue, showId: show, createdAt: date).insert(db, onConflict: .ignore)
+            } else {
+                _ = try FavouriteRecord.deleteOne(db, key: ["accountId": account.rawValue, "showId": show])
+            }
+        }
+    }
+
+    /// Appends to the event log. `detail` must hold no secret.
+    public func recordEvent(_ kind: String, session: SessionKey?, account: AccountID?, detail: [String: String] = [:], at date: Date = Date()) throws(StoreError) {
+        try write { db in try Self.log(kind, session: session, account: account, detail, db: db, at: date) }
+    }
+
+    // MARK: - Steps, always inside a caller's transaction
+
+    private static func makeActive(
+        _ account: AccountID, session: SessionKey, previous: ActiveAccount, reason: StatusChangeReason,
+        db: Database, at date: Date
+    ) throws -> UserStatusChanged {
+        try SessionRecord(key: session.rawValue, accountId: account.rawValue, updatedAt: date).upsert(db)
+        try db.execute(sql: "UPDATE account SET lastUsedAt = ?, useCount = useCount + 1 WHERE id = ?", arguments: [date, account.rawValue])
+        return UserStatusChanged(session: session, previous: previous, current: try active(db, session: session), reason: reason)
+    }
+
+    private static func signOut(session: SessionKey, previous: ActiveAccount, db: Database, at date: Date) throws -> UserStatusChanged {
+        try SessionRecord(key: session.rawValue, accountId: nil, updatedAt: date).upsert(db)
+        try log("signOut", session: session, account: previous.id, [:], db: db, at: date)
+        return UserStatusChanged(session: session, previous: previous, current: .anonymous, reason: .signedOut)
+    }
+
+    private static func merge(
+        _ source: AccountID, into target: AccountID, session: SessionKey, previous: ActiveAccount,
+        db: Database, at date: Date
+    ) throws -> UserStatusChanged {
+        guard source != target else { throw StoreError.accountNotFound(source.description) }
+        let directory = DatabaseDirectory(db: db)
+        for id in [source, target] where try !AccountRecord.exists(db, key: id.rawValue) {
+            throw StoreError.accountNotFound(id.description)
+        }
+        let clash = Set(try directory.identities(of: source).map(\.provider))
+            .intersection(try directory.identities(of: target).map(\.provider))
+        guard clash.isEmpty else { throw StoreError.mergeRefused(clash.sorted()) }
+        let ids: StatementArguments = [target.rawValue, source.rawValue]
+        try db.execute(sql: "UPDATE identity SET accountId = ? WHERE accountId = ?", arguments: ids)
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO favourite (accountId, showId, createdAt)
+            SELECT ?, showId, createdAt FROM favourite WHERE accountId = ?
+            """, arguments: ids)
+        try db.execute(sql: "UPDATE session SET accountId = ? WHERE accountId = ?", arguments: ids)
+        try db.execute(sql: """
+            UPDATE account SET
+              useCount = useCount + (SELECT useCount FROM account WHERE id = ?2),
+              lastUsedAt = max(coalesce(lastUsedAt, 0), coalesce((SELECT lastUsedAt FROM account WHERE id = ?2), 0))
+            WHERE id = ?1
+            """, arguments: ids)
+        _ = try AccountRecord.deleteOne(db, key: source.rawValue)
+        try log("merge", session: session, account: target, ["from": source.description], db: db, at: date)
+        return UserStatusChanged(session: session, previous: previous, current: try active(db, session: session), reason: .merged)
+    }
+
+    /// Updates what the provider says about a known identity.
+    private static func refresh(_ identity: LinkedIdentity, db: Database, at date: Date) throws {
+        try db.execute(
+            sql: "UPDATE identity SET displayName = ?, email = ?, emailVerified = ?, state = ?, checkedAt = ? WHERE provider = ? AND subject = ?",
+            arguments: [identity.displayName, identity.email, identity.emailVerified, identity.state.rawValue, date,
+                        identity.provider.rawValue, identity.identity.subject])
+    }
+
+    private static func log(_ kind: String, session: SessionKey?, account: AccountID?, _ detail: [String: String], db: Database, at date: Date) throws {
+        let json = String(decoding: try JSONEncoder.sorted.encode(detail), as: UTF8.self)
+        var event = EventRecord(at: date, session: session?.rawValue, kind: kind, accountId: account?.rawValue, detail: json)
+        try event.insert(db)
+    }
+
+    /// A new account's name: the provider's display name, else the email's
+    /// local part, else "provider user".
+    static func name(for identity: LinkedIdentity) -> String {
+        if let name = identity.displayName?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty { return name }
+        if let email = identity.email, let local = email.split(separator: "@").first, !local.isEmpty { return String(local) }
+        return "\(identity.provider) user"
+    }
+}
+
+extension JSONEncoder {
+    /// Keys sorted, so logs and output are stable.
+    static var sorted: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import Store
+
+/// The exit statuses of `switchboard`, one per kind of outcome, so scripts
+/// can tell them apart. Listed in `switchboard --help` and README.md.
+enum ExitStatus: Int32, CaseIterable {
+    case success = 0
+    case failure = 1
+    case notFound = 2
+    case ambiguous = 3
+    case conflict = 4
+    case store = 5
+    case usage = 64
+
+    var meaning: String {
+        switch self {
+        case .success: "success"
+        case .failure: "unexpected failure"
+        case .notFound: "no such account or identity"
+        case .ambiguous: "the name matches several accounts"
+        case .conflict: "refused because of a conflict (e.g. merge not allowed)"
+        case .store: "the database cannot be used (not Switchboard's, newer, damaged, unwritable)"
+        case .usage: "bad arguments"
+        }
+    }
+
+    static var documentation: String {
+        "Exit statuses:\n" + allCases.map { "  \($0.rawValue)  \($0.meaning)" }.joined(separator: "\n")
+    }
+
+    init(_ error: StoreError) {
+        switch error {
+        case .accountNotFound, .identityNotFound: self = .notFound
+        case .ambiguousAccount: self = .ambiguous
+        case .conflictChanged, .mergeRefused: self = .conflict
+        case .notSwitchboard, .newerSchema, .corrupt, .unavailable: self = .store
+        }
+    }
+}
+
+/// Prints `switchboard: message` to standard error and exits with `status`.
+func fail(_ message: String, _ status: ExitStatus) -> ExitCode {
+    FileHandle.standardError.write(Data("switchboard: \(message)\n".utf8))
+    return ExitCode(status.rawValue)
+}
+
+/// Runs a command body, turning store errors into their message and status.
+func reportingErrors(_ body: () throws(StoreError) -> Void) throws {
+    do { try body() } catch { throw fail(error.description, ExitStatus(error)) }
+}

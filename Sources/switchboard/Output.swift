@@ -1,0 +1,98 @@
+import Foundation
+import SwitchboardCore
+
+/// `{"provider", "subject", "name", "email", "state"}` of `accounts --json`.
+struct IdentityJSON: Encodable {
+    let provider: String
+    let subject: String
+    let name: String?
+    let email: String?
+    let state: String
+
+    init(_ linked: LinkedIdentity) {
+        provider = linked.provider.rawValue
+        subject = linked.identity.subject
+        name = linked.displayName
+        email = linked.email
+        state = linked.state.rawValue
+    }
+
+    // Absent names and emails are written as null, not left out.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(provider, forKey: .provider)
+        try container.encode(subject, forKey: .subject)
+        try container.encode(name, forKey: .name)
+        try container.encode(email, forKey: .email)
+        try container.encode(state, forKey: .state)
+    }
+
+    enum CodingKeys: String, CodingKey { case provider, subject, name, email, state }
+}
+
+/// An element of `accounts --json`.
+struct AccountJSON: Encodable {
+    let id: Int64
+    let name: String
+    let active: Bool
+    let identities: [IdentityJSON]
+
+    init(_ account: Account, active: Bool) {
+        id = account.id.rawValue
+        name = account.name
+        self.active = active
+        identities = account.identities.map(IdentityJSON.init)
+    }
+}
+
+/// `status --json`: `{"session", "active": null | {"id", "name", "identities"}}`.
+struct StatusJSON: Encodable {
+    struct Active: Encodable {
+        let id: Int64
+        let name: String
+        let identities: [IdentityJSON]
+    }
+
+    let session: String
+    let active: Active?
+
+    init(session: SessionKey, active: ActiveAccount) {
+        self.session = session.rawValue
+        self.active = active.account.map {
+            Active(id: $0.id.rawValue, name: $0.name, identities: $0.identities.map(IdentityJSON.init))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(session, forKey: .session)
+        try container.encode(active, forKey: .active)
+    }
+
+    enum CodingKeys: String, CodingKey { case session, active }
+}
+
+/// Prints a value as one line of JSON with sorted keys.
+func printJSON(_ value: some Encodable) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let data = (try? encoder.encode(value)) ?? Data("null".utf8)
+    print(String(decoding: data, as: UTF8.self))
+}
+
+/// Human text for one account: `Ada Lovelace  github ✓, google ⚠ expired`.
+func describe(_ account: Account) -> String {
+    let identities = account.identities.map { linked in
+        linked.state == .authorized
+            ? "\(linked.provider) ✓" : "\(linked.provider) ⚠ \(linked.state.rawValue)"
+    }
+    return "\(account.name.displaySafe)  \(identities.joined(separator: ", "))"
+}
+
+/// Human text for who a session acts as.
+func describe(_ active: ActiveAccount, in session: SessionKey) -> String {
+    switch active {
+    case .anonymous: "Anonymous in session \(session)"
+    case .account(let account): "\(describe(account))  (account \(account.id), session \(session))"
+    }
+}
