@@ -1,0 +1,148 @@
+import Testing
+@testable import SwitchboardCore
+
+/// An in-memory directory: identity -> account, plus verified emails.
+struct FakeDirectory: AccountDirectory {
+    var owners: [Identity: AccountID] = [:]
+    var emails: [Identity: String] = [:]
+
+    func accountID(for identity: Identity) -> AccountID? { owners[identity] }
+    func identities(of account: AccountID) -> [Identity] {
+        owners.filter { $0.value == account }.map(\.key).sorted()
+    }
+    func accounts(withVerifiedEmail email: String) -> [AccountID] {
+        Array(Set(emails.filter { $0.value.lowercased() == email.lowercased() }.compactMap { owners[$0.key] })).sorted()
+    }
+}
+
+private let ada1 = AccountID(1), grace2 = AccountID(2)
+private let adaGitHub = Identity(provider: "github", subject: "583231")
+private let adaGoogle = Identity(provider: "google", subject: "10769150350006150715113082367")
+private let graceGitHub = Identity(provider: "github", subject: "1024")
+private let graceGitLab = Identity(provider: "gitlab", subject: "77")
+private let newcomer = Identity(provider: "microsoft", subject: "oid-9:tid-3")
+
+private let directory = FakeDirectory(
+    owners: [adaGitHub: ada1, adaGoogle: ada1, graceGitHub: grace2, graceGitLab: grace2],
+    emails: [adaGitHub: "ada@example.org"])
+
+private func decide(_ identity: Identity, _ mode: AuthMode, active: AccountID?, email: String? = nil, verified: Bool = true) throws -> AuthResolution {
+    try Authenticator().decide(
+        identity: LinkedIdentity(identity: identity, email: email, emailVerified: verified),
+        mode: mode, active: active, directory: directory)
+}
+
+@Suite("Authenticator decision table")
+struct AuthenticatorTests {
+    @Test("known identity, nobody active: switch to its account, no new account", arguments: [AuthMode.signIn])
+    func knownIdentityAnonymous(mode: AuthMode) throws {
+        #expect(try decide(adaGoogle, mode, active: nil).decision == .useExisting(ada1))
+    }
+
+    @Test("known identity of the active account: stays, in either mode", arguments: [AuthMode.signIn, .link])
+    func knownIdentityOfActive(mode: AuthMode) throws {
+        #expect(try decide(adaGitHub, mode, active: ada1).decision == .useExisting(ada1))
+    }
+
+    @Test("unknown identity, sign-in mode: a new account", arguments: [nil, ada1])
+    func unknownSignIn(active: AccountID?) throws {
+        #expect(try decide(newcomer, .signIn, active: active).decision == .createAccount)
+    }
+
+    @Test("unknown identity, link mode: attached to the active account")
+    func unknownLink() throws {
+        #expect(try decide(newcomer, .link, active: grace2).decision == .link(to: grace2))
+    }
+
+    @Test("link mode with nobody active is refused")
+    func linkAnonymous() throws {
+        #expect(try decide(newcomer, .link, active: nil).decision == .refused(.nothingToLink))
+    }
+
+    @Test("identity of another account while someone is active: conflict with merge, switch, cancel", arguments: [AuthMode.signIn, .link])
+    func conflictMergeable(mode: AuthMode) throws {
+        // Grace (github, gitlab) is active; Ada's google identity turns up.
+        // They share no provider, so merge is offered.
+        var directory = directory
+        directory.owners[adaGitHub] = nil
+        let resolution = try Authenticator().decide(
+            identity: LinkedIdentity(identity: adaGoogle), mode: mode, active: grace2, directory: directory)
+        guard case .conflict(let conflict) = resolution.decision else {
+            Issue.record("expected a conflict, got \(resolution.decision)")
+            return
+        }
+        #expect(conflict.owner == ada1 && conflict.active == grace2 && conflict.identity == adaGoogle)
+        #expect(conflict.canMerge)
+        #expect(conflict.choices == [.merge, .switchAccount, .cancel])
+        #expect(try Authenticator().resolve(conflict, choosing: .merge) == .merge(source: ada1, into: grace2))
+        #expect(try Authenticator().resolve(conflict, choosing: .switchAccount) == .switchTo(ada1))
+        #expect(try Authenticator().resolve(conflict, choosing: .cancel) == .stay)
+    }
+
+    @Test("conflict where both accounts hold a different identity at one provider: only switch or cancel")
+    func conflictNotMergeable() throws {
+        // Both Ada and Grace have a GitHub identity.
+        guard case .conflict(let conflict) = try decide(adaGoogle, .link, active: grace2).decision else {
+            Issue.record("expected a conflict")
+            return
+        }
+        #expect(conflict.clashingProviders == ["github"])
+        #expect(!conflict.canMerge)
+        #expect(conflict.choices == [.switchAccount, .cancel])
+        #expect(throws: AuthError.mergeRefused(["github"])) {
+            try Authenticator().resolve(conflict, choosing: .merge)
+        }
+    }
+
+    @Test("a matching verified email is a hint, never a merge")
+    func emailHint() throws {
+        let resolution = try decide(newcomer, .signIn, active: nil, email: "ADA@example.org")
+        #expect(resolution.decision == .createAccount)
+        #expect(resolution.possibleMatches == [ada1])
+    }
+
+    @Test("an unverified email gives no hint; the account's own email is no hint")
+    func noHint() throws {
+        #expect(try decide(newcomer, .signIn, active: nil, email: "ada@example.org", verified: false).possibleMatches == [])
+        #expect(try decide(adaGitHub, .signIn, active: nil, email: "ada@example.org").possibleMatches == [])
+    }
+}
+
+@Suite("Features and words")
+struct ModelTests {
+    @Test("an account's features are the union over its available identities' providers")
+    func featuresUnion() {
+        let catalog = FeatureCatalog(["github": [.profile, .repositories], "google": [.profile, .email, .calendar]])
+        let account = Account(id: ada1, name: "Ada", identities: [
+            LinkedIdentity(identity: adaGitHub), LinkedIdentity(identity: adaGoogle),
+        ])
+        #expect(catalog.features(of: account) == [.profile, .repositories, .email, .calendar])
+        var revoked = account
+        revoked.identities[1].state = .revoked
+        #expect(catalog.features(of: revoked) == [.profile, .repositories])
+        #expect(catalog.features(of: ActiveAccount.anonymous).isEmpty)
+    }
+
+    @Test("identities parse from provider:subject; subjects may hold colons")
+    func parseIdentity() {
+        #expect(Identity(parsing: "microsoft:oid-9:tid-3") == newcomer)
+        #expect(Identity(parsing: "github") == nil)
+        #expect(Identity(parsing: ":1") == nil)
+    }
+
+    @Test("session key: explicit, then SWITCHBOARD_SESSION, then terminal, then machine")
+    func sessionKey() throws {
+        #expect(try SessionKey.resolve(explicit: "a", environment: ["SWITCHBOARD_SESSION": "b"], terminalName: "pts/1").get().rawValue == "a")
+        #expect(try SessionKey.resolve(explicit: nil, environment: ["SWITCHBOARD_SESSION": "b"], terminalName: "pts/1").get().rawValue == "b")
+        #expect(try SessionKey.resolve(explicit: nil, environment: [:], terminalName: "pts/1").get().rawValue == "pts/1")
+        #expect(try SessionKey.resolve(explicit: nil, environment: [:], terminalName: nil).get() == .machine)
+        #expect(throws: SessionKeyError.invalid("*")) { try SessionKey.resolve(explicit: "*", environment: [:], terminalName: nil).get() }
+        #expect(throws: SessionKeyError.self) { try SessionKey.resolve(explicit: "a\u{1B}[2J", environment: [:], terminalName: nil).get() }
+    }
+
+    @Test("display names lose control characters and escape sequences")
+    func displaySafe() {
+        #expect("Ada\u{1B}[31m Love\u{7}lace\u{202E}".displaySafe == "Ada[31m Lovelace")
+        #expect("Zoë Ångström".displaySafe == "Zoë Ångström")
+    }
+}

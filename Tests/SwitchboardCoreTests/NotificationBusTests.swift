@@ -1,0 +1,197 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+@testable import SwitchboardCore
+
+private struct Numbered: BusEvent { let n: Int }
+private struct Other: BusEvent { let n: Int }
+private struct Heavy: BusEvent { let payload: [UInt8] }
+private struct Boom: Error {}
+
+/// Thread-safe list of what a subscriber saw.
+private final class Seen: Sendable {
+    private let values = Mutex<[Int]>([])
+    func add(_ n: Int) { values.withLock { $0.append(n) } }
+    var all: [Int] { values.withLock { $0 } }
+    var count: Int { values.withLock { $0.count } }
+}
+
+/// Waits until `condition` holds, polling; fails the test after `seconds`.
+private func eventually(
+    seconds: Double = 30, isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool
+) async {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        if Date() > deadline {
+            Issue.record("condition not met within \(seconds) s")
+            return
+        }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+}
+
+@Suite("NotificationBus")
+struct NotificationBusTests {
+    @Test("10 inline subscribers × 100,000 events: every event, in publish order")
+    func orderInline() {
+        let bus = NotificationBus()
+        let seen = (0..<10).map { _ in Seen() }
+        let subscriptions = seen.map { seen in bus.subscribe(Numbered.self, on: .inline) { seen.add($0.n) } }
+        for n in 0..<100_000 { bus.publish(Numbered(n: n)) }
+        for subscriber in seen { #expect(subscriber.all == Array(0..<100_000)) }
+        withExtendedLifetime(subscriptions) {}
+    }
+
+    @Test("10 subscribers on their own queues × 100,000 events from 2 publishing threads: each publisher's order kept")
+    func orderOnQueues() async {
+        let bus = NotificationBus(capacity: 1 << 18)
+        let seen = (0..<10).map { _ in Seen() }
+        let subscriptions = seen.enumerated().map { index, seen in
+            bus.subscribe(Numbered.self, on: .queue(DispatchQueue(label: "sub.\(index)"))) { seen.add($0.n) }
+        }
+        // Two threads publish evens and odds; each subscriber must see each
+        // thread's events in that thread's order, and all of them.
+        DispatchQueue.concurrentPerform(iterations: 2) { parity in
+            for n in stride(from: parity, to: 100_000, by: 2) { bus.publish(Numbered(n: n)) }
+        }
+        await eventually { seen.allSatisfy { $0.count == 100_000 } }
+        for subscriber in seen {
+            let all = subscriber.all
+            #expect(all.filter { $0 % 2 == 0 } == Array(stride(from: 0, to: 100_000, by: 2)))
+            #expect(all.filter { $0 % 2 == 1 } == Array(stride(from: 1, to: 100_000, by: 2)))
+        }
+        withExtendedLifetime(subscriptions) {}
+    }
+
+    @Test("subscribers get only their type, from the moment they subscribe")
+    func typesAndStart() {
+        let bus = NotificationBus()
+        bus.publish(Numbered(n: -1))  // nobody listening: dropped
+        let numbers = Seen(), others = Seen()
+        let a = bus.subscribe(Numbered.self, on: .inline) { numbers.add($0.n) }
+        bus.publish(Numbered(n: 1))
+        let b = bus.subscribe(Other.self, on: .inline) { others.add($0.n) }
+        bus.publish(Other(n: 2))
+        bus.publish(Numbered(n: 3))
+        #expect(numbers.all == [1, 3])
+        #expect(others.all == [2])
+        withExtendedLifetime((a, b)) {}
+    }
+
+    @Test("cancel and release stop delivery")
+    func cancelAndRelease() {
+        let bus = NotificationBus()
+        let cancelled = Seen(), released = Seen()
+        let kept = bus.subscribe(Numbered.self, on: .inline) { cancelled.add($0.n) }
+        var dropped: Subscription? = bus.subscribe(Numbered.self, on: .inline) { released.add($0.n) }
+        #expect(bus.subscriberCount == 2)
+        bus.publish(Numbered(n: 1))
+        kept.cancel()
+        dropped = nil
+        bus.publish(Numbered(n: 2))
+        #expect(cancelled.all == [1])
+        #expect(released.all == [1])
+        #expect(bus.subscriberCount == 0)
+        #expect(kept.isCancelled && dropped == nil)
+    }
+
+    @Test("a subscriber cancelled in the middle of a batch gets nothing after")
+    func cancelMidBatch() async {
+        let bus = NotificationBus()
+        let seen = Seen()
+        let box = Mutex<Subscription?>(nil)
+        let queue = DispatchQueue(label: "slow")
+        queue.suspend()  // let a batch build up
+        box.withLock { $0 = bus.subscribe(Numbered.self, on: .queue(queue)) { event in
+            seen.add(event.n)
+            if event.n == 5 { box.withLock { $0?.cancel() } }
+        } }
+        for n in 0..<100 { bus.publish(Numbered(n: n)) }
+        queue.resume()
+        await eventually { box.withLock { $0?.isCancelled == true } }
+        queue.sync {}
+        #expect(seen.all == Array(0...5))
+    }
+
+    @Test("a failing subscriber is logged and does not affect the others")
+    func failingSubscriber() {
+        let failures = Mutex<[String]>([])
+        let bus = NotificationBus { failure in failures.withLock { $0.append(failure.description) } }
+        let before = Seen(), after = Seen()
+        let a = bus.subscribe(Numbered.self, on: .inline) { before.add($0.n) }
+        let b = bus.subscribe(Numbered.self, name: "flaky pane", on: .inline) { event in
+            if event.n % 2 == 0 { throw Boom() }
+        }
+        let c = bus.subscribe(Numbered.self, on: .inline) { after.add($0.n) }
+        for n in 0..<10 { bus.publish(Numbered(n: n)) }
+        #expect(before.all == Array(0..<10))
+        #expect(after.all == Array(0..<10))
+        #expect(failures.withLock { $0.count } == 5)
+        #expect(failures.withLock { $0.first }?.contains("flaky pane") == true)
+        withExtendedLifetime((a, b, c)) {}
+    }
+
+    @Test("events published from a handler come after the current one, for every subscriber")
+    func nestedPublishKeepsOrder() {
+        let bus = NotificationBus()
+        let seen = Seen()
+        let echo = bus.subscribe(Numbered.self, on: .inline) { event in
+            if event.n < 3 { bus.publish(Numbered(n: event.n + 100)) }
+        }
+        let watcher = bus.subscribe(Numbered.self, on: .inline) { seen.add($0.n) }
+        for n in 0..<3 { bus.publish(Numbered(n: n)) }
+        #expect(seen.all == [0, 100, 1, 101, 2, 102])
+        withExtendedLifetime((echo, watcher)) {}
+    }
+
+    @Test("a main-actor subscriber runs on the main actor")
+    @MainActor
+    func mainActorDelivery() async {
+        let bus = NotificationBus()
+        var received: [Int] = []
+        let subscription = bus.subscribe(Numbered.self) { event in
+            MainActor.preconditionIsolated()
+            received.append(event.n)
+        }
+        await Task.detached { for n in 0..<50 { bus.publish(Numbered(n: n)) } }.value
+        await eventually { received.count == 50 }
+        #expect(received == Array(0..<50))
+        withExtendedLifetime(subscription) {}
+    }
+
+    @Test("a slow subscriber does not make memory grow: the ring stays bounded and it is told what it missed")
+    func slowSubscriber() async {
+        let bus = NotificationBus(capacity: 256)
+        let missed = Atomic<Int>(0), slowSeen = Atomic<Int>(0)
+        let fast = Seen()
+        let queue = DispatchQueue(label: "slow")
+        let slow = bus.subscribe(Heavy.self, on: .queue(queue), onLag: { missed.add($0, ordering: .relaxed) }) { _ in
+            slowSeen.add(1, ordering: .relaxed)
+            Thread.sleep(forTimeInterval: 0.0005)
+        }
+        let counter = bus.subscribe(Heavy.self, on: .inline) { fast.add($0.payload.count) }
+        let rssBefore = residentBytes()
+        var peakBuffered = 0
+        for _ in 0..<100_000 {
+            // 4 KiB each: kept unboundedly, 100,000 of them would be 400 MB.
+            bus.publish(Heavy(payload: [UInt8](repeating: 7, count: 4096)))
+            peakBuffered = max(peakBuffered, bus.bufferedCount)
+        }
+        let growth = residentBytes() - rssBefore
+        #expect(peakBuffered <= 256)
+        #expect(growth < 64 << 20, "resident memory grew by \(growth >> 20) MiB")
+        #expect(fast.count == 100_000)
+        await eventually { missed.load(ordering: .relaxed) + slowSeen.load(ordering: .relaxed) == 100_000 }
+        #expect(missed.load(ordering: .relaxed) > 0)
+        withExtendedLifetime((slow, counter)) {}
+    }
+}
+
+/// Resident set size of this process, from /proc.
+private func residentBytes() -> Int {
+    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+        let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+    else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
