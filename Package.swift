@@ -32,9 +32,10 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "switchboard-bench", dependencies: ["SwitchboardCore", "Store"]),
+        .target(name: "TestSupport", dependencies: ["Store"], path: "Tests/TestSupport"),
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "switchboard-bench"]),
-        .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", "switchboard-bench"]),
+        .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,6 +18,7 @@ public final class AppDatabase: Sendable {
         self.path = path
         try Self.prepareFile(at: path)
         do {
+            try Self.checkOwnership(path: path)
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
             configuration.label = "switchboard"
@@ -25,7 +26,6 @@ public final class AppDatabase: Sendable {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
             writer = try DatabasePool(path: path, configuration: configuration)
-            try Self.checkOwnership(of: writer, path: path)
             try migrator.migrate(writer)
         } catch let error as StoreError {
             throw error
@@ -55,8 +55,13 @@ public final class AppDatabase: Sendable {
     }
 
     /// Refuses a database that belongs to something else or to a newer build.
-    private static func checkOwnership(of pool: DatabasePool, path: String) throws {
-        try pool.read { db in
+    /// Reads through a read-only connection, because opening the pool would
+    /// already switch a foreign file to WAL mode.
+    private static func checkOwnership(path: String) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        try DatabaseQueue(path: path, configuration: configuration).read { db in
             let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
             let tables = try String.fetchAll(
                 db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")

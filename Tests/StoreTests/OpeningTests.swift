@@ -1,0 +1,106 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+@testable import Store
+import SwitchboardCore
+
+@Suite("Opening the database")
+struct OpeningTests {
+    @Test("migrations run from empty: every table, the application id, WAL, synchronous=NORMAL, busy timeout")
+    func migrateFromEmpty() throws {
+        let fixture = try Fixture()
+        let (tables, applicationID, journal, synchronous, busyTimeout) = try fixture.database.writer.read { db in
+            (try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%' ORDER BY name"),
+             try Int32.fetchOne(db, sql: "PRAGMA application_id"),
+             try String.fetchOne(db, sql: "PRAGMA journal_mode"),
+             try Int.fetchOne(db, sql: "PRAGMA synchronous"),
+             try Int.fetchOne(db, sql: "PRAGMA busy_timeout"))
+        }
+        #expect(tables == ["account", "credential", "event", "favourite", "identity", "providerData", "session"])
+        #expect(applicationID == 0x5357_4244)
+        #expect(journal == "wal")
+        #expect(synchronous == 1)
+        #expect((busyTimeout ?? 0) > 0)
+        // Opening again migrates nothing and keeps the data.
+        try Sample.signIn([Sample.adaGitHub], into: fixture.database, session: terminal1)
+        let again = try AppDatabase(path: fixture.database.path)
+        #expect(try again.accounts().map(\.name) == ["Ada Lovelace"])
+    }
+
+    @Test("the folder is made 0700 and the file 0600, WAL files included")
+    func fileModes() throws {
+        let fixture = try Fixture()
+        try Sample.signIn([Sample.adaGitHub], into: fixture.database, session: terminal1)
+        let folder = (fixture.database.path as NSString).deletingLastPathComponent
+        #expect(try mode(folder) == 0o700)
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: fixture.database.path + suffix) {
+            #expect(try mode(fixture.database.path + suffix) == 0o600, "\(suffix)")
+        }
+        #expect(FileManager.default.fileExists(atPath: fixture.database.path + "-wal"))
+    }
+
+    @Test("a database of something else is refused and left as it was")
+    func notOurs() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("other.sqlite")
+        try DatabaseQueue(path: path).write { try $0.execute(sql: "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me')") }
+        let before = contents(path)
+        #expect(throws: StoreError.notSwitchboard(path: path)) { try AppDatabase(path: path) }
+        #expect(contents(path) == before)
+    }
+
+    @Test("a file that is not a database is refused as damaged and left as it was")
+    func garbage() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("garbage.sqlite")
+        let bytes = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: StoreError.self) { try AppDatabase(path: path) }
+        guard case .corrupt(let named, _) = error else {
+            Issue.record("expected corrupt, got \(String(describing: error))")
+            return
+        }
+        #expect(named == path)
+        #expect(error?.description.contains(path) == true)
+        #expect(contents(path) == bytes)
+    }
+
+    @Test("a database from a newer Switchboard is refused and left as it was")
+    func newer() throws {
+        let fixture = try Fixture()
+        try fixture.database.writer.write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')")
+        }
+        _ = try fixture.database.writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        let before = contents(fixture.database.path)
+        #expect(throws: StoreError.newerSchema(path: fixture.database.path, unknown: ["v99: from the future"])) {
+            try AppDatabase(path: fixture.database.path)
+        }
+        #expect(contents(fixture.database.path) == before)
+    }
+
+    @Test("a folder that cannot be created is reported by name")
+    func unwritable() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        try Data().write(to: URL(fileURLWithPath: folder.file("file")))
+        let path = folder.file("file/sub/switchboard.sqlite")
+        let error = #expect(throws: StoreError.self) { try AppDatabase(path: path) }
+        #expect(error?.description.contains(folder.file("file/sub")) == true)
+    }
+
+    @Test("default path: --database, then SWITCHBOARD_DATABASE, then XDG_DATA_HOME, then ~/.local/share")
+    func location() {
+        #expect(DatabaseLocation.resolve(explicit: "/x.sqlite", environment: ["SWITCHBOARD_DATABASE": "/y"]) == "/x.sqlite")
+        #expect(DatabaseLocation.resolve(explicit: nil, environment: ["SWITCHBOARD_DATABASE": "/y", "XDG_DATA_HOME": "/d"]) == "/y")
+        #expect(DatabaseLocation.resolve(explicit: nil, environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"]) == "/d/switchboard/switchboard.sqlite")
+        #expect(DatabaseLocation.resolve(explicit: nil, environment: ["XDG_DATA_HOME": "relative", "HOME": "/h"]) == "/h/.local/share/switchboard/switchboard.sqlite")
+    }
+}
+
+private func mode(_ path: String) throws -> Int {
+    (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as! NSNumber).intValue & 0o777
+}

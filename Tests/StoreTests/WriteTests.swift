@@ -1,0 +1,170 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+@testable import Store
+import SwitchboardCore
+
+@Suite("Named writes")
+struct WriteTests {
+    @Test("sign in: a new account (isNew), then the same identity again switches to it")
+    func signInNewThenKnown() throws {
+        let fixture = try Fixture()
+        let db = fixture.database
+        guard case .completed(let ada, true, false, let change, _) = try db.signIn(Sample.adaGitHub, mode: .signIn, session: terminal1) else {
+            Issue.record("expected a new account")
+            return
+        }
+        #expect(ada.name == "Ada Lovelace")
+        #expect(change.previous == .anonymous && change.current.id == ada.id && change.reason == .signedIn(isNew: true))
+        _ = try db.signOut(session: terminal1)
+        guard case .completed(let again, false, false, _, _) = try db.signIn(Sample.adaGitHub, mode: .signIn, session: terminal1) else {
+            Issue.record("expected the known account")
+            return
+        }
+        #expect(again.id == ada.id)
+        #expect(try db.accounts().count == 1)
+    }
+
+    @Test("link attaches to the active account; a matching verified email is only a hint")
+    func linkAndHint() throws {
+        let fixture = try Fixture()
+        let db = fixture.database
+        let (ada, grace) = try { let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: db, session: terminal1); return (ids[0], ids[1]) }()
+        _ = try db.switchAccount(to: ada, session: terminal1)
+        guard case .completed(let linked, false, true, _, let hints) = try db.signIn(Sample.adaGoogle, mode: .link, session: terminal1) else {
+            Issue.record("expected a link")
+            return
+        }
+        #expect(linked.id == ada && linked.providers == ["github", "google"])
+        #expect(hints == [])  // the email is Ada's own
+        // A newcomer with Ada's verified email: a new account, with a hint.
+        let lookalike = LinkedIdentity(identity: Identity(provider: "gitlab", subject: "9"), email: "ADA@example.org", emailVerified: true)
+        guard case .completed(let newcomer, true, false, _, let matches) = try db.signIn(lookalike, mode: .signIn, session: terminal2) else {
+            Issue.record("expected a new account")
+            return
+        }
+        #expect(matches == [ada])
+        #expect(newcomer.id != ada && newcomer.id != grace)
+    }
+
+    @Test("conflict: nothing changes until answered; cancel, switch and merge do what they say")
+    func conflictChoices() throws {
+        let fixture = try Fixture()
+        let db = fixture.database
+        let ids = try Sample.signIn([Sample.adaGoogle, Sample.graceGitHub], into: db, session: terminal1)
+        let (ada, grace) = (ids[0], ids[1])
+        try db.setFavourite("sky-at-night", starred: true, for: ada)
+        _ = try db.switchAccount(to: grace, session: terminal1)
+        _ = try db.switchAccount(to: ada, session: terminal2)
+        let before = try fixture.dump()
+        guard case .conflict(let conflict, _) = try db.signIn(Sample.adaGoogle, mode: .signIn, session: terminal1) else {
+            Issue.record("expected a conflict")
+            return
+        }
+        #expect(try fixture.dump() == before)
+        #expect(conflict.canMerge && conflict.owner == ada && conflict.active == grace)
+
+        #expect(try db.resolve(conflict, choosing: .cancel, identity: Sample.adaGoogle, session: terminal1) == nil)
+        #expect(try db.active(in: terminal1).id == grace)
+
+        let merged = try db.resolve(conflict, choosing: .merge, identity: Sample.adaGoogle, session: terminal1)
+        #expect(merged?.current.id == grace && merged?.reason == .merged)
+        let accounts = try db.accounts()
+        #expect(accounts.map(\.id) == [grace])
+        #expect(accounts[0].providers == ["github", "google"])
+        #expect(try db.favourites(of: grace) == ["sky-at-night"])
+        #expect(try db.active(in: terminal2).id == grace, "a session that acted as the merged account follows it")
+
+        // The conflict is gone now; answering it again is refused.
+        #expect(throws: StoreError.conflictChanged(conflict.identity)) {
+            try db.resolve(conflict, choosing: .switchAccount, identity: Sample.adaGoogle, session: terminal1)
+        }
+    }
+
+    @Test("conflict between accounts with identities at one provider: merge refused, switch works")
+    func conflictNotMergeable() throws {
+        let fixture = try Fixture()
+        let db = fixture.database
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: db, session: terminal1)
+        guard case .conflict(let conflict, _) = try db.signIn(Sample.adaGitHub, mode: .link, session: terminal1) else {
+            Issue.record("expected a conflict")
+            return
+        }
+        #expect(conflict.choices == [.switchAccount, .cancel])
+        let before = try fixture.dump()
+        #expect(throws: StoreError.mergeRefused(["github"])) {
+            try db.resolve(conflict, choosing: .merge, identity: Sample.adaGitHub, session: terminal1)
+        }
+        #expect(try fixture.dump() == before)
+        let change = try db.resolve(conflict, choosing: .switchAccount, identity: Sample.adaGitHub, session: terminal1)
+        #expect(change?.current.id == ids[0])
+    }
+
+    @Test("a session's switch leaves other sessions alone; sessions without a choice follow the machine default")
+    func sessionsAreIndependent() throws {
+        let fixture = try Fixture()
+        let db = fixture.database
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: db, session: .machine)
+        _ = try db.switchAccount(to: ids[0], session: terminal1)
+        _ = try db.switchAccount(to: ids[1], session: terminal2)
+        _ = try db.switchAccount(to: ids[0], session: terminal1)
+        #expect(try db.active(in: terminal2).id == ids[1])
+        let fresh = SessionKey("pts/9")!
+        #expect(try db.active(in: fresh).id == ids[1], "machine default: the last sign-in in the machine session")
+        _ = try db.signOut(session: fresh)
+        _ = try db.switchAccount(to: ids[0], session: .machine)
+        #expect(try db.active(in: fresh) == .anonymous, "an explicit sign-out is not overridden by the default")
+    }
+
+    @Test("disconnect forgets credentials and provider data; the last identity takes its account along")
+    func disconnect() throws {
+        let fixture = try Fixture()
+        let db = fixture.database
+        let ada = try Sample.signIn([Sample.adaGitHub], into: db, session: terminal1)[0]
+        _ = try db.signIn(Sample.adaGoogle, mode: .link, session: terminal1)
+        try db.setFavourite("codebreakers", starred: true, for: ada)
+        try db.writer.write { db in
+            try db.execute(sql: "INSERT INTO credential (provider, subject, accessToken, updatedAt) VALUES ('google', ?, 'secret-token', 0)", arguments: [Sample.adaGoogle.identity.subject])
+            try db.execute(sql: "INSERT INTO providerData (provider, subject, key, value, fetchedAt) VALUES ('google', ?, 'calendar', x'00', 0)", arguments: [Sample.adaGoogle.identity.subject])
+        }
+        let first = try db.disconnect(Sample.adaGoogle.identity, session: terminal1)
+        #expect(!first.accountRemoved && first.change.current.account?.providers == ["github"])
+        let leftovers = try db.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM credential) + (SELECT count(*) FROM providerData)")
+        }
+        #expect(leftovers == 0)
+        let last = try db.disconnect(Sample.adaGitHub.identity, session: terminal1)
+        #expect(last.accountRemoved && last.change.current == .anonymous)
+        #expect(try db.accounts().isEmpty)
+        #expect(try db.favourites(of: ada).isEmpty)
+        #expect(throws: StoreError.identityNotFound(Sample.adaGitHub.identity.description)) {
+            try db.disconnect(Sample.adaGitHub.identity, session: terminal1)
+        }
+    }
+
+    @Test("accounts come most recently used first")
+    func ordering() throws {
+        let fixture = try Fixture()
+        let db = fixture.database
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: db, session: terminal1)
+        let later = Date().addingTimeInterval(60)
+        _ = try db.switchAccount(to: ids[0], session: terminal1, at: later)
+        #expect(try db.accounts().map(\.id) == [ids[0], ids[1]])
+        _ = try db.switchAccount(to: ids[1], session: terminal1, at: later.addingTimeInterval(1))
+        #expect(try db.accounts().map(\.id) == [ids[1], ids[0]])
+    }
+
+    @Test("the event log is append-only")
+    func appendOnly() throws {
+        let fixture = try Fixture()
+        try Sample.signIn([Sample.adaGitHub], into: fixture.database, session: terminal1)
+        #expect(throws: DatabaseError.self) {
+            try fixture.database.writer.write { try $0.execute(sql: "DELETE FROM event") }
+        }
+        #expect(throws: DatabaseError.self) {
+            try fixture.database.writer.write { try $0.execute(sql: "UPDATE event SET kind = 'x'") }
+        }
+        #expect(try fixture.database.eventCount() == 1)
+    }
+}
