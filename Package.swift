@@ -20,6 +20,7 @@ let package = Package(
             name: "SwitchboardCore",
             swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
         ),
+        .target(name: "QRCode"),
         .target(
             name: "Store",
             dependencies: ["SwitchboardCore", .product(name: "GRDB", package: "GRDB.swift")]
@@ -34,6 +35,7 @@ let package = Package(
         .executableTarget(name: "switchboard-bench", dependencies: ["SwitchboardCore", "Store"]),
         .target(name: "TestSupport", dependencies: ["Store"], path: "Tests/TestSupport"),
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"]),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", "switchboard-bench"]),
         .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport"]),
     ],
