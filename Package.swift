@@ -14,11 +14,16 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/vapor/jwt-kit", exact: "5.8.0"),
     ],
     targets: [
         .target(
             name: "SwitchboardCore",
             swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+        ),
+        .target(
+            name: "DeviceFlow",
+            dependencies: ["SwitchboardCore", .product(name: "JWTKit", package: "jwt-kit")]
         ),
         .target(name: "QRCode"),
         .target(

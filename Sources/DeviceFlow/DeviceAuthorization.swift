@@ -1,0 +1,43 @@
+import Foundation
+
+/// What to show the person: the code, where to enter it, until when
+/// (RFC 8628 §3.2).
+public struct DeviceAuthorization: Hashable, Sendable {
+    /// The device code is secret: it is sent only to the token endpoint.
+    let deviceCode: String
+    /// As the provider wrote it, with or without a dash.
+    public let userCode: String
+    public let verificationURI: URL
+    public let verificationURIComplete: URL?
+    public let expiresIn: Int
+    /// Seconds between polls, 5 when the provider did not say.
+    public let interval: Int
+    /// When the code was issued (by the flow's clock).
+    public let issuedAt: Date
+
+    public var expiresAt: Date { issuedAt.addingTimeInterval(TimeInterval(expiresIn)) }
+
+    /// What a QR code should hold: the complete URI when offered.
+    public var qrPayload: String { (verificationURIComplete ?? verificationURI).absoluteString }
+
+    init(_ fields: OAuthFields, issuedAt: Date) throws(FlowFailure) {
+        guard let deviceCode = fields["device_code"], let userCode = fields["user_code"] else {
+            throw .invalidResponse("the device authorization lacks device_code or user_code")
+        }
+        // Google says verification_url; RFC 8628 says verification_uri.
+        guard let uri = (fields["verification_uri"] ?? fields["verification_url"]).flatMap(URL.init(string:)),
+            uri.scheme == "https" || uri.scheme == "http"
+        else { throw .invalidResponse("the device authorization lacks a usable verification_uri") }
+        self.deviceCode = deviceCode
+        self.userCode = userCode.displaySafeSingleLine
+        verificationURI = uri
+        verificationURIComplete = (fields["verification_uri_complete"] ?? fields["verification_url_complete"]).flatMap(URL.init(string:))
+        guard let expiresIn = fields.integer("expires_in"), expiresIn > 0 else {
+            throw .invalidResponse("the device authorization lacks expires_in")
+        }
+        self.expiresIn = expiresIn
+        interval = max(1, fields.integer("interval") ?? 5)
+        self.issuedAt = issuedAt
+    }
+}
+

@@ -1,0 +1,154 @@
+import Foundation
+import Synchronization
+import SwitchboardCore
+
+/// How a device flow ended.
+public enum DeviceFlowResult: Hashable, Sendable {
+    case approved(TokenSet)
+    case denied
+    case expired
+    case cancelled
+    case failed(FlowFailure)
+}
+
+/// Progress of the poll loop, for a live indicator.
+public enum PollEvent: Hashable, Sendable {
+    /// A poll is about to go out.
+    case polling(attempt: Int)
+    /// The provider asked to slow down; polls are now this many seconds apart.
+    case slowedDown(interval: Int)
+    /// The provider could not be reached; the next try is in this many seconds.
+    case retrying(afterSeconds: Int, reason: String)
+}
+
+/// One sign-in by the OAuth 2.0 device authorization grant (RFC 8628).
+/// Single-use: `requestCode` then `waitForApproval`, each once. `cancel()`
+/// returns at once and ends any request in flight.
+public final class DeviceFlow: Sendable {
+    public let deviceAuthorizationEndpoint: URL
+    public let tokenEndpoint: URL
+    public let client: ClientCredentials
+    public let scopes: [String]
+    private let transport: any HTTPTransport
+    private let clock: any FlowClock
+    private let state = Mutex(State())
+
+    private struct State {
+        var authorization: DeviceAuthorization?
+        var started = false
+        var waited = false
+        var cancelled = false
+        var task: Task<DeviceFlowResult, Never>?
+    }
+
+    public init(
+        deviceAuthorizationEndpoint: URL, tokenEndpoint: URL, client: ClientCredentials, scopes: [String],
+        transport: any HTTPTransport, clock: any FlowClock = SystemFlowClock()
+    ) {
+        self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint
+        self.tokenEndpoint = tokenEndpoint
+        self.client = client
+        self.scopes = scopes
+        self.transport = transport
+        self.clock = clock
+    }
+
+    /// Asks the provider for a code to show (RFC 8628 §3.1).
+    public func requestCode() async throws(FlowFailure) -> DeviceAuthorization {
+        let first = state.withLock { state -> Bool in
+            defer { state.started = true }
+            return !state.started && !state.cancelled
+        }
+        guard first else { throw state.withLock(\.cancelled) ? .cancelled : .configuration("a device flow is single-use; start a new one") }
+        var fields = client.formFields
+        if !scopes.isEmpty { fields.append(("scope", scopes.joined(separator: " "))) }
+        let answer = try await exchange(.form(deviceAuthorizationEndpoint, fields), over: transport)
+        if state.withLock(\.cancelled) { throw .cancelled }
+        let authorization = try DeviceAuthorization(answer, issuedAt: clock.now())
+        state.withLock { $0.authorization = authorization }
+        return authorization
+    }
+
+    /// Polls the token endpoint until the person approves, denies, the code
+    /// expires, or the flow is cancelled (RFC 8628 §3.4, §3.5).
+    public func waitForApproval(onEvent: @escaping @Sendable (PollEvent) -> Void = { _ in }) async -> DeviceFlowResult {
+        let task: Task<DeviceFlowResult, Never>? = state.withLock { state in
+            guard let authorization = state.authorization, !state.waited, !state.cancelled else { return nil }
+            state.waited = true
+            let task = Task { await self.poll(authorization, onEvent: onEvent) }
+            state.task = task
+            return task
+        }
+        guard let task else {
+            return state.withLock(\.cancelled) ? .cancelled : .failed(.configuration("request a code first; a device flow is single-use"))
+        }
+        return await withTaskCancellationHandler { await task.value } onCancel: { self.cancel() }
+    }
+
+    /// Ends the flow now. Any request in flight is cancelled.
+    public func cancel() {
+        let task = state.withLock { state in
+            state.cancelled = true
+            return state.task
+        }
+        task?.cancel()
+    }
+
+    private func poll(_ authorization: DeviceAuthorization, onEvent: @Sendable (PollEvent) -> Void) async -> DeviceFlowResult {
+        let deadline = authorization.expiresAt
+        var interval = authorization.interval
+        var retryDelay = authorization.interval
+        var next = authorization.issuedAt.addingTimeInterval(TimeInterval(interval))
+        var attempt = 0
+        let request = HTTPRequest.form(tokenEndpoint, [
+            ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
+            ("device_code", authorization.deviceCode),
+        ] + client.formFields)
+
+        while true {
+            if next >= deadline { return .expired }
+            do { try await clock.sleep(until: next) } catch { return .cancelled }
+            if Task.isCancelled { return .cancelled }
+            attempt += 1
+            onEvent(.polling(attempt: attempt))
+            let response: HTTPResponse
+            do {
+                response = try await transport.send(request)
+            } catch .cancelled {
+                return .cancelled
+            } catch {
+                // Network trouble: back off exponentially, within the deadline.
+                retryDelay = min(retryDelay * 2, 300)
+                onEvent(.retrying(afterSeconds: retryDelay, reason: error.description))
+                next = clock.now().addingTimeInterval(TimeInterval(retryDelay))
+                continue
+            }
+            let fields = OAuthFields(response)
+            switch fields.error?.code {
+            case nil where (200..<300).contains(response.status):
+                do { return .approved(try TokenClient.tokens(from: fields, at: clock.now())) } catch { return .failed(error) }
+            case "authorization_pending"?:
+                retryDelay = interval
+                next = clock.now().addingTimeInterval(TimeInterval(interval))
+            case "slow_down"?:
+                interval += 5
+                retryDelay = interval
+                onEvent(.slowedDown(interval: interval))
+                next = clock.now().addingTimeInterval(TimeInterval(interval))
+            case "access_denied"?, "authorization_declined"?:
+                return .denied
+            case "expired_token"?:
+                return .expired
+            case let code?:
+                return .failed(.provider(fields.error ?? OAuthError(code: code, description: nil)))
+            case nil where response.status >= 500 || response.status == 429:
+                // A struggling server, not an answer: back off like a network failure.
+                retryDelay = min(retryDelay * 2, 300)
+                onEvent(.retrying(afterSeconds: retryDelay, reason: "HTTP \(response.status)"))
+                next = clock.now().addingTimeInterval(TimeInterval(retryDelay))
+            case nil:
+                return .failed(.invalidResponse("HTTP \(response.status) from \(tokenEndpoint.host ?? "the token endpoint") with a \(fields.format) body"))
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// A provider's endpoints, from OpenID Connect discovery, a built-in
+/// template, or configuration.
+public struct ProviderEndpoints: Hashable, Sendable {
+    /// The issuer, when the provider speaks OpenID Connect. May hold
+    /// `{tenantid}` (Microsoft's multi-tenant issuers).
+    public var issuer: String?
+    public var deviceAuthorization: URL?
+    public var token: URL
+    public var userinfo: URL?
+    public var jwks: URL?
+    public var revocation: URL?
+    /// A provider's own user API, for providers without OpenID Connect
+    /// (GitHub's `/user`): its numeric `id` is the stable subject.
+    public var userAPI: URL?
+
+    public init(
+        issuer: String? = nil, deviceAuthorization: URL?, token: URL, userinfo: URL? = nil, jwks: URL? = nil,
+        revocation: URL? = nil, userAPI: URL? = nil
+    ) {
+        self.issuer = issuer
+        self.deviceAuthorization = deviceAuthorization
+        self.token = token
+        self.userinfo = userinfo
+        self.jwks = jwks
+        self.revocation = revocation
+        self.userAPI = userAPI
+    }
+}
+
+/// OpenID Connect discovery (`/.well-known/openid-configuration`).
+public enum OIDCDiscovery {
+    /// Fetches and checks the issuer's metadata. The document's `issuer`
+    /// must be the one asked for (OpenID Connect Discovery §4.3).
+    public static func fetch(issuer: URL, transport: some HTTPTransport) async throws(FlowFailure) -> ProviderEndpoints {
+        let base = issuer.absoluteString.hasSuffix("/") ? String(issuer.absoluteString.dropLast()) : issuer.absoluteString
+        guard let url = URL(string: base + "/.well-known/openid-configuration") else {
+            throw .configuration("issuer \(issuer) is not a URL")
+        }
+        let response: HTTPResponse
+        do { response = try await transport.send(HTTPRequest(url: url, headers: ["Accept": "application/json"])) } catch {
+            throw FlowFailure(error)
+        }
+        guard response.status == 200,
+            let document = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+        else {
+            throw .invalidResponse("no OpenID Connect discovery document at \(url) (HTTP \(response.status))")
+        }
+        func endpoint(_ key: String) -> URL? { (document[key] as? String).flatMap(URL.init(string:)) }
+        guard let stated = document["issuer"] as? String else { throw .invalidResponse("the discovery document at \(url) has no issuer") }
+        let trimmed = stated.hasSuffix("/") ? String(stated.dropLast()) : stated
+        guard trimmed == base || stated.contains("{tenantid}") else {
+            throw .invalidResponse("the discovery document at \(url) names another issuer (\(stated.displaySafeSingleLine))")
+        }
+        guard let token = endpoint("token_endpoint") else { throw .invalidResponse("the discovery document at \(url) has no token_endpoint") }
+        return ProviderEndpoints(
+            issuer: stated, deviceAuthorization: endpoint("device_authorization_endpoint"), token: token,
+            userinfo: endpoint("userinfo_endpoint"), jwks: endpoint("jwks_uri"), revocation: endpoint("revocation_endpoint"))
+    }
+}

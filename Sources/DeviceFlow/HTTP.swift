@@ -1,0 +1,96 @@
+import Foundation
+
+/// An HTTP request as the device-flow code builds it.
+public struct HTTPRequest: Sendable, Equatable {
+    public var method: String
+    public var url: URL
+    public var headers: [String: String]
+    public var body: Data?
+
+    public init(method: String = "GET", url: URL, headers: [String: String] = [:], body: Data? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A POST of `application/x-www-form-urlencoded` fields, in the given order.
+    public static func form(_ url: URL, _ fields: [(String, String)], headers: [String: String] = [:]) -> HTTPRequest {
+        var headers = headers
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+        headers["Accept"] = "application/json"
+        return HTTPRequest(method: "POST", url: url, headers: headers, body: Data(FormEncoding.encode(fields).utf8))
+    }
+}
+
+/// What came back.
+public struct HTTPResponse: Sendable, Equatable {
+    public var status: Int
+    /// Header names in lower case.
+    public var headers: [String: String]
+    public var body: Data
+
+    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
+        self.body = body
+    }
+
+    public var contentType: String { headers["content-type"]?.lowercased() ?? "" }
+}
+
+/// Why a request got no usable response. Never holds a request body.
+public enum TransportError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No answer within the time allowed.
+    case timedOut(host: String)
+    /// Could not connect, or the connection broke.
+    case unreachable(host: String, detail: String)
+    /// The response was larger than the limit and was not read.
+    case tooLarge(host: String, limit: Int)
+    /// The caller cancelled.
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case .timedOut(let host): "\(host) did not answer in time"
+        case .unreachable(let host, let detail): "cannot reach \(host): \(detail)"
+        case .tooLarge(let host, let limit): "\(host) sent a response over \(limit / 1024) KiB; refused"
+        case .cancelled: "cancelled"
+        }
+    }
+}
+
+/// Sends HTTP requests. The real one is `URLSessionTransport`; tests may
+/// swap it (DESIGN §5 principle 5).
+public protocol HTTPTransport: Sendable {
+    /// Sends `request`. Throws `TransportError`; cancelling the calling task
+    /// cancels the request at once.
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse
+}
+
+/// Percent-encoding for form bodies (`application/x-www-form-urlencoded`).
+public enum FormEncoding {
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    public static func encode(_ fields: [(String, String)]) -> String {
+        fields.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
+    }
+
+    public static func decode(_ text: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for pair in text.split(separator: "&") where !pair.isEmpty {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = unescape(String(parts[0]))
+            result[key] = parts.count > 1 ? unescape(String(parts[1])) : ""
+        }
+        return result
+    }
+
+    static func escape(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+    }
+
+    static func unescape(_ text: String) -> String {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? text
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import SwitchboardCore
+
+/// The kinds of provider Switchboard knows how to sign in with.
+public enum ProviderKind: String, CaseIterable, Sendable, Codable {
+    case github, google, microsoft, gitlab, oidc, demo
+}
+
+/// One provider as an operator configured it (`[providers.NAME]` in
+/// config.toml), or a built-in default.
+public struct ProviderSettings: Hashable, Sendable {
+    public var id: ProviderID
+    public var kind: ProviderKind
+    public var clientID: String?
+    public var clientSecret: String?
+    /// For `oidc` (required) and `demo`; derived for the others.
+    public var issuer: URL?
+    public var scopes: [String]?
+    /// Where discovery lacks it (GitLab) or to override it.
+    public var deviceAuthorizationEndpoint: URL?
+    /// Microsoft's tenant (`common`, `organizations`, a tenant id).
+    public var tenant: String?
+    /// GitLab's host (`https://gitlab.com`).
+    public var host: URL?
+    /// A display name; the template's when nil.
+    public var displayName: String?
+
+    public init(
+        id: ProviderID, kind: ProviderKind, clientID: String? = nil, clientSecret: String? = nil, issuer: URL? = nil,
+        scopes: [String]? = nil, deviceAuthorizationEndpoint: URL? = nil, tenant: String? = nil, host: URL? = nil,
+        displayName: String? = nil
+    ) {
+        self.id = id
+        self.kind = kind
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.issuer = issuer
+        self.scopes = scopes
+        self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint
+        self.tenant = tenant
+        self.host = host
+        self.displayName = displayName
+    }
+
+    public var template: ProviderTemplate { ProviderTemplate.of(kind) }
+    public var name: String { displayName ?? template.displayName }
+
+    /// What keeps this provider from being used, or nil when ready.
+    public var problem: String? {
+        if clientID == nil { return "needs client_id in [providers.\(id)]" }
+        if template.needsClientSecret && clientSecret == nil { return "needs client_secret in [providers.\(id)]" }
+        if kind == .oidc && issuer == nil { return "needs issuer in [providers.\(id)]" }
+        return nil
+    }
+}
+
+/// What Switchboard knows of a kind of provider (DESIGN §4: differences are
+/// data here, not branches in the flow).
+public struct ProviderTemplate: Sendable {
+    public let kind: ProviderKind
+    public let displayName: String
+    public let defaultScopes: [String]
+    public let needsClientSecret: Bool
+    /// Claims joined to make the stable subject.
+    public let subjectClaims: [String]
+    public let features: Set<Feature>
+    /// Where a person revokes access by hand when there is no revocation endpoint.
+    public let manualRevocation: URL?
+
+    public static func of(_ kind: ProviderKind) -> ProviderTemplate {
+        switch kind {
+        case .github:
+            ProviderTemplate(kind: kind, displayName: "GitHub", defaultScopes: ["read:user", "user:email"], needsClientSecret: false,
+                             subjectClaims: ["sub"], features: [.profile, .repositories, .apiToken, .favourites],
+                             manualRevocation: URL(string: "https://github.com/settings/applications"))
+        case .google:
+            ProviderTemplate(kind: kind, displayName: "Google", defaultScopes: ["openid", "email", "profile"], needsClientSecret: true,
+                             subjectClaims: ["sub"], features: [.profile, .email, .calendar, .apiToken, .favourites], manualRevocation: nil)
+        case .microsoft:
+            ProviderTemplate(kind: kind, displayName: "Microsoft", defaultScopes: ["openid", "profile", "email", "offline_access"],
+                             needsClientSecret: false, subjectClaims: ["oid", "tid"],
+                             features: [.profile, .email, .calendar, .apiToken, .favourites],
+                             manualRevocation: URL(string: "https://myapps.microsoft.com"))
+        case .gitlab:
+            ProviderTemplate(kind: kind, displayName: "GitLab", defaultScopes: ["openid", "profile", "email"], needsClientSecret: false,
+                             subjectClaims: ["sub"], features: [.profile, .email, .repositories, .apiToken, .favourites], manualRevocation: nil)
+        case .oidc:
+            ProviderTemplate(kind: kind, displayName: "OpenID Connect", defaultScopes: ["openid", "profile", "email"],
+                             needsClientSecret: false, subjectClaims: ["sub"], features: [.profile, .email, .apiToken, .favourites],
+                             manualRevocation: nil)
+        case .demo:
+            ProviderTemplate(kind: kind, displayName: "Demo", defaultScopes: ["openid", "profile", "email", "offline_access"],
+                             needsClientSecret: false, subjectClaims: ["sub"], features: [.profile, .email, .apiToken, .favourites],
+                             manualRevocation: nil)
+        }
+    }
+}
+
+/// A provider ready to sign in with: settings, template and endpoints.
+public struct ResolvedProvider: Sendable {
+    public let settings: ProviderSettings
+    public let endpoints: ProviderEndpoints
+    public var id: ProviderID { settings.id }
+    public var template: ProviderTemplate { settings.template }
+    public var client: ClientCredentials { ClientCredentials(clientID: settings.clientID ?? "", clientSecret: settings.clientSecret) }
+    public var scopes: [String] { settings.scopes ?? template.defaultScopes }
+
+    /// Finds the endpoints: fixed ones for GitHub, discovery for the rest,
+    /// with configuration filling what discovery lacks.
+    public static func resolve(_ settings: ProviderSettings, transport: some HTTPTransport) async throws(FlowFailure) -> ResolvedProvider {
+        if let problem = settings.problem { throw .configuration("\(settings.id): \(problem)") }
+        var endpoints: ProviderEndpoints
+        switch settings.kind {
+        case .github:
+            endpoints = ProviderEndpoints(
+                deviceAuthorization: URL(string: "https://github.com/login/device/code")!,
+                token: URL(string: "https://github.com/login/oauth/access_token")!,
+                userAPI: URL(string: "https://api.github.com/user")!)
+        case .google:
+            endpoints = try await OIDCDiscovery.fetch(issuer: settings.issuer ?? URL(string: "https://accounts.google.com")!, transport: transport)
+            endpoints.deviceAuthorization = endpoints.deviceAuthorization ?? URL(string: "https://oauth2.googleapis.com/device/code")
+            endpoints.revocation = endpoints.revocation ?? URL(string: "https://oauth2.googleapis.com/revoke")
+        case .microsoft:
+            let tenant = settings.tenant ?? "common"
+            endpoints = try await OIDCDiscovery.fetch(
+                issuer: settings.issuer ?? URL(string: "https://login.microsoftonline.com/\(tenant)/v2.0")!, transport: transport)
+            endpoints.deviceAuthorization = endpoints.deviceAuthorization
+                ?? URL(string: "https://login.microsoftonline.com/\(tenant)/oauth2/v2.0/devicecode")
+        case .gitlab:
+            let host = settings.host ?? settings.issuer ?? URL(string: "https://gitlab.com")!
+            endpoints = try await OIDCDiscovery.fetch(issuer: host, transport: transport)
+            endpoints.deviceAuthorization = endpoints.deviceAuthorization ?? host.appendingPathComponent("oauth/authorize_device")
+        case .oidc, .demo:
+            let issuer = settings.issuer ?? URL(string: "http://127.0.0.1:8628")!
+            endpoints = try await OIDCDiscovery.fetch(issuer: issuer, transport: transport)
+        }
+        if let configured = settings.deviceAuthorizationEndpoint { endpoints.deviceAuthorization = configured }
+        guard endpoints.deviceAuthorization != nil else {
+            throw .configuration("\(settings.id) does not offer the device grant: its discovery has no device_authorization_endpoint; set device_authorization_endpoint in [providers.\(settings.id)]")
+        }
+        return ResolvedProvider(settings: settings, endpoints: endpoints)
+    }
+
+    /// A new single-use flow for this provider.
+    public func makeFlow(transport: any HTTPTransport, clock: any FlowClock = SystemFlowClock()) -> DeviceFlow {
+        DeviceFlow(
+            deviceAuthorizationEndpoint: endpoints.deviceAuthorization!, tokenEndpoint: endpoints.token, client: client,
+            scopes: scopes, transport: transport, clock: clock)
+    }
+
+    public func identityResolver(transport: any HTTPTransport, clock: any FlowClock = SystemFlowClock()) -> IdentityResolver {
+        IdentityResolver(
+            provider: id, endpoints: endpoints, clientID: client.clientID, subjectClaims: template.subjectClaims,
+            transport: transport, clock: clock)
+    }
+
+    public func tokenClient(transport: any HTTPTransport, clock: any FlowClock = SystemFlowClock()) -> TokenClient {
+        TokenClient(client: client, transport: transport, clock: clock)
+    }
+}
+
+extension ProviderSettings {
+    /// The built-in Demo provider at `issuer`, usable without configuration.
+    public static func demo(issuer: URL = URL(string: "http://127.0.0.1:8628")!) -> ProviderSettings {
+        ProviderSettings(id: "demo", kind: .demo, clientID: "switchboard-demo", issuer: issuer)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import SwitchboardCore
+
+/// Token endpoint calls besides polling: refresh (RFC 6749 §6) and
+/// revocation (RFC 7009).
+public struct TokenClient: Sendable {
+    public let client: ClientCredentials
+    public let transport: any HTTPTransport
+    public let clock: any FlowClock
+
+    public init(client: ClientCredentials, transport: any HTTPTransport, clock: any FlowClock = SystemFlowClock()) {
+        self.client = client
+        self.transport = transport
+        self.clock = clock
+    }
+
+    /// What became of a refresh.
+    public enum RefreshResult: Hashable, Sendable {
+        case refreshed(TokenSet)
+        /// `invalid_grant`: the provider revoked the grant.
+        case revoked
+    }
+
+    /// Trades the refresh token for new tokens. The old refresh token is
+    /// kept when the provider does not rotate it.
+    public func refresh(_ tokens: TokenSet, at endpoint: URL) async throws(FlowFailure) -> RefreshResult {
+        guard let refreshToken = tokens.refreshToken else { return .revoked }
+        let request = HTTPRequest.form(endpoint, [("grant_type", "refresh_token"), ("refresh_token", refreshToken)] + client.formFields)
+        do {
+            var fresh = try Self.tokens(from: try await exchange(request, over: transport), at: clock.now())
+            if fresh.refreshToken == nil { fresh.refreshToken = refreshToken }
+            return .refreshed(fresh)
+        } catch .provider(let error) where error.code == "invalid_grant" {
+            return .revoked
+        }
+    }
+
+    /// Asks the provider to revoke `token` (RFC 7009). A 200 means done,
+    /// whether or not the token was still valid.
+    public func revoke(_ token: String, hint: String, at endpoint: URL) async throws(FlowFailure) {
+        let request = HTTPRequest.form(endpoint, [("token", token), ("token_type_hint", hint)] + client.formFields)
+        _ = try await exchange(request, over: transport)
+    }
+
+    /// Reads a successful token response.
+    static func tokens(from fields: OAuthFields, at date: Date) throws(FlowFailure) -> TokenSet {
+        guard let access = fields["access_token"] else { throw .invalidResponse("the token response lacks access_token") }
+        let type = fields["token_type"] ?? "Bearer"
+        guard type.lowercased() == "bearer" else { throw .invalidResponse("unsupported token_type \(type.displaySafeSingleLine)") }
+        return TokenSet(
+            accessToken: access, refreshToken: fields["refresh_token"], idToken: fields["id_token"], tokenType: type,
+            scope: fields["scope"], expiresAt: fields.integer("expires_in").map { date.addingTimeInterval(TimeInterval($0)) })
+    }
+}

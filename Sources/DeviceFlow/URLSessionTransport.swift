@@ -1,0 +1,111 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// HTTP through URLSession, with a time limit per request, a size limit
+/// enforced while the body streams in, and cancellation that ends the
+/// request at once.
+public final class URLSessionTransport: HTTPTransport {
+    /// Largest response body accepted.
+    public let maximumBytes: Int
+    /// Seconds a request may take in all.
+    public let timeout: TimeInterval
+    private let session: URLSession
+    private let delegate: Delegate
+
+    public init(timeout: TimeInterval = 15, maximumBytes: Int = 1 << 20) {
+        self.timeout = timeout
+        self.maximumBytes = maximumBytes
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        configuration.httpCookieStorage = nil
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        delegate = Delegate(maximumBytes: maximumBytes)
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    }
+
+    deinit { session.invalidateAndCancel() }
+
+    public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        var urlRequest = URLRequest(url: request.url, timeoutInterval: timeout)
+        urlRequest.httpMethod = request.method
+        urlRequest.httpBody = request.body
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        let host = request.url.host ?? request.url.absoluteString
+        let task = session.dataTask(with: urlRequest)
+        let result: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                delegate.register(task, host: host, continuation: continuation)
+                if Task.isCancelled { task.cancel() }
+                task.resume()
+            }
+        } onCancel: {
+            task.cancel()
+        }
+        return try result.get()
+    }
+
+    /// Collects each task's body and finishes its continuation exactly once.
+    private final class Delegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        struct Pending {
+            let host: String
+            let continuation: CheckedContinuation<Result<HTTPResponse, TransportError>, Never>
+            var body = Data()
+            var failure: TransportError?
+        }
+
+        let maximumBytes: Int
+        private let pending = Mutex<[Int: Pending]>([:])
+
+        init(maximumBytes: Int) { self.maximumBytes = maximumBytes }
+
+        func register(_ task: URLSessionTask, host: String, continuation: CheckedContinuation<Result<HTTPResponse, TransportError>, Never>) {
+            pending.withLock { $0[task.taskIdentifier] = Pending(host: host, continuation: continuation) }
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            let overflow = pending.withLock { pending -> Bool in
+                guard var entry = pending[dataTask.taskIdentifier], entry.failure == nil else { return false }
+                entry.body.append(data)
+                if entry.body.count > maximumBytes {
+                    entry.failure = .tooLarge(host: entry.host, limit: maximumBytes)
+                    entry.body = Data()
+                }
+                pending[dataTask.taskIdentifier] = entry
+                return entry.failure != nil
+            }
+            if overflow { dataTask.cancel() }
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+            guard let entry = pending.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+            if let failure = entry.failure { return entry.continuation.resume(returning: .failure(failure)) }
+            if let error {
+                return entry.continuation.resume(returning: .failure(Self.classify(error, host: entry.host)))
+            }
+            guard let http = task.response as? HTTPURLResponse else {
+                return entry.continuation.resume(returning: .failure(.unreachable(host: entry.host, detail: "no HTTP response")))
+            }
+            var headers: [String: String] = [:]
+            for (name, value) in http.allHeaderFields {
+                if let name = name as? String, let value = value as? String { headers[name] = value }
+            }
+            entry.continuation.resume(returning: .success(HTTPResponse(status: http.statusCode, headers: headers, body: entry.body)))
+        }
+
+        static func classify(_ error: any Error, host: String) -> TransportError {
+            let code = (error as? URLError)?.code
+            switch code {
+            case .cancelled?: return .cancelled
+            case .timedOut?: return .timedOut(host: host)
+            default:
+                let detail = (error as? URLError)?.localizedDescription ?? "\(error)"
+                return .unreachable(host: host, detail: detail)
+            }
+        }
+    }
+}
