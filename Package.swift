@@ -23,8 +23,9 @@ let package = Package(
         ),
         .target(
             name: "DeviceFlow",
-            dependencies: ["SwitchboardCore", .product(name: "JWTKit", package: "jwt-kit")]
+            dependencies: ["SwitchboardCore", "ConfigFile", .product(name: "JWTKit", package: "jwt-kit")]
         ),
+        .target(name: "ConfigFile"),
         .target(name: "QRCode"),
         .target(
             name: "Store",
@@ -40,6 +41,7 @@ let package = Package(
         .executableTarget(name: "switchboard-bench", dependencies: ["SwitchboardCore", "Store"]),
         .target(name: "TestSupport", dependencies: ["Store"], path: "Tests/TestSupport"),
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"]),
+        .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", "switchboard-bench"]),
         .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport"]),

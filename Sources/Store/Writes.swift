@@ -24,8 +24,10 @@ public struct DisconnectResult: Hashable, Sendable {
 // The named writes (DESIGN §7). Each is one transaction that ends by
 // appending to the event log, and returns the fact for the bus.
 extension AppDatabase {
-    /// Applies a freshly verified identity by the authenticator's decision.
-    public func signIn(_ identity: LinkedIdentity, mode: AuthMode, session: SessionKey, at date: Date = Date()) throws(StoreError) -> SignInResult {
+    /// Applies a freshly verified identity by the authenticator's decision,
+    /// storing its tokens in the same transaction. On a conflict nothing is
+    /// written; the tokens go in with `resolve`.
+    public func signIn(_ identity: LinkedIdentity, mode: AuthMode, session: SessionKey, tokens: TokenSet? = nil, at date: Date = Date()) throws(StoreError) -> SignInResult {
         try write { db in
             let previous = try Self.active(db, session: session)
             let resolution = try Authenticator().decide(
@@ -37,7 +39,7 @@ extension AppDatabase {
             case .conflict(let conflict):
                 return .conflict(conflict, possibleMatches: matches)
             case .useExisting(let id):
-                try Self.refresh(identity, db: db, at: date)
+                try Self.refresh(identity, tokens: tokens, db: db, at: date)
                 let change = try Self.makeActive(id, session: session, previous: previous, reason: .signedIn(isNew: false), db: db, at: date)
                 try Self.log("signIn", session: session, account: id, ["identity": identity.identity.description], db: db, at: date)
                 return .completed(account: change.current.account!, isNew: false, linked: false, change: change, possibleMatches: matches)
@@ -46,11 +48,13 @@ extension AppDatabase {
                 try account.insert(db)
                 let id = AccountID(account.id!)
                 try IdentityRecord(identity, account: id, at: date).insert(db)
+                if let tokens { try CredentialRecord(identity.identity, tokens, at: date).insert(db) }
                 let change = try Self.makeActive(id, session: session, previous: previous, reason: .signedIn(isNew: true), db: db, at: date)
                 try Self.log("signIn", session: session, account: id, ["identity": identity.identity.description, "isNew": "true"], db: db, at: date)
                 return .completed(account: change.current.account!, isNew: true, linked: false, change: change, possibleMatches: matches)
             case .link(let id):
                 try IdentityRecord(identity, account: id, at: date).insert(db)
+                if let tokens { try CredentialRecord(identity.identity, tokens, at: date).insert(db) }
                 try Self.log("link", session: session, account: id, ["identity": identity.identity.description], db: db, at: date)
                 let current = try Self.active(db, session: session)
                 let change = UserStatusChanged(session: session, previous: previous, current: current, reason: .linked(identity.identity))
@@ -64,7 +68,7 @@ extension AppDatabase {
     /// nothing happens and `conflictChanged` is thrown.
     public func resolve(
         _ conflict: AuthConflict, choosing choice: ConflictChoice, identity: LinkedIdentity,
-        session: SessionKey, at date: Date = Date()
+        session: SessionKey, tokens: TokenSet? = nil, at date: Date = Date()
     ) throws(StoreError) -> UserStatusChanged? {
         try write { db in
             let previous = try Self.active(db, session: session)
@@ -81,12 +85,12 @@ extension AppDatabase {
             case .stay:
                 return nil
             case .switchTo(let owner):
-                try Self.refresh(identity, db: db, at: date)
+                try Self.refresh(identity, tokens: tokens, db: db, at: date)
                 let change = try Self.makeActive(owner, session: session, previous: previous, reason: .switched, db: db, at: date)
                 try Self.log("switch", session: session, account: owner, ["conflict": conflict.identity.description], db: db, at: date)
                 return change
             case .merge(let source, let target):
-                try Self.refresh(identity, db: db, at: date)
+                try Self.refresh(identity, tokens: tokens, db: db, at: date)
                 return try Self.merge(source, into: target, session: session, previous: previous, db: db, at: date)
             }
         }
@@ -208,15 +212,16 @@ extension AppDatabase {
         return UserStatusChanged(session: session, previous: previous, current: try active(db, session: session), reason: .merged)
     }
 
-    /// Updates what the provider says about a known identity.
-    private static func refresh(_ identity: LinkedIdentity, db: Database, at date: Date) throws {
+    /// Updates what the provider says about a known identity, and its tokens.
+    private static func refresh(_ identity: LinkedIdentity, tokens: TokenSet?, db: Database, at date: Date) throws {
+        if let tokens { try CredentialRecord(identity.identity, tokens, at: date).upsert(db) }
         try db.execute(
             sql: "UPDATE identity SET displayName = ?, email = ?, emailVerified = ?, state = ?, checkedAt = ? WHERE provider = ? AND subject = ?",
             arguments: [identity.displayName, identity.email, identity.emailVerified, identity.state.rawValue, date,
                         identity.provider.rawValue, identity.identity.subject])
     }
 
-    private static func log(_ kind: String, session: SessionKey?, account: AccountID?, _ detail: [String: String], db: Database, at date: Date) throws {
+    static func log(_ kind: String, session: SessionKey?, account: AccountID?, _ detail: [String: String], db: Database, at date: Date) throws {
         let json = String(decoding: try JSONEncoder.sorted.encode(detail), as: UTF8.self)
         var event = EventRecord(at: date, session: session?.rawValue, kind: kind, accountId: account?.rawValue, detail: json)
         try event.insert(db)

@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Loading configuration files from disk.
+public enum ConfigFile {
+    /// Files larger than this are rejected rather than read.
+    public static let maximumSize = 8 * 1024 * 1024
+
+    /// Reads and parses the TOML file at `path`. Errors name the file as `displayName`,
+    /// or as `path` when none is given; unreadable files and invalid UTF-8 are errors too.
+    public static func load(path: String, displayName: String? = nil) throws(ConfigError) -> TOMLDocument {
+        let name = displayName ?? path
+        let bytes = try readFile(path, name: name)
+        let text = try decodeUTF8(bytes, file: name)
+        return try TOMLParser.parse(text, file: name)
+    }
+
+    /// Decodes `bytes` as UTF-8; invalid bytes are an error at their line and column.
+    public static func decodeUTF8(_ bytes: [UInt8], file: String) throws(ConfigError) -> String {
+        var iterator = bytes.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        var offset = 0
+        var line = 1
+        var column = 1
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                offset += encoded.count
+                if encoded.count == 1 && encoded.first == ASCII.newline {
+                    line += 1
+                    column = 1
+                } else {
+                    column += 1
+                }
+            case .error(let length):
+                let shown = bytes[offset..<offset + length].map { "0x" + ASCII.hex($0, digits: 2) }
+                throw ConfigError(file: file, line: line, column: column,
+                                  message: "invalid UTF-8 (bytes \(shown.joined(separator: " ")))")
+            case .emptyInput:
+                return String(decoding: bytes, as: UTF8.self)
+            }
+        }
+    }
+
+    /// Reads the whole file with POSIX calls, so failures carry the system's reason.
+    private static func readFile(_ path: String, name: String) throws(ConfigError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw systemError(name) }
+        defer { close(descriptor) }
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw systemError(name)
+            }
+            if count == 0 { return result }
+            result.append(contentsOf: buffer[0..<count])
+            if result.count > maximumSize {
+                throw ConfigError(file: name, message: "cannot read file: larger than \(maximumSize) bytes")
+            }
+        }
+    }
+
+    private static func systemError(_ name: String) -> ConfigError {
+        ConfigError(file: name, message: "cannot read file: " + String(cString: strerror(errno)))
+    }
+}
