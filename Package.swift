@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/vapor/jwt-kit", exact: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
+        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
     ],
     targets: [
         .target(
@@ -28,13 +30,23 @@ let package = Package(
         .target(name: "ConfigFile"),
         .target(name: "QRCode"),
         .target(
+            name: "DemoProvider",
+            dependencies: [
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(
             name: "Store",
             dependencies: ["SwitchboardCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .target(name: "SwitchboardApp", dependencies: ["SwitchboardCore", "DeviceFlow", "Store", "QRCode", "DemoProvider"]),
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "SwitchboardCore", "Store",
+                "SwitchboardCore", "Store", "DeviceFlow", "QRCode", "DemoProvider", "SwitchboardApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -42,6 +54,10 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Store"], path: "Tests/TestSupport"),
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"]),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile"]),
+        .testTarget(
+            name: "DemoProviderTests",
+            dependencies: ["DemoProvider", .product(name: "JWTKit", package: "jwt-kit")]
+        ),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", "switchboard-bench"]),
         .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport"]),

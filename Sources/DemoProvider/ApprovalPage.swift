@@ -1,0 +1,86 @@
+/// HTML for the approval page and its result pages: self-contained (inline
+/// style, no scripts, no external assets), UTF-8, every dynamic value escaped.
+enum ApprovalPage {
+    /// The code entry form with one radio button per person.
+    static func form(userCode: String, people: [DemoPerson], selected: String?, notice: String? = nil) -> String {
+        let chosen = people.contains { $0.id == selected } ? selected : people.first?.id
+        let radios = people.map { person in
+            let email = person.email.map { " <small>\(escape($0))\(person.emailVerified ? "" : " (unverified)")</small>" } ?? ""
+            return """
+                <label class="person"><input type="radio" name="person" value="\(escape(person.id))"\
+                \(person.id == chosen ? " checked" : "")> \(escape(person.name))\(email)</label>
+                """
+        }.joined(separator: "\n")
+        let noticeHTML = notice.map { "<p class=\"notice\" role=\"alert\">\(escape($0))</p>\n" } ?? ""
+        let body = """
+            <h1>Sign in to Switchboard</h1>
+            <p>Enter the code shown in your terminal, choose who you are, and approve.</p>
+            \(noticeHTML)<form method="post" action="/device">
+            <label for="user_code">Code</label>
+            <input id="user_code" name="user_code" value="\(escape(userCode))" placeholder="BCDF-GHJK" \
+            autocomplete="off" autocapitalize="characters" spellcheck="false" required autofocus>
+            <fieldset><legend>Sign in as</legend>
+            \(people.isEmpty ? "<p>No people left.</p>" : radios)
+            </fieldset>
+            <div class="actions">
+            <button type="submit" name="action" value="approve">Approve</button>
+            <button type="submit" name="action" value="deny" class="deny">Deny</button>
+            </div>
+            </form>
+            """
+        return document(title: "Demo sign-in", body: body)
+    }
+
+    /// A result page: a heading and one explanatory sentence.
+    static func result(_ heading: String, _ detail: String) -> String {
+        document(title: heading, body: """
+            <h1>\(escape(heading))</h1>
+            <p>\(escape(detail))</p>
+            <p><a href="/device">Enter another code</a></p>
+            """)
+    }
+
+    /// Escapes text for use in HTML content and quoted attribute values.
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    private static func document(title: String, body: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(escape(title)) · Switchboard demo provider</title>
+        <style>
+        body { font: 16px/1.5 system-ui, sans-serif; max-width: 30rem; margin: 3rem auto; padding: 0 1rem; }
+        input#user_code { font: 1.5rem ui-monospace, monospace; letter-spacing: .1em; width: 100%; \
+        box-sizing: border-box; text-transform: uppercase; }
+        fieldset { margin: 1rem 0; } label.person { display: block; margin: .25rem 0; }
+        small { color: #555; } .notice { color: #a00; font-weight: bold; }
+        button { font-size: 1rem; padding: .5rem 1.25rem; margin-right: .5rem; } .deny { background: #fee; }
+        </style>
+        </head>
+        <body>
+        <main>
+        \(body)
+        </main>
+        </body>
+        </html>
+
+        """
+    }
+}

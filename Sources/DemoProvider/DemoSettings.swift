@@ -1,0 +1,33 @@
+/// The run-time switches of a ``DemoServer``.
+///
+/// Changes made with ``DemoServer/updateSettings(_:)`` (or `POST /api/settings`)
+/// affect device codes issued afterwards: each code keeps the lifetime, interval,
+/// `slow_down` budget and deny switch that were in force when it was issued.
+/// ``accessTokenLifetime`` is read whenever an access token is issued.
+public struct DemoSettings: Sendable, Equatable {
+    /// Lifetime of a device code, in seconds (`expires_in` of the device authorization response).
+    public var expiresIn: Int = 600
+    /// Minimum polling interval announced to clients, in seconds.
+    public var interval: Int = 5
+    /// Answer `slow_down` to the first N polls of each device code.
+    public var slowDownPolls: Int = 0
+    /// When true, every approval attempt becomes a denial.
+    public var denyAll: Bool = false
+    /// Lifetime of access tokens, in seconds.
+    public var accessTokenLifetime: Int = 3600
+
+    /// Creates settings; every parameter defaults to the demo's usual behaviour.
+    public init(
+        expiresIn: Int = 600,
+        interval: Int = 5,
+        slowDownPolls: Int = 0,
+        denyAll: Bool = false,
+        accessTokenLifetime: Int = 3600
+    ) {
+        self.expiresIn = expiresIn
+        self.interval = interval
+        self.slowDownPolls = slowDownPolls
+        self.denyAll = denyAll
+        self.accessTokenLifetime = accessTokenLifetime
+    }
+}

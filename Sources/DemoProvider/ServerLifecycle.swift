@@ -1,0 +1,113 @@
+import FlyingFox
+import FlyingSocks
+import Foundation
+
+/// Starts and stops the FlyingFox server, and knows where it listens.
+actor ServerLifecycle {
+    private struct Running {
+        let server: HTTPServer
+        let task: Task<Void, any Error>
+        let slot: ProviderSlot
+        let url: URL
+    }
+
+    private var running: Running?
+
+    /// The base URL while listening.
+    var baseURL: URL? { running?.url }
+
+    /// Listens on `host:port` (or a free port), then serves `store` with a fresh signing key.
+    func start(host: String, port: UInt16, fallbackToFreePort: Bool, store: CodeStore) async throws -> URL {
+        if let running { return running.url }
+        let signer = await Signer.generate()
+        let slot = ProviderSlot()
+        var listening: (server: HTTPServer, task: Task<Void, any Error>, port: UInt16)
+        do {
+            listening = try await listen(host: host, port: port, slot: slot)
+        } catch {
+            guard fallbackToFreePort, port != 0 else { throw error }
+            listening = try await listen(host: host, port: 0, slot: slot)
+        }
+        if let running {  // a concurrent start won while this one was binding
+            await Self.shutDown(listening.server, listening.task)
+            return running.url
+        }
+        guard let url = URL(string: "http://\(Self.urlHost(host)):\(listening.port)") else {
+            await Self.shutDown(listening.server, listening.task)
+            throw DemoError.cannotBind("\(host) does not form a URL")
+        }
+        slot.set(Provider(store: store, signer: signer, issuer: url.absoluteString))
+        running = Running(server: listening.server, task: listening.task, slot: slot, url: url)
+        return url
+    }
+
+    /// Stops listening and waits for the server task to end.
+    func stop() async {
+        guard let current = running else { return }
+        running = nil
+        current.slot.set(nil)
+        await Self.shutDown(current.server, current.task)
+    }
+
+    private func listen(host: String, port: UInt16, slot: ProviderSlot)
+        async throws -> (server: HTTPServer, task: Task<Void, any Error>, port: UInt16) {
+        let server = HTTPServer(config: try Self.configuration(host: host, port: port), handler: Router(slot: slot))
+        let waiter = Task { try await server.waitUntilListening(timeout: 5) }
+        let task = Task {
+            do { try await server.run() } catch {
+                waiter.cancel()
+                throw error
+            }
+        }
+        do {
+            try await waiter.value
+        } catch {
+            await Self.shutDown(server, task)
+            let reason = if case .failure(let failure) = await task.result { Self.describe(failure) } else { "timed out" }
+            throw DemoError.cannotBind("\(Self.urlHost(host)):\(port): \(reason)")
+        }
+        switch await server.listeningAddress {
+        case .ip4(_, let bound), .ip6(_, let bound): return (server, task, bound)
+        default:
+            await Self.shutDown(server, task)
+            throw DemoError.cannotBind("\(Self.urlHost(host)):\(port): no listening address")
+        }
+    }
+
+    private static func shutDown(_ server: HTTPServer, _ task: Task<Void, any Error>) async {
+        await server.stop(timeout: 0.5)
+        task.cancel()
+        _ = await task.result
+    }
+
+    /// The FlyingFox configuration: logger off (it would print to stdout), explicit address.
+    private static func configuration(host: String, port: UInt16) throws -> HTTPServer.Configuration {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let logger = disabledLogger()
+        do {
+            if bare == "localhost" {
+                return .init(address: try sockaddr_in.inet(ip4: "127.0.0.1", port: port), logger: logger)
+            }
+            if bare.contains(":") {
+                return .init(address: try sockaddr_in6.inet6(ip6: bare, port: port), logger: logger)
+            }
+            return .init(address: try sockaddr_in.inet(ip4: bare, port: port), logger: logger)
+        } catch {
+            throw DemoError.cannotBind("\(host) is not an IP address")
+        }
+    }
+
+    private static func disabledLogger() -> some Logging { .disabled }
+
+    /// The host as it appears in a URL: IPv6 literals in brackets, `localhost` as 127.0.0.1.
+    private static func urlHost(_ host: String) -> String {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if bare == "localhost" { return "127.0.0.1" }
+        return bare.contains(":") ? "[\(bare)]" : bare
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if case .failed(_, _, let message) = error as? SocketError { return message }
+        return String(describing: error)
+    }
+}

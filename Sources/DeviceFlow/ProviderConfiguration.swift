@@ -1,0 +1,110 @@
+import ConfigFile
+import Foundation
+import SwitchboardCore
+
+/// The providers an operator configured in config.toml, plus the built-in
+/// Demo provider:
+///
+/// ```toml
+/// [providers.work]
+/// kind = "oidc"
+/// issuer = "https://login.example.com"
+/// client_id = "switchboard"
+/// client_secret = "..."            # only where the provider demands one
+/// scopes = ["openid", "profile", "email"]
+/// device_authorization_endpoint = "https://login.example.com/device"   # when discovery lacks it
+/// ```
+public struct ProviderConfiguration: Sendable {
+    /// Every provider, configured ones first (in file order), then Demo
+    /// unless configured.
+    public let providers: [ProviderSettings]
+    /// Where the configuration came from, or nil when there was no file.
+    public let file: String?
+
+    public init(providers: [ProviderSettings], file: String?) {
+        let demo = providers.contains { $0.kind == .demo } ? [] : [ProviderSettings.demo()]
+        self.providers = providers + demo
+        self.file = file
+    }
+
+    /// The provider called `id`.
+    public func provider(_ id: ProviderID) -> ProviderSettings? { providers.first { $0.id == id } }
+
+    /// The config file's path: `--config`, else `SWITCHBOARD_CONFIG`, else
+    /// `$XDG_CONFIG_HOME/switchboard/config.toml`, else `~/.config/...`.
+    public static func path(explicit: String?, environment: [String: String]) -> (path: String, explicit: Bool) {
+        if let explicit, !explicit.isEmpty { return (explicit, true) }
+        if let path = environment["SWITCHBOARD_CONFIG"], !path.isEmpty { return (path, true) }
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+        return (base + "/switchboard/config.toml", false)
+    }
+
+    /// Reads the file at `path`. A missing file is no error unless it was
+    /// named explicitly; every other problem names file, line and key.
+    public static func load(path: String, explicit: Bool) throws(ConfigError) -> ProviderConfiguration {
+        guard FileManager.default.fileExists(atPath: path) else {
+            if explicit { throw ConfigError(file: path, line: nil, column: nil, key: nil, message: "no such file") }
+            return ProviderConfiguration(providers: [], file: nil)
+        }
+        return try parse(ConfigFile.load(path: path))
+    }
+
+    /// Reads a parsed document.
+    public static func parse(_ document: TOMLDocument) throws(ConfigError) -> ProviderConfiguration {
+        let root = document.root
+        try root.rejectUnknownKeys(allowed: ["providers", "theme", "kiosk"])
+        var providers: [ProviderSettings] = []
+        if let table = try root.optionalTable("providers") {
+            for (name, entry) in try table.allTables() {
+                providers.append(try settings(named: name, entry))
+            }
+        }
+        return ProviderConfiguration(providers: providers, file: document.file)
+    }
+
+    static let keys = ["kind", "name", "client_id", "client_secret", "issuer", "scopes", "device_authorization_endpoint", "tenant", "host"]
+
+    private static func settings(named name: String, _ entry: TOMLTable) throws(ConfigError) -> ProviderSettings {
+        try entry.rejectUnknownKeys(allowed: keys)
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }), !name.contains(":") else {
+            throw entry.error("provider names may hold only letters, digits, - and _")
+        }
+        let kindName = try entry.optionalString("kind", oneOf: ProviderKind.allCases.map(\.rawValue))
+            ?? (ProviderKind(rawValue: name) != nil ? name : nil)
+        guard let kindName, let kind = ProviderKind(rawValue: kindName) else {
+            throw entry.error(key: "kind", "missing: set kind to one of \(ProviderKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        var settings = ProviderSettings(
+            id: ProviderID(name), kind: kind, clientID: try entry.optionalString("client_id"),
+            clientSecret: try entry.optionalString("client_secret"), issuer: try url(entry, "issuer"),
+            scopes: try entry.optionalStringArray("scopes"), deviceAuthorizationEndpoint: try url(entry, "device_authorization_endpoint"),
+            tenant: try entry.optionalString("tenant"), host: try url(entry, "host"), displayName: try entry.optionalString("name"))
+        if kind == .demo && settings.clientID == nil { settings.clientID = "switchboard-demo" }
+        if kind == .oidc && settings.issuer == nil { throw entry.error(key: "issuer", "missing: an oidc provider needs its issuer URL") }
+        if kind == .oidc || kind == .github || kind == .google || kind == .microsoft || kind == .gitlab, settings.clientID == nil {
+            throw entry.error(key: "client_id", "missing: register Switchboard with the provider and put its client id here")
+        }
+        if settings.template.needsClientSecret && settings.clientSecret == nil {
+            throw entry.error(key: "client_secret", "missing: \(settings.template.displayName) requires a client secret for the device flow")
+        }
+        return settings
+    }
+
+    /// A URL that is https, or http on a loopback address only.
+    private static func url(_ entry: TOMLTable, _ key: String) throws(ConfigError) -> URL? {
+        guard let text = try entry.optionalString(key) else { return nil }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host else {
+            throw entry.error(key: key, "not a URL: \(text)")
+        }
+        guard scheme == "https" || (scheme == "http" && isLoopback(host)) else {
+            throw entry.error(key: key, "must be https (plain http only on 127.0.0.1, ::1 or localhost)")
+        }
+        return url
+    }
+}
+
+/// Whether `host` names this machine's loopback interface.
+public func isLoopback(_ host: String) -> Bool {
+    host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+}

@@ -1,0 +1,55 @@
+import DeviceFlow
+import Foundation
+import Store
+import SwitchboardCore
+
+/// What happened at the provider when disconnecting.
+public enum Revocation: Hashable, Sendable {
+    /// The provider revoked the grant (RFC 7009).
+    case revoked(host: String)
+    /// The provider offers no revocation; revoke by hand there, if a page is known.
+    case notOffered(manual: URL?)
+    /// Nothing to revoke: no tokens were stored.
+    case nothingStored
+    /// Asking failed; the identity was forgotten here all the same.
+    case failed(String, manual: URL?)
+}
+
+/// Disconnects an identity: revoke at the provider where it can, then
+/// forget it here (one transaction) and announce it.
+public struct Disconnect: Sendable {
+    public let database: AppDatabase
+    public let providers: ProviderDirectory
+    public let bus: NotificationBus?
+
+    public init(database: AppDatabase, providers: ProviderDirectory, bus: NotificationBus?) {
+        self.database = database
+        self.providers = providers
+        self.bus = bus
+    }
+
+    public func run(_ identity: Identity, session: SessionKey) async throws(StoreError) -> (DisconnectResult, Revocation) {
+        let revocation = await revoke(identity)
+        let result = try database.disconnect(identity, session: session)
+        bus?.publish(AccountsChanged(accounts: [result.change.previous.id, result.change.current.id].compactMap { $0 }))
+        if result.change.previous != result.change.current { bus?.publish(result.change) }
+        return (result, revocation)
+    }
+
+    private func revoke(_ identity: Identity) async -> Revocation {
+        let tokens: TokenSet?
+        do { tokens = try database.credential(for: identity) } catch { return .failed(error.description, manual: nil) }
+        guard let tokens else { return .nothingStored }
+        let manual = providers.configuration.provider(identity.provider)?.template.manualRevocation
+        do {
+            let provider = try await providers.resolve(identity.provider)
+            guard let endpoint = provider.endpoints.revocation else { return .notOffered(manual: manual) }
+            let token = tokens.refreshToken ?? tokens.accessToken
+            try await provider.tokenClient(transport: providers.transport).revoke(
+                token, hint: tokens.refreshToken == nil ? "access_token" : "refresh_token", at: endpoint)
+            return .revoked(host: endpoint.host ?? endpoint.absoluteString)
+        } catch {
+            return .failed(error.description, manual: manual)
+        }
+    }
+}
