@@ -15,6 +15,8 @@ public enum SignInResult: Hashable, Sendable {
 
 /// What a disconnect did.
 public struct DisconnectResult: Hashable, Sendable {
+    /// The identity forgotten.
+    public let identity: Identity
     /// Who the session acts as now.
     public let change: UserStatusChanged
     /// The identity was its account's last, so the account is gone too.
@@ -145,7 +147,7 @@ extension AppDatabase {
             let change = UserStatusChanged(
                 session: session, previous: previous, current: try Self.active(db, session: session),
                 reason: .disconnected(identity))
-            return DisconnectResult(change: change, accountRemoved: remaining == 0)
+            return DisconnectResult(identity: identity, change: change, accountRemoved: remaining == 0)
         }
     }
 

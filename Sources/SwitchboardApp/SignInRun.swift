@@ -17,6 +17,14 @@ public struct SignInReport: Sendable {
     public let possibleMatches: [AccountID]
 }
 
+extension SignInReport {
+    /// The report once a conflict was answered: the account now active.
+    public func resolved(to account: Account?) -> SignInReport {
+        SignInReport(outcome: outcome, account: account ?? self.account, isNew: false, linked: false, conflict: nil,
+                     possibleMatches: possibleMatches)
+    }
+}
+
 /// A conflict waiting for the person's choice, holding what `resolve` needs.
 public struct PendingConflict: Sendable {
     public let conflict: AuthConflict
@@ -76,12 +84,12 @@ public final class SignInRun: Sendable {
             } catch let error as StoreError {
                 throw error
             } catch {
-                report = Self.ended(Self.outcome(for: error as? FlowFailure ?? .invalidResponse("\(error)")))
+                report = SignInRun.ended(Self.outcome(for: error as? FlowFailure ?? .invalidResponse("\(error)")))
             }
-        case .denied: report = Self.ended(.denied)
-        case .expired: report = Self.ended(.expired)
-        case .cancelled: report = Self.ended(.cancelled)
-        case .failed(let failure): report = Self.ended(Self.outcome(for: failure))
+        case .denied: report = SignInRun.ended(.denied)
+        case .expired: report = SignInRun.ended(.expired)
+        case .cancelled: report = SignInRun.ended(.cancelled)
+        case .failed(let failure): report = SignInRun.ended(Self.outcome(for: failure))
         }
         publish(.finished(report.outcome))
         return report
@@ -121,11 +129,13 @@ public final class SignInRun: Sendable {
         bus?.publish(SignInProgress(provider: provider.id, phase: phase))
     }
 
-    private static func ended(_ outcome: SignInOutcome) -> SignInReport {
+    /// A report for a sign-in that ended without an identity.
+    public static func ended(_ outcome: SignInOutcome) -> SignInReport {
         SignInReport(outcome: outcome, account: nil, isNew: false, linked: false, conflict: nil, possibleMatches: [])
     }
 
-    static func outcome(for failure: FlowFailure) -> SignInOutcome {
+    /// The outcome a flow failure means for the person.
+    public static func outcome(for failure: FlowFailure) -> SignInOutcome {
         switch failure {
         case .cancelled: .cancelled
         case .offline(let detail): .offline(detail)

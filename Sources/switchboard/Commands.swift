@@ -1,4 +1,6 @@
 import ArgumentParser
+import DeviceFlow
+import SwitchboardApp
 import Store
 import SwitchboardCore
 
@@ -25,17 +27,72 @@ struct AccountsCommand: AsyncParsableCommand {
 
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Show who this session acts as.")
+        commandName: "status", abstract: "Show who this session acts as; --check re-checks every stored credential with its provider.")
 
     @OptionGroup var options: CommonOptions
 
+    @Flag(name: .long, help: "Ask each provider whether the stored credentials still work (refreshing expired ones).")
+    var check = false
+
     func run() async throws {
         let session = try options.sessionKey()
+        let database: AppDatabase
+        do { database = try options.openDatabase() } catch { throw fail(error.description, ExitStatus(error)) }
+        var checks: [CheckReport] = []
+        if check {
+            let providers = ProviderDirectory(configuration: try options.providerConfiguration(), transport: URLSessionTransport())
+            do { checks = try await CredentialCheck(database: database, providers: providers, bus: nil).run() } catch {
+                throw fail(error.description, ExitStatus(error))
+            }
+        }
         try reportingErrors { () throws(StoreError) in
-            let active = try options.openDatabase().active(in: session)
-            options.json ? printJSON(StatusJSON(session: session, active: active)) : print(describe(active, in: session))
+            let active = try database.active(in: session)
+            if options.json {
+                return check ? printJSON(CheckedStatusJSON(status: StatusJSON(session: session, active: active), checks: checks))
+                    : printJSON(StatusJSON(session: session, active: active))
+            }
+            for report in checks {
+                let state = report.state.map(\.rawValue) ?? "unknown (\(report.problem ?? "not checked"))"
+                print("\(report.identity.description.displaySafe)  \(state)")
+                for change in report.signedOut where change.session == session {
+                    print("  \(report.identity.provider) revoked access, so session \(session) was signed out.")
+                }
+            }
+            print(describe(active, in: session))
         }
     }
+}
+
+/// `status --check --json`: the status plus what each check found.
+struct CheckedStatusJSON: Encodable {
+    struct Check: Encodable {
+        let identity: String
+        let state: String?
+        let problem: String?
+        let signedOutSessions: [String]
+    }
+
+    let session: String
+    let active: StatusJSON.Active?
+    let checks: [Check]
+
+    init(status: StatusJSON, checks: [CheckReport]) {
+        session = status.session
+        active = status.active
+        self.checks = checks.map {
+            Check(identity: $0.identity.description, state: $0.state?.rawValue, problem: $0.problem,
+                  signedOutSessions: $0.signedOut.map(\.session.rawValue))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(session, forKey: .session)
+        try container.encode(active, forKey: .active)
+        try container.encode(checks, forKey: .checks)
+    }
+
+    enum CodingKeys: String, CodingKey { case session, active, checks }
 }
 
 struct SwitchCommand: AsyncParsableCommand {
@@ -91,17 +148,28 @@ struct DisconnectCommand: AsyncParsableCommand {
 
     func run() async throws {
         let session = try options.sessionKey()
-        try reportingErrors { () throws(StoreError) in
+        let providers = ProviderDirectory(configuration: try options.providerConfiguration(), transport: URLSessionTransport())
+        let result: DisconnectResult, revocation: Revocation
+        do {
             let database = try options.openDatabase()
             let target = try resolveIdentity(in: database, session: session)
-            let result = try database.disconnect(target, session: session)
-            if options.json {
-                return printJSON(DisconnectJSON(
-                    disconnected: target.description, accountRemoved: result.accountRemoved,
-                    status: StatusJSON(session: session, active: result.change.current)))
-            }
-            print("Disconnected \(target.description.displaySafe)"
-                  + (result.accountRemoved ? "; it was its account's last identity, so the account was deleted." : "."))
+            (result, revocation) = try await Disconnect(database: database, providers: providers, bus: nil).run(target, session: session)
+        } catch {
+            throw fail(error.description, ExitStatus(error))
+        }
+        let target = result.identity
+        if options.json {
+            return printJSON(DisconnectJSON(
+                disconnected: target.description, accountRemoved: result.accountRemoved, revocation: RevocationJSON(revocation),
+                status: StatusJSON(session: session, active: result.change.current)))
+        }
+        print("Disconnected \(target.description.displaySafe)"
+              + (result.accountRemoved ? "; it was its account's last identity, so the account was deleted." : "."))
+        switch revocation {
+        case .revoked(let host): print("\(host) revoked its access.")
+        case .nothingStored: break
+        case .notOffered(let manual): print("\(target.provider) offers no way to revoke access from here\(manual.map { "; revoke it at \($0.absoluteString)" } ?? "").")
+        case .failed(let detail, let manual): print("Could not revoke access at \(target.provider): \(detail)\(manual.map { "; revoke it at \($0.absoluteString)" } ?? "").")
         }
     }
 
@@ -113,9 +181,26 @@ struct DisconnectCommand: AsyncParsableCommand {
     }
 }
 
+/// What revoking at the provider did: `{"result": "revoked|notOffered|nothingStored|failed", "detail", "manual"}`.
+struct RevocationJSON: Encodable {
+    let result: String
+    let detail: String?
+    let manual: String?
+
+    init(_ revocation: Revocation) {
+        switch revocation {
+        case .revoked(let host): (result, detail, manual) = ("revoked", host, nil)
+        case .notOffered(let url): (result, detail, manual) = ("notOffered", nil, url?.absoluteString)
+        case .nothingStored: (result, detail, manual) = ("nothingStored", nil, nil)
+        case .failed(let why, let url): (result, detail, manual) = ("failed", why, url?.absoluteString)
+        }
+    }
+}
+
 /// `disconnect --json`: the identity gone, and who the session acts as now.
 struct DisconnectJSON: Encodable {
     let disconnected: String
     let accountRemoved: Bool
+    let revocation: RevocationJSON
     let status: StatusJSON
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Store
+import SwitchboardCore
 
 /// The exit statuses of `switchboard`, one per kind of outcome, so scripts
 /// can tell them apart. Listed in `switchboard --help` and README.md.
@@ -11,6 +12,13 @@ enum ExitStatus: Int32, CaseIterable {
     case ambiguous = 3
     case conflict = 4
     case store = 5
+    case configuration = 6
+    case denied = 10
+    case expired = 11
+    case cancelled = 12
+    case providerError = 13
+    case offline = 14
+    case invalidAccount = 15
     case usage = 64
 
     var meaning: String {
@@ -21,6 +29,13 @@ enum ExitStatus: Int32, CaseIterable {
         case .ambiguous: "the name matches several accounts"
         case .conflict: "refused because of a conflict (e.g. merge not allowed)"
         case .store: "the database cannot be used (not Switchboard's, newer, damaged, unwritable)"
+        case .configuration: "the configuration file has an error, or a provider is not configured"
+        case .denied: "sign-in denied at the provider"
+        case .expired: "the sign-in code expired"
+        case .cancelled: "sign-in cancelled (Esc, Ctrl-C)"
+        case .providerError: "the provider answered with an error"
+        case .offline: "the provider could not be reached"
+        case .invalidAccount: "the provider's answer could not be verified or used"
         case .usage: "bad arguments"
         }
     }
@@ -35,6 +50,21 @@ enum ExitStatus: Int32, CaseIterable {
         case .ambiguousAccount: self = .ambiguous
         case .conflictChanged, .mergeRefused: self = .conflict
         case .notSwitchboard, .newerSchema, .corrupt, .unavailable: self = .store
+        }
+    }
+}
+
+extension ExitStatus {
+    /// The status for how a sign-in ended.
+    init(_ outcome: SignInOutcome) {
+        switch outcome {
+        case .approved: self = .success
+        case .denied: self = .denied
+        case .expired: self = .expired
+        case .cancelled: self = .cancelled
+        case .offline: self = .offline
+        case .invalidAccount, .noAccount, .multipleAccounts: self = .invalidAccount
+        case .providerError: self = .providerError
         }
     }
 }

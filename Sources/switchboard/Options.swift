@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import DeviceFlow
 import Store
 import SwitchboardCore
 
@@ -13,6 +14,30 @@ struct CommonOptions: ParsableArguments {
 
     @Flag(name: .long, help: "Print JSON for scripts.")
     var json = false
+
+    @Option(name: .long, help: "The configuration file (default: $SWITCHBOARD_CONFIG, else $XDG_CONFIG_HOME/switchboard/config.toml).")
+    var config: String?
+
+    /// The providers: configured ones and Demo. Errors name file, line and key.
+    func providerConfiguration() throws -> ProviderConfiguration {
+        let (path, explicit) = ProviderConfiguration.path(explicit: config, environment: ProcessInfo.processInfo.environment)
+        do {
+            let configuration = try ProviderConfiguration.load(path: path, explicit: explicit)
+            warnIfReadableByOthers(configuration)
+            return configuration
+        } catch {
+            throw fail(error.description, .configuration)
+        }
+    }
+
+    /// Client secrets belong in a file only its owner can read.
+    private func warnIfReadableByOthers(_ configuration: ProviderConfiguration) {
+        guard let file = configuration.file, configuration.providers.contains(where: { $0.clientSecret != nil }),
+            let mode = (try? FileManager.default.attributesOfItem(atPath: file)[.posixPermissions]) as? NSNumber,
+            mode.intValue & 0o077 != 0
+        else { return }
+        FileHandle.standardError.write(Data("switchboard: warning: \(file) holds client secrets and others can read it; run chmod 600 \(file)\n".utf8))
+    }
 
     /// Opens the database this invocation uses.
     func openDatabase() throws(StoreError) -> AppDatabase {

@@ -9,8 +9,8 @@ struct Switchboard: AsyncParsableCommand {
         discussion: ExitStatus.documentation,
         version: "0.1.0",
         subcommands: [
-            AccountsCommand.self, StatusCommand.self, SwitchCommand.self, SignOutCommand.self,
-            DisconnectCommand.self,
+            AccountsCommand.self, StatusCommand.self, SwitchCommand.self, SignInCommand.self, SignOutCommand.self,
+            DisconnectCommand.self, ProvidersCommand.self, DemoCommand.self,
         ]
     )
 }

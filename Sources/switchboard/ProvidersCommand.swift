@@ -1,0 +1,63 @@
+import ArgumentParser
+import DeviceFlow
+import SwitchboardCore
+
+struct ProvidersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "providers", abstract: "List the providers you can sign in with, and what each still needs.")
+
+    @OptionGroup var options: CommonOptions
+
+    func run() async throws {
+        let configuration = try options.providerConfiguration()
+        if options.json {
+            return printJSON(configuration.providers.map(ProviderJSON.init))
+        }
+        for provider in configuration.providers {
+            let state = provider.problem.map { "⚠ \($0)" } ?? "ready"
+            print("\(provider.id)\t\(provider.name.displaySafe) (\(provider.kind.rawValue))\t\(state)")
+        }
+        if configuration.file == nil {
+            print("\nNo configuration file; add providers in \(ProviderConfiguration.path(explicit: nil, environment: ProcessInfo.processInfo.environment).path)")
+        }
+    }
+}
+
+/// An element of `providers --json`. Secrets are never shown, only whether one is set.
+private struct ProviderJSON: Encodable {
+    let id: String
+    let kind: String
+    let name: String
+    let issuer: String?
+    let clientID: String?
+    let hasClientSecret: Bool
+    let ready: Bool
+    let problem: String?
+
+    init(_ settings: ProviderSettings) {
+        id = settings.id.rawValue
+        kind = settings.kind.rawValue
+        name = settings.name
+        issuer = settings.issuer?.absoluteString
+        clientID = settings.clientID
+        hasClientSecret = settings.clientSecret != nil
+        ready = settings.problem == nil
+        problem = settings.problem
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(name, forKey: .name)
+        try container.encode(issuer, forKey: .issuer)
+        try container.encode(clientID, forKey: .clientID)
+        try container.encode(hasClientSecret, forKey: .hasClientSecret)
+        try container.encode(ready, forKey: .ready)
+        try container.encode(problem, forKey: .problem)
+    }
+
+    enum CodingKeys: String, CodingKey { case id, kind, name, issuer, clientID, hasClientSecret, ready, problem }
+}
+
+import Foundation

@@ -1,0 +1,182 @@
+import ArgumentParser
+import DemoProvider
+import DeviceFlow
+import Foundation
+import Store
+import SwitchboardApp
+import SwitchboardCore
+
+struct SignInCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sign-in",
+        abstract: "Sign in with a provider by the device flow: a code to enter on another device, a URL and a QR code.",
+        discussion: """
+            PROVIDER is a provider from `switchboard providers` (`demo` works without configuration). \
+            Or name an OpenID Connect issuer directly with --issuer and --client-id. \
+            A client secret is never taken on the command line, where other users could read it: \
+            --client-secret takes -, @FILE or env:NAME.
+            """)
+
+    @OptionGroup var options: CommonOptions
+
+    @Argument(help: "The provider to sign in with.")
+    var provider: String?
+
+    @Flag(name: .long, help: "Attach the identity to the active account instead of signing in as it.")
+    var link = false
+
+    @Option(name: .long, help: "An OpenID Connect issuer to sign in with, instead of a configured provider.")
+    var issuer: String?
+
+    @Option(name: .customLong("client-id"), help: "The client id registered at --issuer.")
+    var clientID: String?
+
+    @Option(name: .customLong("client-secret"), help: "Where to read the client secret: - (standard input), @FILE, or env:NAME.")
+    var clientSecret: String?
+
+    @Option(name: .customLong("device-endpoint"), help: "The device authorization endpoint, when discovery lacks it.")
+    var deviceEndpoint: String?
+
+    @Option(name: .long, help: "Scopes to ask for, space-separated.")
+    var scope: String?
+
+    @Option(name: .customLong("on-conflict"), help: "What to do when the identity belongs to another account: merge, switch or cancel (default: ask, or cancel without a terminal).")
+    var onConflict: ConflictChoice?
+
+    @Option(name: .long, help: .hidden)
+    var transportTimeout: Double = 15
+
+    func validate() throws {
+        if provider == nil && issuer == nil { throw ValidationError("name a provider (see `switchboard providers`) or give --issuer and --client-id") }
+        if provider != nil && issuer != nil { throw ValidationError("give a provider or --issuer, not both") }
+        if issuer != nil && clientID == nil { throw ValidationError("--issuer needs --client-id") }
+    }
+
+    func run() async throws {
+        let session = try options.sessionKey()
+        let output = SignInOutput(json: options.json)
+        let database: AppDatabase
+        do { database = try options.openDatabase() } catch { throw fail(error.description, ExitStatus(error)) }
+        let transport = URLSessionTransport(timeout: transportTimeout)
+        let (settings, demo) = try await providerSettings(transport: transport, output: output)
+        let resolved: ResolvedProvider
+        do { resolved = try await ResolvedProvider.resolve(settings, transport: transport) } catch {
+            if case .configuration = error { throw fail(error.description, .configuration) }
+            output.outcome(SignInRun.ended(SignInRun.outcome(for: error)), session: session)
+            throw ExitCode(ExitStatus(SignInRun.outcome(for: error)).rawValue)
+        }
+
+        let run = SignInRun(provider: resolved, mode: link ? .link : .signIn, session: session, database: database, bus: nil, transport: transport)
+        let interrupt = Interrupt { run.cancel() }
+        defer { interrupt.stop() }
+        let authorization: DeviceAuthorization
+        do { authorization = try await run.requestCode() } catch {
+            let report = SignInRun.ended(SignInRun.outcome(for: error))
+            output.outcome(report, session: session)
+            throw ExitCode(ExitStatus(report.outcome).rawValue)
+        }
+        output.code(authorization, provider: resolved, demoServer: demo.url)
+        let countdown = output.startCountdown(until: authorization.expiresAt)
+        var report: SignInReport
+        do { report = try await run.finish(onEvent: { output.poll($0) }) } catch {
+            countdown.cancel()
+            throw fail(error.description, ExitStatus(error))
+        }
+        countdown.cancel()
+        output.endCountdown()
+        if let pending = report.conflict {
+            let choice = onConflict ?? output.askConflict(pending, database: database) ?? .cancel
+            do {
+                let change = try run.resolve(pending, choosing: choice)
+                output.resolved(pending, choice: choice, change: change, session: session)
+                if choice == .cancel { throw ExitCode(ExitStatus.conflict.rawValue) }
+                report = report.resolved(to: change?.current.account)
+            } catch let error as StoreError {
+                throw fail(error.description, ExitStatus(error))
+            }
+        }
+        output.outcome(report, session: session)
+        withExtendedLifetime(demo.server) {}
+        if let server = demo.server { await server.stop() }
+        if ExitStatus(report.outcome) != .success { throw ExitCode(ExitStatus(report.outcome).rawValue) }
+    }
+
+    /// The provider's settings; for Demo, starts a server in this process
+    /// when none answers at the configured address.
+    private func providerSettings(transport: URLSessionTransport, output: SignInOutput) async throws -> (ProviderSettings, (server: DemoServer?, url: URL?)) {
+        if let issuer {
+            guard let url = URL(string: issuer), url.scheme == "https" || (url.scheme == "http" && isLoopback(url.host ?? "")) else {
+                throw fail("--issuer must be an https URL (plain http only on loopback)", .usage)
+            }
+            let settings = ProviderSettings(
+                id: ProviderID(url.host ?? "oidc"), kind: .oidc, clientID: clientID, clientSecret: try readSecret(),
+                issuer: url, scopes: scope.map { $0.split(separator: " ").map(String.init) },
+                deviceAuthorizationEndpoint: try deviceEndpoint.map { text in
+                    guard let url = URL(string: text) else { throw fail("--device-endpoint is not a URL", .usage) }
+                    return url
+                })
+            return (settings, (nil, nil))
+        }
+        let configuration = try options.providerConfiguration()
+        guard var settings = configuration.provider(ProviderID(provider!)) else {
+            throw fail("no provider called \(provider!.displaySafe); configured: \(configuration.providers.map(\.id.rawValue).joined(separator: ", "))", .configuration)
+        }
+        if let scope { settings.scopes = scope.split(separator: " ").map(String.init) }
+        guard settings.kind == .demo else { return (settings, (nil, nil)) }
+        let issuer = settings.issuer ?? URL(string: "http://127.0.0.1:8628")!
+        if case .failure(.offline) = await Result(catching: { () async throws(FlowFailure) in try await OIDCDiscovery.fetch(issuer: issuer, transport: transport) }) {
+            let server = DemoServer()
+            let port = UInt16(issuer.port ?? 8628)
+            let url: URL
+            do { url = try await server.start(port: port) } catch { throw fail("cannot start the demo provider: \(error)", .offline) }
+            output.note("No demo provider answered at \(issuer.absoluteString); started one at \(url.absoluteString) until this sign-in ends.")
+            settings.issuer = url
+            return (settings, (server, url))
+        }
+        return (settings, (nil, issuer))
+    }
+
+    private func readSecret() throws -> String? {
+        guard let source = clientSecret else { return nil }
+        var secret: String?
+        if source == "-" {
+            secret = readLine(strippingNewline: true)
+        } else if source.hasPrefix("@") {
+            secret = try? String(contentsOfFile: String(source.dropFirst()), encoding: .utf8)
+        } else if source.hasPrefix("env:") {
+            secret = ProcessInfo.processInfo.environment[String(source.dropFirst(4))]
+        } else {
+            throw fail("--client-secret takes -, @FILE or env:NAME, never the secret itself (other users can read command lines)", .usage)
+        }
+        guard let value = secret?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else {
+            throw fail("--client-secret \(source): nothing to read", .usage)
+        }
+        return value
+    }
+}
+
+extension ConflictChoice: ExpressibleByArgument {}
+
+extension Result where Failure == FlowFailure {
+    init(catching body: () async throws(FlowFailure) -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}
+
+/// Turns Ctrl-C into a call, instead of killing the process mid-write.
+/// Dispatch sources are thread-safe, hence `@unchecked`.
+final class Interrupt: @unchecked Sendable {
+    private let source: any DispatchSourceSignal
+
+    init(_ action: @escaping @Sendable () -> Void) {
+        signal(SIGINT, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler(handler: action)
+        source.resume()
+    }
+
+    func stop() {
+        source.cancel()
+        signal(SIGINT, SIG_DFL)
+    }
+}

@@ -1,0 +1,216 @@
+import DeviceFlow
+import Foundation
+import QRCode
+import Store
+import SwitchboardApp
+import SwitchboardCore
+
+/// What `sign-in` prints: for people, the code, URL, QR code, a live
+/// countdown and the outcome; with `--json`, one JSON object per line.
+struct SignInOutput: Sendable {
+    let json: Bool
+    let interactive = isatty(STDOUT_FILENO) == 1
+    let colour = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+
+    func note(_ text: String) {
+        FileHandle.standardError.write(Data("\(text)\n".utf8))
+    }
+
+    func code(_ authorization: DeviceAuthorization, provider: ResolvedProvider, demoServer: URL?) {
+        if json {
+            printJSON(CodeEvent(
+                user_code: authorization.userCode, verification_uri: authorization.verificationURI.absoluteString,
+                verification_uri_complete: authorization.verificationURIComplete?.absoluteString,
+                expires_in: authorization.expiresIn, interval: authorization.interval))
+            return flush()
+        }
+        var lines = [
+            "Sign in with \(provider.settings.name.displaySafe)", "",
+            "  Open  \(authorization.verificationURI.absoluteString)",
+            "  Code  \(bold(authorization.userCode))", "",
+        ]
+        if let matrix = try? QREncoder.encode(authorization.qrPayload, errorCorrection: .low) {
+            lines += qrLines(matrix).map { "  " + $0 }
+            lines += ["  Or scan the code: it opens \(authorization.qrPayload)", ""]
+        }
+        if provider.settings.kind == .demo {
+            let server = demoServer?.absoluteString ?? provider.settings.issuer?.absoluteString ?? ""
+            lines += ["  Demo: approve on that page, or in another terminal run",
+                      "    switchboard demo approve \(authorization.userCode) --server \(server)", ""]
+        }
+        print(lines.joined(separator: "\n"))
+        flush()
+    }
+
+    /// Half blocks; black on white when the terminal takes colours, so the
+    /// code scans on dark and light themes alike.
+    private func qrLines(_ matrix: QRMatrix) -> [String] {
+        let lines = QRRenderer.halfBlocks(matrix, quietZone: 2)
+        return colour ? lines.map { "\u{1B}[30;47m" + $0 + "\u{1B}[0m" } : lines
+    }
+
+    private func bold(_ text: String) -> String { colour ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+
+    /// A once-a-second countdown line on a terminal; nothing otherwise.
+    func startCountdown(until deadline: Date) -> Task<Void, Never> {
+        guard interactive && !json else { return Task {} }
+        return Task {
+            let spinner = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
+            var tick = 0
+            while !Task.isCancelled {
+                let left = max(0, Int(deadline.timeIntervalSinceNow))
+                let line = "  \(spinner[tick % spinner.count]) Waiting for approval… \(left / 60):\(String(format: "%02d", left % 60)) left  (Ctrl-C cancels)"
+                FileHandle.standardOutput.write(Data("\r\u{1B}[2K\(line)".utf8))
+                tick += 1
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    func endCountdown() {
+        if interactive && !json { FileHandle.standardOutput.write(Data("\r\u{1B}[2K".utf8)) }
+    }
+
+    func poll(_ event: PollEvent) {
+        guard !json else { return }
+        switch event {
+        case .polling: break
+        case .slowedDown(let interval): note("  The provider asked to slow down; polling every \(interval) s.")
+        case .retrying(let seconds, let reason): note("  \(reason); trying again in \(seconds) s.")
+        }
+    }
+
+    /// Asks merge/switch/cancel on a terminal; nil without one.
+    func askConflict(_ pending: PendingConflict, database: AppDatabase) -> ConflictChoice? {
+        guard !json, isatty(STDIN_FILENO) == 1 else { return nil }
+        let owner = (try? database.account(pending.conflict.owner))?.name.displaySafe ?? "another account"
+        let active = (try? database.account(pending.conflict.active))?.name.displaySafe ?? "the active account"
+        print("\(pending.identity.identity) belongs to \(owner), but \(active) is active.")
+        if !pending.conflict.canMerge {
+            print("They can't be merged: both have an identity at \(pending.conflict.clashingProviders.map(\.rawValue).joined(separator: ", ")).")
+        }
+        let keys = pending.conflict.choices.map { choice in
+            switch choice {
+            case .merge: "[m]erge \(owner) into \(active)"
+            case .switchAccount: "[s]witch to \(owner)"
+            case .cancel: "[c]ancel"
+            }
+        }
+        print(keys.joined(separator: ", ") + "? ", terminator: "")
+        flush()
+        switch readLine()?.lowercased().first {
+        case "m" where pending.conflict.canMerge: return .merge
+        case "s": return .switchAccount
+        default: return .cancel
+        }
+    }
+
+    func resolved(_ pending: PendingConflict, choice: ConflictChoice, change: UserStatusChanged?, session: SessionKey) {
+        guard !json else { return }
+        switch choice {
+        case .merge: print("Merged. \(describe(change?.current ?? .anonymous, in: session))")
+        case .switchAccount: print("Switched. \(describe(change?.current ?? .anonymous, in: session))")
+        case .cancel: print("Cancelled; nothing changed.")
+        }
+    }
+
+    func outcome(_ report: SignInReport, session: SessionKey) {
+        if json {
+            printJSON(OutcomeEvent(report, session: session))
+            return flush()
+        }
+        switch report.outcome {
+        case .approved:
+            let name = report.account?.name.displaySafe ?? "the account"
+            if report.isNew { print("Welcome, \(name)! A new account was made and is active in session \(session).") }
+            else if report.linked { print("Linked to \(name).") }
+            else if report.conflict == nil { print("Signed in as \(name), active in session \(session).") }
+            if !report.possibleMatches.isEmpty {
+                print("Note: accounts \(report.possibleMatches.map(\.description).joined(separator: ", ")) have the same verified email. If they are you, link them.")
+            }
+        case .denied: print("Denied: the sign-in was refused at the provider. Nothing changed.")
+        case .expired: print("The code expired before it was approved. Run the command again for a new one.")
+        case .cancelled: print("Cancelled. Nothing changed.")
+        case .offline(let detail): print("Could not reach the provider: \(detail). Check the network and try again.")
+        case .providerError(let detail): print("The provider answered with an error: \(detail)")
+        case .invalidAccount(let detail): print("The sign-in could not be used: \(detail)")
+        case .noAccount: print("The provider has no account for you.")
+        case .multipleAccounts: print("Several accounts answered; sign in again and pick one.")
+        }
+        flush()
+    }
+
+    private func flush() { fflush(nil) }
+}
+
+/// `{"event":"code", ...}`, the first line of `sign-in --json`.
+private struct CodeEvent: Encodable {
+    var event = "code"
+    let user_code: String
+    let verification_uri: String
+    let verification_uri_complete: String?
+    let expires_in: Int
+    let interval: Int
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(event, forKey: .event)
+        try container.encode(user_code, forKey: .user_code)
+        try container.encode(verification_uri, forKey: .verification_uri)
+        try container.encode(verification_uri_complete, forKey: .verification_uri_complete)
+        try container.encode(expires_in, forKey: .expires_in)
+        try container.encode(interval, forKey: .interval)
+    }
+
+    enum CodingKeys: String, CodingKey { case event, user_code, verification_uri, verification_uri_complete, expires_in, interval }
+}
+
+/// `{"event":"outcome", "outcome", "isNew", "account", "error", ...}`, the last line.
+private struct OutcomeEvent: Encodable {
+    struct Failure: Encodable {
+        let kind: String
+        let message: String
+    }
+
+    let outcome: String
+    let isNew: Bool
+    let linked: Bool
+    let account: StatusJSON.Active?
+    let error: Failure?
+    let session: String
+    let possibleMatches: [Int64]
+
+    init(_ report: SignInReport, session: SessionKey) {
+        switch report.outcome {
+        case .approved, .denied, .expired, .cancelled: outcome = report.outcome.name
+        default: outcome = "error"
+        }
+        isNew = report.isNew
+        linked = report.linked
+        account = report.account.map { StatusJSON.Active(id: $0.id.rawValue, name: $0.name, identities: $0.identities.map(IdentityJSON.init)) }
+        switch report.outcome {
+        case .offline(let detail), .providerError(let detail), .invalidAccount(let detail):
+            error = Failure(kind: report.outcome.name, message: detail)
+        case .noAccount, .multipleAccounts:
+            error = Failure(kind: report.outcome.name, message: report.outcome.name)
+        default:
+            error = nil
+        }
+        self.session = session.rawValue
+        possibleMatches = report.possibleMatches.map(\.rawValue)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("outcome", forKey: .event)
+        try container.encode(outcome, forKey: .outcome)
+        try container.encode(isNew, forKey: .isNew)
+        try container.encode(linked, forKey: .linked)
+        try container.encode(account, forKey: .account)
+        try container.encode(error, forKey: .error)
+        try container.encode(session, forKey: .session)
+        try container.encode(possibleMatches, forKey: .possibleMatches)
+    }
+
+    enum CodingKeys: String, CodingKey { case event, outcome, isNew, linked, account, error, session, possibleMatches }
+}
