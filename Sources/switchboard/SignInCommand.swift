@@ -62,7 +62,7 @@ struct SignInCommand: AsyncParsableCommand {
         let resolved: ResolvedProvider
         do { resolved = try await ResolvedProvider.resolve(settings, transport: transport) } catch {
             if case .configuration = error { throw fail(error.description, .configuration) }
-            output.outcome(SignInRun.ended(SignInRun.outcome(for: error)), session: session)
+            output.outcome(SignInRun.ended(SignInRun.outcome(for: error)), conflict: nil, session: session)
             throw ExitCode(ExitStatus(SignInRun.outcome(for: error)).rawValue)
         }
 
@@ -72,7 +72,7 @@ struct SignInCommand: AsyncParsableCommand {
         let authorization: DeviceAuthorization
         do { authorization = try await run.requestCode() } catch {
             let report = SignInRun.ended(SignInRun.outcome(for: error))
-            output.outcome(report, session: session)
+            output.outcome(report, conflict: nil, session: session)
             throw ExitCode(ExitStatus(report.outcome).rawValue)
         }
         output.code(authorization, provider: resolved, demoServer: demo.url)
@@ -84,20 +84,22 @@ struct SignInCommand: AsyncParsableCommand {
         }
         countdown.cancel()
         output.endCountdown()
+        var answered: (PendingConflict, ConflictChoice)?
         if let pending = report.conflict {
             let choice = onConflict ?? output.askConflict(pending, database: database) ?? .cancel
             do {
                 let change = try run.resolve(pending, choosing: choice)
                 output.resolved(pending, choice: choice, change: change, session: session)
-                if choice == .cancel { throw ExitCode(ExitStatus.conflict.rawValue) }
-                report = report.resolved(to: change?.current.account)
-            } catch let error as StoreError {
+                if choice != .cancel { report = report.resolved(to: change?.current.account) }
+            } catch {
                 throw fail(error.description, ExitStatus(error))
             }
+            answered = (pending, choice)
         }
-        output.outcome(report, session: session)
+        output.outcome(report, conflict: answered, session: session)
         withExtendedLifetime(demo.server) {}
         if let server = demo.server { await server.stop() }
+        if answered?.1 == .cancel { throw ExitCode(ExitStatus.conflict.rawValue) }
         if ExitStatus(report.outcome) != .success { throw ExitCode(ExitStatus(report.outcome).rawValue) }
     }
 

@@ -114,9 +114,14 @@ struct SignInOutput: Sendable {
         }
     }
 
-    func outcome(_ report: SignInReport, session: SessionKey) {
+    func outcome(_ report: SignInReport, conflict: (PendingConflict, ConflictChoice)?, session: SessionKey) {
         if json {
-            printJSON(OutcomeEvent(report, session: session))
+            printJSON(OutcomeEvent(report, conflict: conflict, session: session))
+            return flush()
+        }
+        if let (pending, choice) = conflict, choice == .cancel {
+            let options = pending.conflict.choices.filter { $0 != .cancel }.map { "--on-conflict \($0.rawValue)" }
+            print("\(pending.identity.identity) belongs to account \(pending.conflict.owner), not the active account \(pending.conflict.active). Nothing changed; to go on, sign in again with \(options.joined(separator: " or ")).")
             return flush()
         }
         switch report.outcome {
@@ -124,7 +129,7 @@ struct SignInOutput: Sendable {
             let name = report.account?.name.displaySafe ?? "the account"
             if report.isNew { print("Welcome, \(name)! A new account was made and is active in session \(session).") }
             else if report.linked { print("Linked to \(name).") }
-            else if report.conflict == nil { print("Signed in as \(name), active in session \(session).") }
+            else if conflict == nil { print("Signed in as \(name), active in session \(session).") }
             if !report.possibleMatches.isEmpty {
                 print("Note: accounts \(report.possibleMatches.map(\.description).joined(separator: ", ")) have the same verified email. If they are you, link them.")
             }
@@ -179,8 +184,22 @@ private struct OutcomeEvent: Encodable {
     let error: Failure?
     let session: String
     let possibleMatches: [Int64]
+    let conflict: ConflictJSON?
 
-    init(_ report: SignInReport, session: SessionKey) {
+    /// `{"identity", "owner", "active", "canMerge", "choice"}`: the conflict met and how it was answered.
+    struct ConflictJSON: Encodable {
+        let identity: String
+        let owner: Int64
+        let active: Int64
+        let canMerge: Bool
+        let choice: String
+    }
+
+    init(_ report: SignInReport, conflict: (PendingConflict, ConflictChoice)?, session: SessionKey) {
+        self.conflict = conflict.map { pending, choice in
+            ConflictJSON(identity: pending.identity.identity.description, owner: pending.conflict.owner.rawValue,
+                         active: pending.conflict.active.rawValue, canMerge: pending.conflict.canMerge, choice: choice.rawValue)
+        }
         switch report.outcome {
         case .approved, .denied, .expired, .cancelled: outcome = report.outcome.name
         default: outcome = "error"
@@ -210,7 +229,8 @@ private struct OutcomeEvent: Encodable {
         try container.encode(error, forKey: .error)
         try container.encode(session, forKey: .session)
         try container.encode(possibleMatches, forKey: .possibleMatches)
+        try container.encode(conflict, forKey: .conflict)
     }
 
-    enum CodingKeys: String, CodingKey { case event, outcome, isNew, linked, account, error, session, possibleMatches }
+    enum CodingKeys: String, CodingKey { case event, outcome, isNew, linked, account, error, session, possibleMatches, conflict }
 }
