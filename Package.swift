@@ -51,13 +51,14 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "switchboard-bench", dependencies: ["SwitchboardCore", "Store"]),
-        .target(name: "TestSupport", dependencies: ["Store"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Store", "DeviceFlow"], path: "Tests/TestSupport"),
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"]),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile"]),
         .testTarget(
             name: "DemoProviderTests",
             dependencies: ["DemoProvider", .product(name: "JWTKit", package: "jwt-kit")]
         ),
+        .testTarget(name: "DeviceFlowTests", dependencies: ["DeviceFlow", "DemoProvider", "TestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", "switchboard-bench"]),
         .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport"]),
