@@ -60,6 +60,7 @@ let package = Package(
         ),
         .testTarget(name: "DeviceFlowTests", dependencies: ["DeviceFlow", "DemoProvider", "TestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SwitchboardAppTests", dependencies: ["SwitchboardApp", "DemoProvider", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", "switchboard-bench"]),
         .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport"]),
     ],

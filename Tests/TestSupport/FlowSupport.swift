@@ -174,3 +174,11 @@ public final class FaultServer: @unchecked Sendable {
         }
     }
 }
+
+/// A thread-safe list that bus subscribers and callbacks append to.
+public final class Recorder<Element: Sendable>: Sendable {
+    private let items = Mutex<[Element]>([])
+    public init() {}
+    public func add(_ item: Element) { items.withLock { $0.append(item) } }
+    public var all: [Element] { items.withLock { $0 } }
+}
