@@ -6,7 +6,7 @@ import Store
 import SwitchboardCore
 
 /// Runs the built `switchboard` against a database in a temporary folder.
-final class CLI {
+final class CLI: Sendable {
     let folder = TemporaryFolder()
     var path: String { folder.file("switchboard.sqlite") }
 

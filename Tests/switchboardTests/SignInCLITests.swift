@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import TestSupport
+import Store
+import SwitchboardCore
+
+/// `switchboard demo serve` in one process, the CLI in others, as a person would.
+final class DemoCLI: Sendable {
+    let cli = CLI()
+    let server: LiveProcess
+    let url: String
+    let config: String
+
+    init(serveArguments: [String] = []) async throws {
+        server = try LiveProcess(builtProduct("switchboard"), ["demo", "serve", "--port", "0"] + serveArguments)
+        let banner = try #require(await server.line(containing: "Demo provider at"))
+        url = String(banner.split(separator: " ").last!)
+        config = cli.folder.file("config.toml")
+        try "[providers.demo]\nissuer = \"\(url)\"\n\n[providers.work]\nkind = \"oidc\"\nissuer = \"https://login.example.com\"\nclient_id = \"c\"\nclient_secret = \"CLIENT-SECRET-VALUE\"\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+    }
+
+    var environment: [String: String] { ["SWITCHBOARD_DATABASE": cli.path, "SWITCHBOARD_SESSION": "tty-test", "SWITCHBOARD_CONFIG": config] }
+
+    func signIn(_ arguments: [String] = []) throws -> LiveProcess {
+        try LiveProcess(builtProduct("switchboard"), ["sign-in", "demo", "--json"] + arguments, environment: environment)
+    }
+
+    /// The code from the first JSON line of a running sign-in.
+    func code(of signIn: LiveProcess) async throws -> String {
+        let line = try #require(await signIn.line(containing: "\"event\":\"code\""))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["event", "user_code", "verification_uri", "verification_uri_complete", "expires_in", "interval"])
+        return try #require(object["user_code"] as? String)
+    }
+
+    func approve(_ code: String, _ extra: [String] = []) throws -> ProcessResult {
+        try runProcess(builtProduct("switchboard"), ["demo", "approve", code, "--server", url] + extra)
+    }
+
+    func outcome(of signIn: LiveProcess) async throws -> [String: Any] {
+        let line = try #require(await signIn.line(containing: "\"event\":\"outcome\""))
+        return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    func stop() async {
+        server.interrupt()
+        _ = await server.exitStatus(within: 5)
+    }
+}
+
+@Suite("sign-in from the command line against `demo serve`")
+struct SignInCLITests {
+    @Test("serve, sign in, approve from another terminal: the new account is active; no secret in any output")
+    func endToEnd() async throws {
+        let demo = try await DemoCLI()
+        let signIn = try demo.signIn()
+        let code = try await demo.code(of: signIn)
+        let approval = try demo.approve(code, ["--as", "zoe"])
+        #expect(approval.status == 0, "\(approval.stderr)")
+        let outcome = try await demo.outcome(of: signIn)
+        #expect(await signIn.exitStatus() == 0)
+        #expect(outcome["outcome"] as? String == "approved")
+        #expect(outcome["isNew"] as? Bool == true)
+        #expect((outcome["account"] as? [String: Any])?["name"] as? String == "Zoë Ångström")
+        #expect(outcome["error"] is NSNull)
+
+        let accounts = try runProcess(builtProduct("switchboard"), ["accounts", "--json"], environment: demo.environment)
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(accounts.stdout.utf8)) as? [[String: Any]])
+        #expect(list.count == 1 && list[0]["active"] as? Bool == true && list[0]["name"] as? String == "Zoë Ångström")
+
+        // Scan everything printed for the tokens now in the store, and the client secret.
+        let database = try AppDatabase(path: demo.cli.path)
+        let tokens = try #require(try database.credential(for: Identity(provider: "demo", subject: "1994")))
+        let providers = try runProcess(builtProduct("switchboard"), ["providers", "--json"], environment: demo.environment)
+        let status = try runProcess(builtProduct("switchboard"), ["status", "--check", "--json"], environment: demo.environment)
+        #expect(status.stdout.contains("\"state\":\"authorized\""))
+        let everything = signIn.lines.joined() + signIn.stderr + accounts.stdout + accounts.stderr + providers.stdout
+            + providers.stderr + status.stdout + status.stderr + approval.stdout + approval.stderr + demo.server.lines.joined()
+        for secret in [tokens.accessToken, tokens.refreshToken!, tokens.idToken!, "CLIENT-SECRET-VALUE"] {
+            #expect(!everything.contains(secret))
+        }
+        #expect(providers.stdout.contains("\"hasClientSecret\":true"))
+        await demo.stop()
+    }
+
+    @Test("denied exits 10; an expired code exits 11")
+    func deniedAndExpired() async throws {
+        let demo = try await DemoCLI(serveArguments: ["--expires-in", "2", "--interval", "1"])
+        let denied = try demo.signIn()
+        _ = try demo.approve(try await demo.code(of: denied), ["--deny"])
+        #expect(try await demo.outcome(of: denied)["outcome"] as? String == "denied")
+        #expect(await denied.exitStatus() == 10)
+        let expired = try demo.signIn()
+        _ = try await demo.code(of: expired)
+        #expect(try await demo.outcome(of: expired)["outcome"] as? String == "expired")
+        #expect(await expired.exitStatus() == 11)
+        await demo.stop()
+    }
+
+    @Test("Ctrl-C cancels cleanly: outcome cancelled, exit 12, nothing stored")
+    func interrupt() async throws {
+        let demo = try await DemoCLI()
+        let signIn = try demo.signIn()
+        _ = try await demo.code(of: signIn)
+        signIn.interrupt()
+        #expect(try await demo.outcome(of: signIn)["outcome"] as? String == "cancelled")
+        #expect(await signIn.exitStatus(within: 5) == 12)
+        #expect(try AppDatabase(path: demo.cli.path).accounts().isEmpty)
+        await demo.stop()
+    }
+
+    @Test("with no demo provider running, sign-in starts one in-process")
+    func startsItsOwnDemo() async throws {
+        let cli = CLI()
+        // A port that was free a moment ago, so nothing answers there.
+        let probe = try FaultServer { _ in .reset }
+        let port = probe.port
+        probe.stop()
+        let config = cli.folder.file("config.toml")
+        try "[providers.demo]\nissuer = \"http://127.0.0.1:\(port)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let signIn = try LiveProcess(builtProduct("switchboard"), ["sign-in", "demo", "--json"],
+                                     environment: ["SWITCHBOARD_DATABASE": cli.path, "SWITCHBOARD_SESSION": "s", "SWITCHBOARD_CONFIG": config])
+        let line = try #require(await signIn.line(containing: "\"event\":\"code\""))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let uri = try #require(object["verification_uri"] as? String)
+        let code = try #require(object["user_code"] as? String)
+        let demoPort = try #require(URL(string: uri)?.port)
+        let approval = try runProcess(builtProduct("switchboard"), ["demo", "approve", code, "--server", "http://127.0.0.1:\(demoPort)"])
+        #expect(approval.status == 0, "\(approval.stderr)")
+        #expect(await signIn.exitStatus() == 0)
+        #expect(signIn.stderr.contains("started one at"))
+    }
+}
