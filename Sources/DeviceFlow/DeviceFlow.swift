@@ -100,7 +100,7 @@ public final class DeviceFlow: Sendable {
         var retryDelay = authorization.interval
         var next = authorization.issuedAt.addingTimeInterval(TimeInterval(interval))
         var attempt = 0
-        let request = HTTPRequest.form(tokenEndpoint, [
+        var request = HTTPRequest.form(tokenEndpoint, [
             ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
             ("device_code", authorization.deviceCode),
         ] + client.formFields)
@@ -111,6 +111,8 @@ public final class DeviceFlow: Sendable {
             if Task.isCancelled { return .cancelled }
             attempt += 1
             onEvent(.polling(attempt: attempt))
+            // A poll never outlives the code: its time limit ends at the deadline.
+            request.timeout = deadline.timeIntervalSince(clock.now())
             let response: HTTPResponse
             do {
                 response = try await transport.send(request)

@@ -31,12 +31,20 @@ public final class URLSessionTransport: HTTPTransport {
     deinit { session.invalidateAndCancel() }
 
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
-        var urlRequest = URLRequest(url: request.url, timeoutInterval: timeout)
+        let limit = min(timeout, max(0.1, request.timeout ?? timeout))
+        var urlRequest = URLRequest(url: request.url, timeoutInterval: limit)
         urlRequest.httpMethod = request.method
         urlRequest.httpBody = request.body
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         let host = request.url.host ?? request.url.absoluteString
         let task = session.dataTask(with: urlRequest)
+        // URLSession on Linux does not always honour a request's own time
+        // limit, so the transport keeps its own clock.
+        let timer = Task { [delegate] in
+            try await Task.sleep(nanoseconds: UInt64(limit * 1e9))
+            delegate.fail(task, with: .timedOut(host: host))
+        }
+        defer { timer.cancel() }
         let result: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 delegate.register(task, host: host, continuation: continuation)
@@ -65,6 +73,16 @@ public final class URLSessionTransport: HTTPTransport {
 
         func register(_ task: URLSessionTask, host: String, continuation: CheckedContinuation<Result<HTTPResponse, TransportError>, Never>) {
             pending.withLock { $0[task.taskIdentifier] = Pending(host: host, continuation: continuation) }
+        }
+
+        /// Ends a task with `failure` (unless it already ended).
+        func fail(_ task: URLSessionTask, with failure: TransportError) {
+            let pendingStill = pending.withLock { pending -> Bool in
+                guard pending[task.taskIdentifier] != nil else { return false }
+                pending[task.taskIdentifier]!.failure = failure
+                return true
+            }
+            if pendingStill { task.cancel() }
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

@@ -136,19 +136,39 @@ struct ServerDifferenceTests {
         #expect(offsets == [5, 15, 35, 75])
     }
 
-    @Test("a server that never answers: each poll times out and the deadline is kept")
+    @Test("a server that never answers: each poll times out, backs off, and the deadline is kept")
     func neverAnswers() async throws {
         let device = FaultServer.response(200, json, #"{"device_code":"d","user_code":"U","verification_uri":"https://x.test/d","expires_in":4,"interval":1}"#)
+        let server = try FaultServer { request in request.path.hasSuffix("/device") ? device : .hang }
+        defer { server.stop() }
+        // On the manual clock the schedule is exact: polls at +1 and +3, then
+        // the next try (+7) would pass the deadline (+4): expired.
+        let clock = ManualClock()
+        let transport = RecordingTransport(URLSessionTransport(timeout: 0.3), clock: clock)
+        let flow = DeviceFlow(
+            deviceAuthorizationEndpoint: server.baseURL.appendingPathComponent("device"),
+            tokenEndpoint: server.baseURL.appendingPathComponent("token"), client: ClientCredentials(clientID: "c"),
+            scopes: [], transport: transport, clock: clock)
+        let code = try await flow.requestCode()
+        #expect(await flow.waitForApproval() == .expired)
+        #expect(transport.times("/token").map { Int($0.timeIntervalSince(code.issuedAt).rounded()) } == [1, 3])
+        #expect(transport.inFlight == 0)
+    }
+
+    @Test("on the real clock, a server that never answers cannot hold the flow past its deadline")
+    func neverAnswersRealTime() async throws {
+        let device = FaultServer.response(200, json, #"{"device_code":"d","user_code":"U","verification_uri":"https://x.test/d","expires_in":3,"interval":1}"#)
         let server = try FaultServer { request in request.path.hasSuffix("/device") ? device : .hang }
         defer { server.stop() }
         let flow = DeviceFlow(
             deviceAuthorizationEndpoint: server.baseURL.appendingPathComponent("device"),
             tokenEndpoint: server.baseURL.appendingPathComponent("token"), client: ClientCredentials(clientID: "c"),
-            scopes: [], transport: URLSessionTransport(timeout: 0.5), clock: SystemFlowClock())
+            scopes: [], transport: URLSessionTransport(timeout: 60), clock: SystemFlowClock())
         let start = Date()
         _ = try await flow.requestCode()
         #expect(await flow.waitForApproval() == .expired)
-        #expect(Date().timeIntervalSince(start) < 6)
+        // The transport would wait 60 s; the deadline (3 s) caps each poll.
+        #expect(Date().timeIntervalSince(start) < 15)
     }
 
     @Test("a device endpoint missing from discovery comes from configuration")
