@@ -144,7 +144,7 @@ struct ServerDifferenceTests {
         // On the manual clock the schedule is exact: polls at +1 and +3, then
         // the next try (+7) would pass the deadline (+4): expired.
         let clock = ManualClock()
-        let transport = RecordingTransport(URLSessionTransport(timeout: 0.3), clock: clock)
+        let transport = RecordingTransport(URLSessionTransport(timeout: 2), clock: clock)
         let flow = DeviceFlow(
             deviceAuthorizationEndpoint: server.baseURL.appendingPathComponent("device"),
             tokenEndpoint: server.baseURL.appendingPathComponent("token"), client: ClientCredentials(clientID: "c"),

@@ -86,16 +86,19 @@ struct SignInCLITests {
 
     @Test("denied exits 10; an expired code exits 11")
     func deniedAndExpired() async throws {
-        let demo = try await DemoCLI(serveArguments: ["--expires-in", "2", "--interval", "1"])
+        let demo = try await DemoCLI(serveArguments: ["--interval", "1"])
         let denied = try demo.signIn()
         _ = try demo.approve(try await demo.code(of: denied), ["--deny"])
         #expect(try await demo.outcome(of: denied)["outcome"] as? String == "denied")
         #expect(await denied.exitStatus() == 10)
-        let expired = try demo.signIn()
-        _ = try await demo.code(of: expired)
-        #expect(try await demo.outcome(of: expired)["outcome"] as? String == "expired")
-        #expect(await expired.exitStatus() == 11)
         await demo.stop()
+
+        let shortLived = try await DemoCLI(serveArguments: ["--expires-in", "2", "--interval", "1"])
+        let expired = try shortLived.signIn()
+        _ = try await shortLived.code(of: expired)
+        #expect(try await shortLived.outcome(of: expired)["outcome"] as? String == "expired")
+        #expect(await expired.exitStatus() == 11)
+        await shortLived.stop()
     }
 
     @Test("Ctrl-C cancels cleanly: outcome cancelled, exit 12, nothing stored")
