@@ -67,13 +67,13 @@ struct StatusCommand: AsyncParsableCommand {
 struct CheckedStatusJSON: Encodable {
     struct Check: Encodable {
         let identity: String
-        let state: String?
-        let problem: String?
+        @Null var state: String?
+        @Null var problem: String?
         let signedOutSessions: [String]
     }
 
     let session: String
-    let active: StatusJSON.Active?
+    @Null var active: StatusJSON.Active?
     let checks: [Check]
 
     init(status: StatusJSON, checks: [CheckReport]) {
@@ -84,15 +84,6 @@ struct CheckedStatusJSON: Encodable {
                   signedOutSessions: $0.signedOut.map(\.session.rawValue))
         }
     }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(session, forKey: .session)
-        try container.encode(active, forKey: .active)
-        try container.encode(checks, forKey: .checks)
-    }
-
-    enum CodingKeys: String, CodingKey { case session, active, checks }
 }
 
 struct SwitchCommand: AsyncParsableCommand {
@@ -184,8 +175,8 @@ struct DisconnectCommand: AsyncParsableCommand {
 /// What revoking at the provider did: `{"result": "revoked|notOffered|nothingStored|failed", "detail", "manual"}`.
 struct RevocationJSON: Encodable {
     let result: String
-    let detail: String?
-    let manual: String?
+    @Null var detail: String?
+    @Null var manual: String?
 
     init(_ revocation: Revocation) {
         switch revocation {

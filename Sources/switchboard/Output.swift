@@ -5,8 +5,8 @@ import SwitchboardCore
 struct IdentityJSON: Encodable {
     let provider: String
     let subject: String
-    let name: String?
-    let email: String?
+    @Null var name: String?
+    @Null var email: String?
     let state: String
 
     init(_ linked: LinkedIdentity) {
@@ -16,18 +16,6 @@ struct IdentityJSON: Encodable {
         email = linked.email
         state = linked.state.rawValue
     }
-
-    // Absent names and emails are written as null, not left out.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(provider, forKey: .provider)
-        try container.encode(subject, forKey: .subject)
-        try container.encode(name, forKey: .name)
-        try container.encode(email, forKey: .email)
-        try container.encode(state, forKey: .state)
-    }
-
-    enum CodingKeys: String, CodingKey { case provider, subject, name, email, state }
 }
 
 /// An element of `accounts --json`.
@@ -54,7 +42,7 @@ struct StatusJSON: Encodable {
     }
 
     let session: String
-    let active: Active?
+    @Null var active: Active?
 
     init(session: SessionKey, active: ActiveAccount) {
         self.session = session.rawValue
@@ -62,14 +50,20 @@ struct StatusJSON: Encodable {
             Active(id: $0.id.rawValue, name: $0.name, identities: $0.identities.map(IdentityJSON.init))
         }
     }
+}
+
+/// An optional that is written as `null` when absent, where synthesized
+/// `Encodable` would leave the key out: scripts see every key every time.
+@propertyWrapper
+struct Null<Value: Encodable>: Encodable {
+    var wrappedValue: Value?
+
+    init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
 
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(session, forKey: .session)
-        try container.encode(active, forKey: .active)
+        var container = encoder.singleValueContainer()
+        if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
     }
-
-    enum CodingKeys: String, CodingKey { case session, active }
 }
 
 /// Prints a value as one line of JSON with sorted keys.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import DeviceFlow
 import SwitchboardCore
 
@@ -28,11 +29,11 @@ private struct ProviderJSON: Encodable {
     let id: String
     let kind: String
     let name: String
-    let issuer: String?
-    let clientID: String?
+    @Null var issuer: String?
+    @Null var clientID: String?
     let hasClientSecret: Bool
     let ready: Bool
-    let problem: String?
+    @Null var problem: String?
 
     init(_ settings: ProviderSettings) {
         id = settings.id.rawValue
@@ -44,20 +45,4 @@ private struct ProviderJSON: Encodable {
         ready = settings.problem == nil
         problem = settings.problem
     }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(name, forKey: .name)
-        try container.encode(issuer, forKey: .issuer)
-        try container.encode(clientID, forKey: .clientID)
-        try container.encode(hasClientSecret, forKey: .hasClientSecret)
-        try container.encode(ready, forKey: .ready)
-        try container.encode(problem, forKey: .problem)
-    }
-
-    enum CodingKeys: String, CodingKey { case id, kind, name, issuer, clientID, hasClientSecret, ready, problem }
 }
-
-import Foundation

@@ -150,24 +150,12 @@ struct SignInOutput: Sendable {
 
 /// `{"event":"code", ...}`, the first line of `sign-in --json`.
 private struct CodeEvent: Encodable {
-    var event = "code"
+    let event = "code"
     let user_code: String
     let verification_uri: String
-    let verification_uri_complete: String?
+    @Null var verification_uri_complete: String?
     let expires_in: Int
     let interval: Int
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(event, forKey: .event)
-        try container.encode(user_code, forKey: .user_code)
-        try container.encode(verification_uri, forKey: .verification_uri)
-        try container.encode(verification_uri_complete, forKey: .verification_uri_complete)
-        try container.encode(expires_in, forKey: .expires_in)
-        try container.encode(interval, forKey: .interval)
-    }
-
-    enum CodingKeys: String, CodingKey { case event, user_code, verification_uri, verification_uri_complete, expires_in, interval }
 }
 
 /// `{"event":"outcome", "outcome", "isNew", "account", "error", ...}`, the last line.
@@ -177,14 +165,15 @@ private struct OutcomeEvent: Encodable {
         let message: String
     }
 
+    let event = "outcome"
     let outcome: String
     let isNew: Bool
     let linked: Bool
-    let account: StatusJSON.Active?
-    let error: Failure?
+    @Null var account: StatusJSON.Active?
+    @Null var error: Failure?
     let session: String
     let possibleMatches: [Int64]
-    let conflict: ConflictJSON?
+    @Null var conflict: ConflictJSON?
 
     /// `{"identity", "owner", "active", "canMerge", "choice"}`: the conflict met and how it was answered.
     struct ConflictJSON: Encodable {
@@ -218,19 +207,4 @@ private struct OutcomeEvent: Encodable {
         self.session = session.rawValue
         possibleMatches = report.possibleMatches.map(\.rawValue)
     }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("outcome", forKey: .event)
-        try container.encode(outcome, forKey: .outcome)
-        try container.encode(isNew, forKey: .isNew)
-        try container.encode(linked, forKey: .linked)
-        try container.encode(account, forKey: .account)
-        try container.encode(error, forKey: .error)
-        try container.encode(session, forKey: .session)
-        try container.encode(possibleMatches, forKey: .possibleMatches)
-        try container.encode(conflict, forKey: .conflict)
-    }
-
-    enum CodingKeys: String, CodingKey { case event, outcome, isNew, linked, account, error, session, possibleMatches, conflict }
 }

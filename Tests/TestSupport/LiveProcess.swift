@@ -12,9 +12,7 @@ public final class LiveProcess: Sendable {
         process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
-        env["HOME"] = ProcessInfo.processInfo.environment["HOME"]
-        process.environment = env.merging(environment) { $1 }
+        process.environment = childEnvironment(environment)
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -21,9 +21,7 @@ public func runProcess(_ path: String, _ arguments: [String], environment: [Stri
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
-    var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
-    env["HOME"] = ProcessInfo.processInfo.environment["HOME"]
-    process.environment = env.merging(environment) { $1 }
+    process.environment = childEnvironment(environment)
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
@@ -39,6 +37,13 @@ public func runProcess(_ path: String, _ arguments: [String], environment: [Stri
     return ProcessResult(
         status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
         stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+/// A clean environment for a child: PATH and HOME only, plus `extra`.
+func childEnvironment(_ extra: [String: String]) -> [String: String] {
+    var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+    env["HOME"] = ProcessInfo.processInfo.environment["HOME"]
+    return env.merging(extra) { $1 }
 }
 
 /// A fresh folder under the system's temporary folder; removed by `remove()`.
