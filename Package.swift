@@ -42,7 +42,7 @@ let package = Package(
             name: "Store",
             dependencies: ["SwitchboardCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .target(name: "SwitchboardApp", dependencies: ["SwitchboardCore", "DeviceFlow", "Store", "QRCode", "DemoProvider"]),
+        .target(name: "SwitchboardApp", dependencies: ["SwitchboardCore", "DeviceFlow", "Store"]),
         .executableTarget(
             name: "switchboard",
             dependencies: [

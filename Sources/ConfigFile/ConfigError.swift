@@ -16,13 +16,25 @@ public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What is wrong, in plain words.
     public let message: String
 
-    /// Creates an error; `column` is only shown when `line` is known.
+    /// Creates an error; `column` is only shown when `line` is known. For a
+    /// key that holds a secret (`client_secret`, `token`, `password`) a
+    /// message that might quote the value is replaced, so the secret never
+    /// reaches the screen.
     public init(file: String, line: Int? = nil, column: Int? = nil, key: String? = nil, message: String) {
         self.file = file
         self.line = line
         self.column = column
         self.key = key
-        self.message = message
+        self.message = Self.holdsSecret(key) && message.contains("'") ? Self.secretMessage(message) : message
+    }
+
+    static func holdsSecret(_ key: String?) -> Bool {
+        guard let last = key?.split(separator: ".").last?.lowercased() else { return false }
+        return last.contains("secret") || last.contains("token") || last.contains("password")
+    }
+
+    private static func secretMessage(_ message: String) -> String {
+        message.contains("must be quoted") ? "invalid value (not shown: it is a secret); strings must be quoted" : "invalid value (not shown: it is a secret)"
     }
 
     /// The error as one line: `file[:line[:column]][: key]: message`.

@@ -2,7 +2,7 @@ import Foundation
 
 /// What to show the person: the code, where to enter it, until when
 /// (RFC 8628 §3.2).
-public struct DeviceAuthorization: Hashable, Sendable {
+public struct DeviceAuthorization: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The device code is secret: it is sent only to the token endpoint.
     let deviceCode: String
     /// As the provider wrote it, with or without a dash.
@@ -16,6 +16,10 @@ public struct DeviceAuthorization: Hashable, Sendable {
     public let issuedAt: Date
 
     public var expiresAt: Date { issuedAt.addingTimeInterval(TimeInterval(expiresIn)) }
+
+    /// Without the device code, which is secret.
+    public var description: String { "DeviceAuthorization(userCode: \(userCode), verificationURI: \(verificationURI), expiresIn: \(expiresIn))" }
+    public var debugDescription: String { description }
 
     /// What a QR code should hold: the complete URI when offered.
     public var qrPayload: String { (verificationURIComplete ?? verificationURI).absoluteString }
@@ -31,7 +35,8 @@ public struct DeviceAuthorization: Hashable, Sendable {
         self.deviceCode = deviceCode
         self.userCode = userCode.displaySafeSingleLine
         verificationURI = uri
-        verificationURIComplete = (fields["verification_uri_complete"] ?? fields["verification_url_complete"]).flatMap(URL.init(string:))
+        verificationURIComplete = (fields["verification_uri_complete"] ?? fields["verification_url_complete"])
+            .flatMap(URL.init(string:)).flatMap { $0.scheme == "https" || $0.scheme == "http" ? $0 : nil }
         guard let expiresIn = fields.integer("expires_in"), expiresIn > 0 else {
             throw .invalidResponse("the device authorization lacks expires_in")
         }

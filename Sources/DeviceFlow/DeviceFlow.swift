@@ -39,6 +39,7 @@ public final class DeviceFlow: Sendable {
         var waited = false
         var cancelled = false
         var task: Task<DeviceFlowResult, Never>?
+        var request: Task<Result<OAuthFields, FlowFailure>, Never>?
     }
 
     public init(
@@ -62,7 +63,15 @@ public final class DeviceFlow: Sendable {
         guard first else { throw state.withLock(\.cancelled) ? .cancelled : .configuration("a device flow is single-use; start a new one") }
         var fields = client.formFields
         if !scopes.isEmpty { fields.append(("scope", scopes.joined(separator: " "))) }
-        let answer = try await exchange(.form(deviceAuthorizationEndpoint, fields), over: transport)
+        // In a task of its own, so that `cancel()` ends this request too.
+        let request = HTTPRequest.form(deviceAuthorizationEndpoint, fields)
+        let transport = transport
+        let asking = Task { () -> Result<OAuthFields, FlowFailure> in
+            do throws(FlowFailure) { return .success(try await exchange(request, over: transport)) } catch { return .failure(error) }
+        }
+        state.withLock { $0.request = asking }
+        if state.withLock(\.cancelled) { asking.cancel() }
+        let answer = try await withTaskCancellationHandler { await asking.value } onCancel: { asking.cancel() }.get()
         if state.withLock(\.cancelled) { throw .cancelled }
         let authorization = try DeviceAuthorization(answer, issuedAt: clock.now())
         state.withLock { $0.authorization = authorization }
@@ -87,11 +96,12 @@ public final class DeviceFlow: Sendable {
 
     /// Ends the flow now. Any request in flight is cancelled.
     public func cancel() {
-        let task = state.withLock { state in
+        let (task, request) = state.withLock { state in
             state.cancelled = true
-            return state.task
+            return (state.task, state.request)
         }
         task?.cancel()
+        request?.cancel()
     }
 
     private func poll(_ authorization: DeviceAuthorization, onEvent: @Sendable (PollEvent) -> Void) async -> DeviceFlowResult {
@@ -106,7 +116,11 @@ public final class DeviceFlow: Sendable {
         ] + client.formFields)
 
         while true {
-            if next >= deadline { return .expired }
+            if next >= deadline {
+                // No poll at or past the deadline; the code expires when it says.
+                try? await clock.sleep(until: deadline)
+                return Task.isCancelled ? .cancelled : .expired
+            }
             do { try await clock.sleep(until: next) } catch { return .cancelled }
             if Task.isCancelled { return .cancelled }
             attempt += 1

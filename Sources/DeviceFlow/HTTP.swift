@@ -1,7 +1,7 @@
 import Foundation
 
 /// An HTTP request as the device-flow code builds it.
-public struct HTTPRequest: Sendable, Equatable {
+public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
     public var method: String
     public var url: URL
     public var headers: [String: String]
@@ -16,6 +16,10 @@ public struct HTTPRequest: Sendable, Equatable {
         self.body = body
         self.timeout = timeout
     }
+
+    /// Method and URL only: headers and body may hold secrets.
+    public var description: String { "\(method) \(url.absoluteString)" }
+    public var debugDescription: String { description }
 
     /// A POST of `application/x-www-form-urlencoded` fields, in the given order.
     public static func form(_ url: URL, _ fields: [(String, String)], headers: [String: String] = [:]) -> HTTPRequest {

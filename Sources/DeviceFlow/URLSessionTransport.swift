@@ -85,6 +85,19 @@ public final class URLSessionTransport: HTTPTransport {
             if pendingStill { task.cancel() }
         }
 
+        /// Follows a redirect only for a GET that carries no credentials, to
+        /// the same scheme and host: a POST body (client secret, device code,
+        /// refresh token) or a bearer token never goes anywhere else.
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            let original = task.originalRequest
+            let safe = original?.httpMethod == "GET" && original?.value(forHTTPHeaderField: "Authorization") == nil
+                && request.url?.scheme == original?.url?.scheme && request.url?.host == original?.url?.host
+            completionHandler(safe ? request : nil)
+        }
+
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
             let overflow = pending.withLock { pending -> Bool in
                 guard var entry = pending[dataTask.taskIdentifier], entry.failure == nil else { return false }

@@ -19,11 +19,14 @@ public final class AppDatabase: Sendable {
         try Self.prepareFile(at: path)
         do {
             try Self.checkOwnership(path: path)
+            // Ours (or new): only its owner may read it, whatever made it.
+            chmod(path, 0o600)
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
             configuration.label = "switchboard"
             configuration.prepareDatabase { db in
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                // Deleted tokens are overwritten, not left in free pages.
+                try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON")
             }
             writer = try DatabasePool(path: path, configuration: configuration)
             try migrator.migrate(writer)

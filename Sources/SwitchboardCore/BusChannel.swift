@@ -16,8 +16,7 @@ protocol SubscriberHandle: AnyObject, Sendable {
 /// are delivered to by whichever publisher holds the channel's inline drain
 /// token; the others each keep a cursor and drain in batches on their executor.
 final class Subscriber<E: BusEvent>: BusDrainer, SubscriberHandle, @unchecked Sendable {
-    // All `let`s; `batch` is touched only by the one running drain, which the
-    // channel guarantees is never more than one at a time.
+    // All `let`s but `cancelled`, which is atomic.
     weak var channel: Channel<E>?
     let name: String
     let executor: (any BusExecutor)?
@@ -26,7 +25,6 @@ final class Subscriber<E: BusEvent>: BusDrainer, SubscriberHandle, @unchecked Se
     /// Sequence number of the first event this subscriber gets.
     let since: Int
     private let cancelled = Atomic<Bool>(false)
-    private var batch: [E] = []
 
     init(
         channel: Channel<E>, since: Int, name: String, executor: (any BusExecutor)?,
@@ -55,6 +53,7 @@ final class Subscriber<E: BusEvent>: BusDrainer, SubscriberHandle, @unchecked Se
 
     func drain() {
         guard let channel else { return }
+        var batch: [E] = []
         while !isCancelled {
             let result = channel.nextBatch(for: self, into: &batch)
             if result.missed > 0 { onLag?(result.missed) }

@@ -7,8 +7,10 @@ public protocol BusDrainer: AnyObject, Sendable {
     func drain()
 }
 
-/// Where a subscriber's handler runs. The bus never runs a handler anywhere
-/// else, and runs at most one drain of a subscriber at a time.
+/// Where a subscriber's handler runs. Must be serial (a serial queue, an
+/// actor, the UI loop): the bus schedules a subscriber's next drain only
+/// after the last one found nothing, and publish order holds only if drains
+/// run one after another.
 public protocol BusExecutor: Sendable {
     /// Arranges for `drainer.drain()` to run on this executor.
     func schedule(_ drainer: any BusDrainer)

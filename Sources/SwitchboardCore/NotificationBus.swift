@@ -121,8 +121,9 @@ public final class Subscription: Sendable {
 
     fileprivate init(_ subscriber: any SubscriberHandle) { self.subscriber = subscriber }
 
-    /// Stops delivery at once: no handler call starts after this returns
-    /// (one already running finishes).
+    /// Stops delivery: called on the subscriber's own executor, no handler
+    /// call starts after it returns; from another thread, at most the call
+    /// already being started still runs.
     public func cancel() { subscriber.cancel() }
 
     /// Whether `cancel()` has been called (or the subscription released).

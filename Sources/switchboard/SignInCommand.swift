@@ -86,6 +86,7 @@ struct SignInCommand: AsyncParsableCommand {
         output.endCountdown()
         var answered: (PendingConflict, ConflictChoice)?
         if let pending = report.conflict {
+            interrupt.stop()  // Ctrl-C at the question ends the command, as anywhere else at a prompt.
             let choice = onConflict ?? output.askConflict(pending, database: database) ?? .cancel
             do {
                 let change = try run.resolve(pending, choosing: choice)

@@ -51,6 +51,15 @@ struct ConfigurationTests {
         #expect(error?.description.hasPrefix(expected) == true, "\(error?.description ?? "no error")")
     }
 
+    @Test("an error about a secret's value never shows the secret")
+    func secretNotShown() {
+        let error = #expect(throws: ConfigError.self) {
+            try load("[providers.google]\nclient_id = \"x\"\nclient_secret = GOCSPX-abcdefSECRET")
+        }
+        #expect(error?.description.hasPrefix("config.toml:3:17: providers.google.client_secret:") == true)
+        #expect(error?.description.contains("SECRET") == false)
+    }
+
     @Test("plain http is allowed on loopback only (the demo provider)")
     func loopback() throws {
         let configuration = try load("[providers.demo]\nissuer = \"http://127.0.0.1:9000\"")

@@ -77,6 +77,7 @@ struct DemoFlowTests {
         let code = try await flow.requestCode()
         #expect(await flow.waitForApproval() == .expired)
         #expect(rig.pollOffsets(since: code.issuedAt) == [5, 10, 15, 20, 25])
+        #expect(rig.clock.now() == code.expiresAt, "expired is reported at the deadline, not before")
         await rig.server.stop()
     }
 

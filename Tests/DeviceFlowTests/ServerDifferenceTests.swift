@@ -116,7 +116,29 @@ struct ServerDifferenceTests {
     func reset() async throws {
         let (server, flow, _) = try rig(device: .reset) { _ in .reset }
         defer { server.stop() }
-        await #expect(throws: FlowFailure.self) { try await flow.requestCode() }
+        do {
+            _ = try await flow.requestCode()
+            Issue.record("expected a failure")
+        } catch {
+            if case .offline = error {} else { Issue.record("expected offline, got \(error)") }
+        }
+    }
+
+    @Test("a redirect never carries the client secret or device code to another host")
+    func redirectsRefused() async throws {
+        let thief = Recorder<String>()
+        let elsewhere = try FaultServer { request in
+            thief.add(request.body)
+            return FaultServer.response(200, json, #"{"access_token":"a","token_type":"Bearer"}"#)
+        }
+        defer { elsewhere.stop() }
+        let (server, flow, _) = try rig { _ in
+            FaultServer.response(307, nil, "", headers: ["Location: http://127.0.0.1:\(elsewhere.port)/steal"])
+        }
+        defer { server.stop() }
+        _ = try await flow.requestCode()
+        if case .failed = await flow.waitForApproval() {} else { Issue.record("a redirect must not be followed") }
+        #expect(thief.all.isEmpty)
     }
 
     @Test("network failures while polling back off exponentially and keep the deadline")

@@ -51,6 +51,18 @@ struct AtomicityTests {
         Case(name: "record event", operation: "INSERT", table: "event") { db, ids in
             try db.recordEvent("note", session: terminal1, account: ids[0])
         },
+        Case(name: "resolve a conflict by merging", operation: "DELETE", table: "account") { db, _ in
+            // Ada (github, google) is active in terminal 1; the lookalike's
+            // gitlab identity turns up: mergeable, and asking writes nothing.
+            let lookalike = LinkedIdentity(identity: Identity(provider: "gitlab", subject: "42"))
+            guard case .conflict(let conflict, _) = try db.signIn(lookalike, mode: .link, session: terminal1) else {
+                throw StoreError.accountNotFound("no conflict")
+            }
+            _ = try db.resolve(conflict, choosing: .merge, identity: lookalike, session: terminal1)
+        },
+        Case(name: "credential check that signs sessions out", operation: "INSERT", table: "event") { db, _ in
+            _ = try db.recordCheck(Sample.graceGitHub.identity, state: .revoked)
+        },
     ]
 
     @Test(arguments: cases)

@@ -40,6 +40,14 @@ struct OpeningTests {
         #expect(FileManager.default.fileExists(atPath: fixture.database.path + "-wal"))
     }
 
+    @Test("an existing database readable by others is made 0600 on open")
+    func tightensMode() throws {
+        let fixture = try Fixture()
+        chmod(fixture.database.path, 0o644)
+        _ = try AppDatabase(path: fixture.database.path)
+        #expect(try mode(fixture.database.path) == 0o600)
+    }
+
     @Test("a database of something else is refused and left as it was")
     func notOurs() throws {
         let folder = TemporaryFolder()

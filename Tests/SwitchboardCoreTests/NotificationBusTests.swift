@@ -172,18 +172,18 @@ struct NotificationBusTests {
         }
         let counter = bus.subscribe(Heavy.self, on: .inline) { fast.add($0.payload.count) }
         let rssBefore = residentBytes()
-        var peakBuffered = 0
         for _ in 0..<100_000 {
             // 4 KiB each: kept unboundedly, 100,000 of them would be 400 MB.
             bus.publish(Heavy(payload: [UInt8](repeating: 7, count: 4096)))
-            peakBuffered = max(peakBuffered, bus.bufferedCount)
         }
         let growth = residentBytes() - rssBefore
-        #expect(peakBuffered <= 256)
+        #expect(rssBefore > 0, "resident memory must be measurable (Linux /proc)")
         #expect(growth < 64 << 20, "resident memory grew by \(growth >> 20) MiB")
         #expect(fast.count == 100_000)
+        // Every event was either delivered to the slow subscriber or reported missed.
         await eventually { missed.load(ordering: .relaxed) + slowSeen.load(ordering: .relaxed) == 100_000 }
         #expect(missed.load(ordering: .relaxed) > 0)
+        #expect(slowSeen.load(ordering: .relaxed) < 100_000)
         withExtendedLifetime((slow, counter)) {}
     }
 }
