@@ -21,6 +21,8 @@ public struct DisconnectResult: Hashable, Sendable {
     public let change: UserStatusChanged
     /// The identity was its account's last, so the account is gone too.
     public let accountRemoved: Bool
+    /// Other sessions that acted as the removed account and are anonymous now.
+    public let signedOut: [UserStatusChanged]
 }
 
 // The named writes (DESIGN §7). Each is one transaction that ends by
@@ -141,13 +143,23 @@ extension AppDatabase {
             }
             try record.delete(db)
             let remaining = try IdentityRecord.filter(Column("accountId") == record.accountId).fetchCount(db)
-            if remaining == 0 { _ = try AccountRecord.deleteOne(db, key: record.accountId) }
+            var signedOut: [UserStatusChanged] = []
+            if remaining == 0 {
+                // Every other session acting as the account is told, not silently emptied.
+                for other in try SessionRecord.filter(Column("accountId") == record.accountId && Column("key") != session.rawValue).fetchAll(db) {
+                    let key = SessionKey(stored: other.key)
+                    let before = try Self.active(db, session: key)
+                    try Self.log("signOut", session: key, account: AccountID(record.accountId), ["reason": "disconnected", "identity": identity.description], db: db, at: date)
+                    signedOut.append(UserStatusChanged(session: key, previous: before, current: .anonymous, reason: .disconnected(identity)))
+                }
+                _ = try AccountRecord.deleteOne(db, key: record.accountId)
+            }
             try Self.log("disconnect", session: session, account: AccountID(record.accountId),
                          ["identity": identity.description, "accountRemoved": String(remaining == 0)], db: db, at: date)
             let change = UserStatusChanged(
                 session: session, previous: previous, current: try Self.active(db, session: session),
                 reason: .disconnected(identity))
-            return DisconnectResult(identity: identity, change: change, accountRemoved: remaining == 0)
+            return DisconnectResult(identity: identity, change: change, accountRemoved: remaining == 0, signedOut: signedOut)
         }
     }
 

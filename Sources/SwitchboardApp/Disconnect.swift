@@ -33,6 +33,7 @@ public struct Disconnect: Sendable {
         let result = try database.disconnect(identity, session: session)
         bus?.publish(AccountsChanged(accounts: [result.change.previous.id, result.change.current.id].compactMap { $0 }))
         if result.change.previous != result.change.current { bus?.publish(result.change) }
+        for change in result.signedOut { bus?.publish(change) }
         return (result, revocation)
     }
 

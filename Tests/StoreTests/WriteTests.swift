@@ -134,8 +134,11 @@ struct WriteTests {
             try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM credential) + (SELECT count(*) FROM providerData)")
         }
         #expect(leftovers == 0)
+        _ = try db.switchAccount(to: ada, session: terminal2)
         let last = try db.disconnect(Sample.adaGitHub.identity, session: terminal1)
         #expect(last.accountRemoved && last.change.current == .anonymous)
+        #expect(last.signedOut.map(\.session) == [terminal2], "the other terminal is told, not silently emptied")
+        #expect(last.signedOut.first?.reason == .disconnected(Sample.adaGitHub.identity))
         #expect(try db.accounts().isEmpty)
         #expect(try db.favourites(of: ada).isEmpty)
         #expect(throws: StoreError.identityNotFound(Sample.adaGitHub.identity.description)) {
