@@ -83,13 +83,7 @@ extension AppDatabase {
             var signedOut: [UserStatusChanged] = []
             let usable = try IdentityRecord.filter(Column("accountId") == record.accountId && Column("state") == CredentialState.authorized.rawValue).fetchCount(db)
             if !state.isAvailable && usable == 0 {
-                for session in try SessionRecord.filter(Column("accountId") == record.accountId).fetchAll(db) {
-                    let key = SessionKey(stored: session.key)
-                    let before = try Self.active(db, session: key)
-                    try SessionRecord(key: session.key, accountId: nil, updatedAt: date).upsert(db)
-                    try Self.log("signOut", session: key, account: AccountID(record.accountId), ["reason": "revoked", "identity": identity.description], db: db, at: date)
-                    signedOut.append(UserStatusChanged(session: key, previous: before, current: .anonymous, reason: .revoked(identity)))
-                }
+                signedOut = try Self.signOutSessions(of: AccountID(record.accountId), reason: .revoked(identity), db: db, at: date)
             }
             return CredentialCheckResult(
                 stateChange: IdentityStateChanged(identity: identity, previous: previous, current: state), signedOut: signedOut)

@@ -146,12 +146,8 @@ extension AppDatabase {
             var signedOut: [UserStatusChanged] = []
             if remaining == 0 {
                 // Every other session acting as the account is told, not silently emptied.
-                for other in try SessionRecord.filter(Column("accountId") == record.accountId && Column("key") != session.rawValue).fetchAll(db) {
-                    let key = SessionKey(stored: other.key)
-                    let before = try Self.active(db, session: key)
-                    try Self.log("signOut", session: key, account: AccountID(record.accountId), ["reason": "disconnected", "identity": identity.description], db: db, at: date)
-                    signedOut.append(UserStatusChanged(session: key, previous: before, current: .anonymous, reason: .disconnected(identity)))
-                }
+                signedOut = try Self.signOutSessions(
+                    of: AccountID(record.accountId), except: session, reason: .disconnected(identity), db: db, at: date)
                 _ = try AccountRecord.deleteOne(db, key: record.accountId)
             }
             try Self.log("disconnect", session: session, account: AccountID(record.accountId),
@@ -194,6 +190,28 @@ extension AppDatabase {
         try SessionRecord(key: session.rawValue, accountId: nil, updatedAt: date).upsert(db)
         try log("signOut", session: session, account: previous.id, [:], db: db, at: date)
         return UserStatusChanged(session: session, previous: previous, current: .anonymous, reason: .signedOut)
+    }
+
+    /// Signs out every session acting as `account` (but `except`), logging
+    /// each with its reason; returns the changes for the bus.
+    static func signOutSessions(
+        of account: AccountID, except: SessionKey? = nil, reason: StatusChangeReason, db: Database, at date: Date
+    ) throws -> [UserStatusChanged] {
+        var changes: [UserStatusChanged] = []
+        for row in try SessionRecord.filter(Column("accountId") == account.rawValue && Column("key") != except?.rawValue).fetchAll(db) {
+            let key = SessionKey(stored: row.key)
+            let before = try active(db, session: key)
+            try SessionRecord(key: row.key, accountId: nil, updatedAt: date).upsert(db)
+            let detail: [String: String] =
+                switch reason {
+                case .revoked(let identity): ["reason": "revoked", "identity": identity.description]
+                case .disconnected(let identity): ["reason": "disconnected", "identity": identity.description]
+                default: ["reason": "\(reason)"]
+                }
+            try log("signOut", session: key, account: account, detail, db: db, at: date)
+            changes.append(UserStatusChanged(session: key, previous: before, current: .anonymous, reason: reason))
+        }
+        return changes
     }
 
     private static func merge(
