@@ -58,9 +58,14 @@ struct SignInCommand: AsyncParsableCommand {
         let database: AppDatabase
         do { database = try options.openDatabase() } catch { throw fail(error.description, ExitStatus(error)) }
         let transport = URLSessionTransport(timeout: transportTimeout)
-        let (settings, demo) = try await providerSettings(transport: transport, output: output)
+        let settings = try providerSettings()
         let resolved: ResolvedProvider
-        do { resolved = try await ResolvedProvider.resolve(settings, transport: transport) } catch {
+        var demoServer: DemoServer?
+        do {
+            let found = try await resolve(settings, transport: transport, output: output)
+            resolved = found.provider
+            demoServer = found.demo
+        } catch let error as FlowFailure {
             if case .configuration = error { throw fail(error.description, .configuration) }
             output.outcome(SignInRun.ended(SignInRun.outcome(for: error)), conflict: nil, session: session)
             throw ExitCode(ExitStatus(SignInRun.outcome(for: error)).rawValue)
@@ -75,7 +80,7 @@ struct SignInCommand: AsyncParsableCommand {
             output.outcome(report, conflict: nil, session: session)
             throw ExitCode(ExitStatus(report.outcome).rawValue)
         }
-        output.code(authorization, provider: resolved, demoServer: demo.url)
+        output.code(authorization, provider: resolved)
         let countdown = output.startCountdown(until: authorization.expiresAt)
         var report: SignInReport
         do { report = try await run.finish(onEvent: { output.poll($0) }) } catch {
@@ -98,45 +103,51 @@ struct SignInCommand: AsyncParsableCommand {
             answered = (pending, choice)
         }
         output.outcome(report, conflict: answered, session: session)
-        withExtendedLifetime(demo.server) {}
-        if let server = demo.server { await server.stop() }
+        if let demoServer { await demoServer.stop() }
         if answered?.1 == .cancel { throw ExitCode(ExitStatus.conflict.rawValue) }
         if ExitStatus(report.outcome) != .success { throw ExitCode(ExitStatus(report.outcome).rawValue) }
     }
 
-    /// The provider's settings; for Demo, starts a server in this process
-    /// when none answers at the configured address.
-    private func providerSettings(transport: URLSessionTransport, output: SignInOutput) async throws -> (ProviderSettings, (server: DemoServer?, url: URL?)) {
+    /// The provider's settings: ad hoc from --issuer, else from configuration.
+    private func providerSettings() throws -> ProviderSettings {
         if let issuer {
             guard let url = URL(string: issuer), url.scheme == "https" || (url.scheme == "http" && isLoopback(url.host ?? "")) else {
                 throw fail("--issuer must be an https URL (plain http only on loopback)", .usage)
             }
-            let settings = ProviderSettings(
+            return ProviderSettings(
                 id: ProviderID(url.host ?? "oidc"), kind: .oidc, clientID: clientID, clientSecret: try readSecret(),
                 issuer: url, scopes: scope.map { $0.split(separator: " ").map(String.init) },
                 deviceAuthorizationEndpoint: try deviceEndpoint.map { text in
                     guard let url = URL(string: text) else { throw fail("--device-endpoint is not a URL", .usage) }
                     return url
                 })
-            return (settings, (nil, nil))
         }
         let configuration = try options.providerConfiguration()
         guard var settings = configuration.provider(ProviderID(provider!)) else {
             throw fail("no provider called \(provider!.displaySafe); configured: \(configuration.providers.map(\.id.rawValue).joined(separator: ", "))", .configuration)
         }
         if let scope { settings.scopes = scope.split(separator: " ").map(String.init) }
-        guard settings.kind == .demo else { return (settings, (nil, nil)) }
-        let issuer = settings.issuer ?? URL(string: "http://127.0.0.1:8628")!
-        if case .failure(.offline) = await Result(catching: { () async throws(FlowFailure) in try await OIDCDiscovery.fetch(issuer: issuer, transport: transport) }) {
-            let server = DemoServer()
-            let port = UInt16(issuer.port ?? 8628)
-            let url: URL
-            do { url = try await server.start(port: port) } catch { throw fail("cannot start the demo provider: \(error)", .offline) }
-            output.note("No demo provider answered at \(issuer.absoluteString); started one at \(url.absoluteString) until this sign-in ends.")
-            settings.issuer = url
-            return (settings, (server, url))
+        return settings
+    }
+
+    /// Finds the provider's endpoints. When the demo provider does not answer
+    /// at its address, starts one in this process for the length of the sign-in.
+    private func resolve(_ settings: ProviderSettings, transport: URLSessionTransport, output: SignInOutput) async throws -> (provider: ResolvedProvider, demo: DemoServer?) {
+        let failure: FlowFailure
+        do {
+            return (try await ResolvedProvider.resolve(settings, transport: transport), nil)
+        } catch {
+            failure = error
         }
-        return (settings, (nil, issuer))
+        guard case .offline = failure, settings.kind == .demo else { throw failure }
+        let issuer = settings.issuer ?? URL(string: "http://127.0.0.1:8628")!
+        let server = DemoServer()
+        let url: URL
+        do { url = try await server.start(port: UInt16(issuer.port ?? 8628)) } catch { throw fail("cannot start the demo provider: \(error)", .offline) }
+        output.note("No demo provider answered at \(issuer.absoluteString); started one at \(url.absoluteString) until this sign-in ends.")
+        var started = settings
+        started.issuer = url
+        return (try await ResolvedProvider.resolve(started, transport: transport), server)
     }
 
     private func readSecret() throws -> String? {
@@ -159,12 +170,6 @@ struct SignInCommand: AsyncParsableCommand {
 }
 
 extension ConflictChoice: ExpressibleByArgument {}
-
-extension Result where Failure == FlowFailure {
-    init(catching body: () async throws(FlowFailure) -> Success) async {
-        do { self = .success(try await body()) } catch { self = .failure(error) }
-    }
-}
 
 /// Turns Ctrl-C into a call, instead of killing the process mid-write.
 /// Dispatch sources are thread-safe, hence `@unchecked`.

@@ -16,7 +16,7 @@ struct SignInOutput: Sendable {
         FileHandle.standardError.write(Data("\(text)\n".utf8))
     }
 
-    func code(_ authorization: DeviceAuthorization, provider: ResolvedProvider, demoServer: URL?) {
+    func code(_ authorization: DeviceAuthorization, provider: ResolvedProvider) {
         if json {
             printJSON(CodeEvent(
                 user_code: authorization.userCode, verification_uri: authorization.verificationURI.absoluteString,
@@ -34,7 +34,7 @@ struct SignInOutput: Sendable {
             lines += ["  Or scan the code: it opens \(authorization.qrPayload)", ""]
         }
         if provider.settings.kind == .demo {
-            let server = demoServer?.absoluteString ?? provider.settings.issuer?.absoluteString ?? ""
+            let server = provider.settings.issuer?.absoluteString ?? ""
             lines += ["  Demo: approve on that page, or in another terminal run",
                       "    switchboard demo approve \(authorization.userCode) --server \(server)", ""]
         }
