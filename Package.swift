@@ -42,7 +42,14 @@ let package = Package(
             name: "Store",
             dependencies: ["SwitchboardCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .target(name: "SwitchboardApp", dependencies: ["SwitchboardCore", "DeviceFlow", "Store"]),
+        .target(name: "TerminalUI", dependencies: ["ConfigFile"]),
+        .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
+        .target(name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI"]),
+        .target(
+            name: "SwitchboardApp",
+            dependencies: ["SwitchboardCore", "DeviceFlow", "Store", "QRCode", "TerminalUI", "ConfigFile"],
+            resources: [.copy("Resources")]
+        ),
         .executableTarget(
             name: "switchboard",
             dependencies: [
@@ -54,6 +61,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Store", "DeviceFlow"], path: "Tests/TestSupport"),
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"]),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         .testTarget(
             name: "DemoProviderTests",
             dependencies: ["DemoProvider", .product(name: "JWTKit", package: "jwt-kit")]

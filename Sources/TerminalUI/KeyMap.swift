@@ -1,0 +1,65 @@
+/// One entry of a key-binding table: the keys, what they do, and how the
+/// key bar and help describe them. The same table dispatches keys and
+/// generates the key bar and help, so the three never disagree.
+public struct KeyBinding<Command: Hashable & Sendable>: Sendable {
+    public let keys: [Key]
+    public let command: Command
+    /// A word or two for the key bar ("switch").
+    public let label: String
+    /// A sentence for the help overlay.
+    public let help: String
+    /// Whether the key bar shows it (help always does).
+    public let inKeyBar: Bool
+
+    public init(_ keys: [Key], _ command: Command, label: String, help: String, inKeyBar: Bool = true) {
+        self.keys = keys
+        self.command = command
+        self.label = label
+        self.help = help
+        self.inKeyBar = inKeyBar
+    }
+
+    /// The keys as shown to people: "↑/k".
+    public var keyText: String { keys.map(\.description).joined(separator: "/") }
+}
+
+/// A table of bindings. The first binding that lists a key wins.
+public struct KeyMap<Command: Hashable & Sendable>: Sendable {
+    public let bindings: [KeyBinding<Command>]
+    private let index: [Key: Command]
+
+    public init(_ bindings: [KeyBinding<Command>]) {
+        self.bindings = bindings
+        var index: [Key: Command] = [:]
+        for binding in bindings {
+            for key in binding.keys where index[key] == nil { index[key] = binding.command }
+        }
+        self.index = index
+    }
+
+    /// The command bound to `key`, if any.
+    public func command(for key: Key) -> Command? { index[key] }
+
+    /// The key bar's items: first key and label of each binding shown there.
+    public var keyBarItems: [(key: String, label: String)] {
+        bindings.filter(\.inKeyBar).map { (key: $0.keys.first?.description ?? "", label: $0.label) }
+    }
+}
+
+extension Buffer {
+    /// Writes a key bar (`⏎ switch  a add …`) on row `y`, keys in `keyStyle`
+    /// and labels in `labelStyle`, dropping whole items that do not fit.
+    public mutating func drawKeyBar(
+        _ items: [(key: String, label: String)], in rect: Rect, keyStyle: Style, labelStyle: Style
+    ) {
+        fill(rect, style: labelStyle)
+        var x = rect.x + 1
+        for item in items {
+            let width = item.key.displayWidth + 1 + item.label.displayWidth
+            if x + width > rect.maxX { break }
+            x += write(item.key, x: x, y: rect.y, style: keyStyle)
+            x += write(" " + item.label, x: x, y: rect.y, style: labelStyle)
+            x += 2
+        }
+    }
+}
