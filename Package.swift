@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI"]),
         .target(
             name: "SwitchboardApp",
-            dependencies: ["SwitchboardCore", "DeviceFlow", "Store", "QRCode", "TerminalUI", "ConfigFile"],
+            dependencies: ["SwitchboardCore", "DeviceFlow", "Store", "QRCode", "TerminalUI", "ConfigFile", "DemoProvider"],
             resources: [.copy("Resources")]
         ),
         .executableTarget(

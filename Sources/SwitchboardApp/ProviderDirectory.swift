@@ -1,12 +1,17 @@
+import DemoProvider
 import DeviceFlow
 import Foundation
 import SwitchboardCore
 
 /// The configured providers, resolved (discovery) on first use and kept.
+/// When the demo provider does not answer at its address, the directory
+/// starts one in this process and keeps it until `shutdown()`, so Demo
+/// works with no configuration and no second terminal.
 public actor ProviderDirectory {
     public let configuration: ProviderConfiguration
     public let transport: any HTTPTransport
     private var resolved: [ProviderID: ResolvedProvider] = [:]
+    private var demoServer: DemoServer?
 
     public init(configuration: ProviderConfiguration, transport: any HTTPTransport) {
         self.configuration = configuration
@@ -15,12 +20,41 @@ public actor ProviderDirectory {
 
     /// The provider ready to use, or why not.
     public func resolve(_ id: ProviderID) async throws(FlowFailure) -> ResolvedProvider {
-        if let known = resolved[id] { return known }
+        try await resolveReportingDemo(id).provider
+    }
+
+    /// The provider ready to use; `startedDemo` is the address of a demo
+    /// provider this call had to start in-process.
+    public func resolveReportingDemo(_ id: ProviderID) async throws(FlowFailure) -> (provider: ResolvedProvider, startedDemo: URL?) {
+        if let known = resolved[id] { return (known, nil) }
         guard let settings = configuration.provider(id) else {
             throw .configuration("no provider called \(id.rawValue.displaySafe); `switchboard providers` lists them")
         }
-        let provider = try await ResolvedProvider.resolve(settings, transport: transport)
+        var startedDemo: URL?
+        let provider: ResolvedProvider
+        do {
+            provider = try await ResolvedProvider.resolve(settings, transport: transport)
+        } catch {
+            guard case .offline = error, settings.kind == .demo, demoServer == nil else { throw error }
+            let issuer = settings.issuer ?? URL(string: "http://127.0.0.1:8628")!
+            let server = DemoServer()
+            let url: URL
+            do { url = try await server.start(port: UInt16(issuer.port ?? 8628)) } catch {
+                throw .offline("cannot start the demo provider: \(error)")
+            }
+            demoServer = server
+            startedDemo = url
+            var started = settings
+            started.issuer = url
+            provider = try await ResolvedProvider.resolve(started, transport: transport)
+        }
         resolved[id] = provider
-        return provider
+        return (provider, startedDemo)
+    }
+
+    /// Stops the demo provider this directory started, if any.
+    public func shutdown() async {
+        await demoServer?.stop()
+        demoServer = nil
     }
 }

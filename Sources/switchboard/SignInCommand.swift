@@ -59,13 +59,16 @@ struct SignInCommand: AsyncParsableCommand {
         do { database = try options.openDatabase() } catch { throw fail(error.description, ExitStatus(error)) }
         let transport = URLSessionTransport(timeout: transportTimeout)
         let settings = try providerSettings()
+        let directory = ProviderDirectory(configuration: ProviderConfiguration(providers: [settings], file: nil), transport: transport)
         let resolved: ResolvedProvider
-        var demoServer: DemoServer?
         do {
-            let found = try await resolve(settings, transport: transport, output: output)
+            let found = try await directory.resolveReportingDemo(settings.id)
             resolved = found.provider
-            demoServer = found.demo
-        } catch let error as FlowFailure {
+            if let url = found.startedDemo {
+                let asked = settings.issuer?.absoluteString ?? "http://127.0.0.1:8628"
+                output.note("No demo provider answered at \(asked); started one at \(url.absoluteString) until this sign-in ends.")
+            }
+        } catch {
             if case .configuration = error { throw fail(error.description, .configuration) }
             output.outcome(SignInRun.ended(SignInRun.outcome(for: error)), conflict: nil, session: session)
             throw ExitCode(ExitStatus(SignInRun.outcome(for: error)).rawValue)
@@ -103,7 +106,7 @@ struct SignInCommand: AsyncParsableCommand {
             answered = (pending, choice)
         }
         output.outcome(report, conflict: answered, session: session)
-        if let demoServer { await demoServer.stop() }
+        await directory.shutdown()
         if answered?.1 == .cancel { throw ExitCode(ExitStatus.conflict.rawValue) }
         if ExitStatus(report.outcome) != .success { throw ExitCode(ExitStatus(report.outcome).rawValue) }
     }
@@ -130,25 +133,6 @@ struct SignInCommand: AsyncParsableCommand {
         return settings
     }
 
-    /// Finds the provider's endpoints. When the demo provider does not answer
-    /// at its address, starts one in this process for the length of the sign-in.
-    private func resolve(_ settings: ProviderSettings, transport: URLSessionTransport, output: SignInOutput) async throws -> (provider: ResolvedProvider, demo: DemoServer?) {
-        let failure: FlowFailure
-        do {
-            return (try await ResolvedProvider.resolve(settings, transport: transport), nil)
-        } catch {
-            failure = error
-        }
-        guard case .offline = failure, settings.kind == .demo else { throw failure }
-        let issuer = settings.issuer ?? URL(string: "http://127.0.0.1:8628")!
-        let server = DemoServer()
-        let url: URL
-        do { url = try await server.start(port: UInt16(issuer.port ?? 8628)) } catch { throw fail("cannot start the demo provider: \(error)", .offline) }
-        output.note("No demo provider answered at \(issuer.absoluteString); started one at \(url.absoluteString) until this sign-in ends.")
-        var started = settings
-        started.issuer = url
-        return (try await ResolvedProvider.resolve(started, transport: transport), server)
-    }
 
     private func readSecret() throws -> String? {
         guard let source = clientSecret else { return nil }

@@ -1,0 +1,56 @@
+import Foundation
+import SwitchboardCore
+import TerminalUI
+
+/// Everything that can happen to the chooser. Keys, ticks, store loads,
+/// device-flow progress and bus events all arrive as one of these.
+public enum Action: Sendable {
+    /// A key, a mouse event or a resize.
+    case input(InputEvent)
+    /// A second passed (only while a countdown shows) or a toast ran out.
+    case tick(Date)
+    /// The accounts and who is active, as read from the store.
+    case loaded(AccountList, active: ActiveAccount)
+    /// Bus: accounts or their identities changed; the list is read again.
+    case accountsChanged
+    /// Bus: who a session acts as changed.
+    case statusChanged(UserStatusChanged)
+    /// Bus (guide pane's subscription): whose guide to show, with their favourites.
+    case guideFor(Account?, favourites: Set<String>)
+    /// Bus: a credential check found an identity in a new state.
+    case identityChanged(IdentityStateChanged, accountName: String?)
+    /// The provider gave a code to show.
+    case codeReady(WaitingCode)
+    /// Bus: the sign-in moved to a new phase.
+    case signInProgress(SignInProgress)
+    /// The sign-in ended; `conflict` asks the person to choose.
+    case signInEnded(SignInEnding, conflict: ConflictDialog?)
+    /// Bus: the theme changed.
+    case themeChanged(Theme)
+    /// Something to tell the person in a toast.
+    case notify(String, Toast.Kind)
+}
+
+/// Work the reducer asks the UI loop to do; its results come back as actions.
+public enum Effect: Hashable, Sendable {
+    case reload
+    case switchAccount(AccountID)
+    case signOut
+    case startSignIn(ProviderID, AuthMode)
+    case cancelSignIn
+    case resolveConflict(ConflictChoice)
+    case disconnect(Identity)
+    case setFavourite(String, starred: Bool, account: AccountID)
+    /// Put text on the clipboard (OSC 52).
+    case copy(String)
+    /// Open a URL in the browser (only on request).
+    case open(String)
+    case nextTheme
+    case quit
+}
+
+/// A theme change, announced on the bus.
+public struct ThemeChanged: BusEvent {
+    public let theme: Theme
+    public init(theme: Theme) { self.theme = theme }
+}

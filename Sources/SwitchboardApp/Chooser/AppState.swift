@@ -1,0 +1,120 @@
+import Foundation
+import SwitchboardCore
+import TerminalUI
+
+/// Which pane has the keyboard.
+public enum Focus: Hashable, Sendable { case accounts, guide }
+
+/// A row of the accounts pane.
+public enum AccountItem: Hashable, Sendable { case account(AccountID), add, anonymous }
+
+/// The accounts pane's own state: what is shown, the filter, the selection.
+public struct AccountsPaneState: Sendable {
+    public var list: AccountList = .empty
+    /// The filter text; empty shows every account.
+    public var filter = ""
+    /// Whether keys are typed into the filter.
+    public var isFiltering = false
+    /// Indices into `list.accounts` that pass the filter, in order.
+    public var visible: [Int] = []
+    /// The selected item, an index into `items`.
+    public var selection = 0
+    /// The first item shown.
+    public var scroll = 0
+
+    /// Accounts, then "+ Add account" and "Anonymous" (hidden while a filter is set).
+    public var itemCount: Int { visible.count + (filter.isEmpty ? 2 : 0) }
+
+    public func item(at index: Int) -> AccountItem? {
+        guard index >= 0, index < itemCount else { return nil }
+        if index < visible.count { return .account(list.accounts[visible[index]].id) }
+        return index == visible.count ? .add : .anonymous
+    }
+
+    public func account(at index: Int) -> Account? {
+        index >= 0 && index < visible.count ? list.accounts[visible[index]] : nil
+    }
+
+    public var selectedItem: AccountItem? { item(at: selection) }
+}
+
+/// The guide pane's state: whose guide it is and their favourites.
+public struct GuideState: Sendable {
+    public var guide: Guide
+    /// The person whose guide this is; nil shows the plain guide.
+    public var person: Account?
+    public var favourites: Set<String> = []
+    /// The listings in the order shown: favourites first.
+    public var shows: [Show]
+    public var selection = 0
+    public var scroll = 0
+
+    public init(guide: Guide) {
+        self.guide = guide
+        shows = guide.ordered(favourites: [])
+    }
+
+    public var selectedShow: Show? { shows.indices.contains(selection) ? shows[selection] : nil }
+}
+
+/// A provider offered in the sign-in dialog.
+public struct ProviderChoice: Hashable, Sendable {
+    public let id: ProviderID
+    public let name: String
+    /// Why it cannot be used now (missing client id…), if so.
+    public let problem: String?
+
+    public init(id: ProviderID, name: String, problem: String? = nil) {
+        self.id = id
+        self.name = name
+        self.problem = problem
+    }
+}
+
+/// A short message in the corner.
+public struct Toast: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable { case info, warning, error }
+    public let id: Int
+    public let text: String
+    public let kind: Kind
+    public let expiresAt: Date
+}
+
+/// Everything the chooser shows. One UI loop owns it; only `reduce` changes it.
+public struct AppState: Sendable {
+    public let session: SessionKey
+    public var size: Size
+    public var now: Date
+    public var focus: Focus = .accounts
+    public var active: ActiveAccount = .anonymous
+    public var accounts = AccountsPaneState()
+    public var guide: GuideState
+    public var dialog: Dialog?
+    public var toasts: [Toast] = []
+    public var nextToastID = 1
+    public var theme: Theme
+    public var providers: [ProviderChoice]
+    /// Demo approval hints name this program.
+    public var isRunning = true
+
+    public init(session: SessionKey, size: Size, now: Date, guide: Guide, theme: Theme, providers: [ProviderChoice]) {
+        self.session = session
+        self.size = size
+        self.now = now
+        self.guide = GuideState(guide: guide)
+        self.theme = theme
+        self.providers = providers
+    }
+
+    /// Seconds a toast stays up.
+    public static let toastSeconds: TimeInterval = 6
+
+    /// Whether a one-second tick is needed (a countdown shows).
+    public var needsTicks: Bool {
+        if case .signIn(let dialog) = dialog, case .waiting = dialog.phase { return true }
+        return false
+    }
+
+    /// When the next toast goes away, if any is up.
+    public var nextToastExpiry: Date? { toasts.map(\.expiresAt).min() }
+}

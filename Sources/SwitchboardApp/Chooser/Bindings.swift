@@ -1,0 +1,94 @@
+import TerminalUI
+
+/// What a key does on the main screen.
+public enum Command: Hashable, Sendable {
+    case select, add, link, signOut, disconnect, filter, favourite, theme, help, quit
+    case up, down, pageUp, pageDown, top, bottom, switchPane, clearFilter
+}
+
+/// What a key does in a dialog or the filter.
+public enum DialogCommand: Hashable, Sendable {
+    case up, down, confirm, cancel, copy, open, retry, merge, switchAccount, close
+}
+
+/// The key tables. Each one dispatches keys and also generates the key bar
+/// and the help overlay, so what is shown is what works.
+public enum Bindings {
+    public static let main = KeyMap<Command>([
+        KeyBinding([.enter], .select, label: "switch", help: "Switch to the selected account (on + Add, sign in; on Anonymous, sign out)"),
+        KeyBinding([.character("a")], .add, label: "add", help: "Add an account: sign in with a provider"),
+        KeyBinding([.character("l")], .link, label: "link", help: "Link another provider's identity to the active account"),
+        KeyBinding([.character("s")], .signOut, label: "sign out", help: "Sign out of this session; accounts stay available"),
+        KeyBinding([.character("d")], .disconnect, label: "disconnect", help: "Disconnect an identity of the selected account (asks first)"),
+        KeyBinding([.character("/")], .filter, label: "filter", help: "Filter accounts by name, email or provider as you type"),
+        KeyBinding([.character("f")], .favourite, label: "star", help: "Star or unstar the selected show for the active person"),
+        KeyBinding([.character("t")], .theme, label: "theme", help: "Cycle colour themes"),
+        KeyBinding([.character("?")], .help, label: "help", help: "Show this help"),
+        KeyBinding([.character("q"), .control("c")], .quit, label: "quit", help: "Quit"),
+        KeyBinding([.up, .character("k")], .up, label: "up", help: "Move up", inKeyBar: false),
+        KeyBinding([.down, .character("j")], .down, label: "down", help: "Move down", inKeyBar: false),
+        KeyBinding([.pageUp], .pageUp, label: "page up", help: "Move a page up", inKeyBar: false),
+        KeyBinding([.pageDown], .pageDown, label: "page down", help: "Move a page down", inKeyBar: false),
+        KeyBinding([.home, .character("g")], .top, label: "top", help: "Go to the first row", inKeyBar: false),
+        KeyBinding([.end, .character("G")], .bottom, label: "bottom", help: "Go to the last row", inKeyBar: false),
+        KeyBinding([.escape], .clearFilter, label: "clear filter", help: "Clear the filter", inKeyBar: false),
+        KeyBinding([.tab, .backTab], .switchPane, label: "pane", help: "Move between the accounts and the guide", inKeyBar: false),
+    ])
+
+    /// While typing a filter.
+    public static let filter = KeyMap<DialogCommand>([
+        KeyBinding([.enter], .confirm, label: "keep filter", help: "Stop typing and keep the filter"),
+        KeyBinding([.escape], .cancel, label: "clear", help: "Clear the filter"),
+        KeyBinding([.up], .up, label: "up", help: "Move up", inKeyBar: false),
+        KeyBinding([.down], .down, label: "down", help: "Move down", inKeyBar: false),
+    ])
+
+    public static let chooseProvider = KeyMap<DialogCommand>([
+        KeyBinding([.enter], .confirm, label: "sign in", help: "Sign in with the selected provider"),
+        KeyBinding([.up, .character("k")], .up, label: "up", help: "Move up", inKeyBar: false),
+        KeyBinding([.down, .character("j")], .down, label: "down", help: "Move down", inKeyBar: false),
+        KeyBinding([.escape, .character("q")], .cancel, label: "cancel", help: "Close"),
+    ])
+
+    public static let requesting = KeyMap<DialogCommand>([
+        KeyBinding([.escape], .cancel, label: "cancel", help: "Cancel the sign-in"),
+    ])
+
+    public static let waiting = KeyMap<DialogCommand>([
+        KeyBinding([.character("c")], .copy, label: "copy code", help: "Copy the code to the clipboard"),
+        KeyBinding([.character("o")], .open, label: "open browser", help: "Open the page in the browser"),
+        KeyBinding([.escape], .cancel, label: "cancel", help: "Cancel the sign-in"),
+    ])
+
+    public static let finished = KeyMap<DialogCommand>([
+        KeyBinding([.enter, .escape, .character("q")], .close, label: "close", help: "Close"),
+    ])
+
+    public static let finishedRetry = KeyMap<DialogCommand>([
+        KeyBinding([.character("r")], .retry, label: "try again", help: "Start again with a new code"),
+        KeyBinding([.enter, .escape, .character("q")], .close, label: "close", help: "Close"),
+    ])
+
+    public static let conflict = KeyMap<DialogCommand>([
+        KeyBinding([.character("m")], .merge, label: "merge", help: "Merge the other account into the active one"),
+        KeyBinding([.character("s")], .switchAccount, label: "switch", help: "Switch to the other account"),
+        KeyBinding([.character("c"), .escape], .cancel, label: "cancel", help: "Stay as you are"),
+        KeyBinding([.enter], .confirm, label: "choose", help: "Take the selected choice", inKeyBar: false),
+        KeyBinding([.up, .character("k")], .up, label: "up", help: "Move up", inKeyBar: false),
+        KeyBinding([.down, .character("j")], .down, label: "down", help: "Move down", inKeyBar: false),
+    ])
+
+    /// The conflict table without merge, when merging is not allowed.
+    public static let conflictNoMerge = KeyMap<DialogCommand>(conflict.bindings.filter { $0.command != .merge })
+
+    public static let disconnect = KeyMap<DialogCommand>([
+        KeyBinding([.character("y"), .enter], .confirm, label: "disconnect", help: "Disconnect the selected identity"),
+        KeyBinding([.up, .character("k")], .up, label: "up", help: "Move up", inKeyBar: false),
+        KeyBinding([.down, .character("j")], .down, label: "down", help: "Move down", inKeyBar: false),
+        KeyBinding([.character("n"), .escape], .cancel, label: "keep", help: "Keep it"),
+    ])
+
+    public static let help = KeyMap<DialogCommand>([
+        KeyBinding([.escape, .character("?"), .character("q"), .enter], .close, label: "close", help: "Close help"),
+    ])
+}

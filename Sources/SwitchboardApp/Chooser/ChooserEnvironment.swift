@@ -1,0 +1,48 @@
+import DeviceFlow
+import Foundation
+import Store
+import SwitchboardCore
+import TerminalUI
+
+/// The I/O the chooser needs, each piece swappable in tests: the store,
+/// the bus, providers over HTTP, the clock, the clipboard, the browser and
+/// the theme files.
+public struct ChooserEnvironment: Sendable {
+    public var database: AppDatabase
+    public var bus: NotificationBus
+    public var providers: ProviderDirectory
+    public var clock: any FlowClock
+    /// Puts text on the terminal's clipboard (OSC 52).
+    public var copy: @MainActor @Sendable (String) -> Void
+    /// Opens a URL in the browser.
+    public var open: @Sendable (String) throws -> Void
+    /// The theme after the one named, and a warning when its file was bad.
+    public var nextTheme: @Sendable (String) -> (Theme, String?)
+    public var now: @Sendable () -> Date
+
+    public init(
+        database: AppDatabase, bus: NotificationBus, providers: ProviderDirectory, clock: any FlowClock = SystemFlowClock(),
+        copy: @escaping @MainActor @Sendable (String) -> Void, open: @escaping @Sendable (String) throws -> Void,
+        nextTheme: @escaping @Sendable (String) -> (Theme, String?), now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.database = database
+        self.bus = bus
+        self.providers = providers
+        self.clock = clock
+        self.copy = copy
+        self.open = open
+        self.nextTheme = nextTheme
+        self.now = now
+    }
+
+    /// Opens `url` with `xdg-open`, its output discarded; only on request.
+    public static func xdgOpen(_ url: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["xdg-open", url]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+}

@@ -1,0 +1,251 @@
+import DeviceFlow
+import Foundation
+import QRCode
+import Store
+import SwitchboardCore
+import TerminalUI
+
+/// The one UI loop: owns `AppState`, turns everything into actions, runs the
+/// reducer, carries out its effects and asks for a frame. Runs on the main
+/// actor; nothing here blocks it, and nothing wakes it when idle but a key,
+/// a resize, a bus event, or a tick while a countdown shows.
+@MainActor
+public final class ChooserLoop {
+    public private(set) var state: AppState
+    private let environment: ChooserEnvironment
+    private let render: @MainActor (AppState) -> Void
+    private var subscriptions: [Subscription] = []
+    private var renderScheduled = false
+    private var ticker: Task<Void, Never>?
+    private var toastTimer: Task<Void, Never>?
+    private var signIn: (generation: Int, run: SignInRun?, task: Task<Void, Never>)?
+    private var generation = 0
+    private var pendingConflict: PendingConflict?
+    private var quitContinuation: CheckedContinuation<Void, Never>?
+
+    /// - Parameter render: draws a state; called at most once per turn of
+    ///   the main actor, however many actions arrived.
+    public init(state: AppState, environment: ChooserEnvironment, render: @escaping @MainActor (AppState) -> Void) {
+        self.state = state
+        self.environment = environment
+        self.render = render
+    }
+
+    /// Subscribes the panes, loads the store and draws the first frame.
+    public func start() {
+        subscriptions = PaneSubscriptions.subscribe(
+            bus: environment.bus, database: environment.database, session: state.session) { [weak self] action in
+                self?.send(action)
+            }
+        perform(.reload)
+        send(PaneSubscriptions.guideAction(for: state.active.account, database: environment.database))
+        flush()
+    }
+
+    /// Waits until the person quits.
+    public func run() async {
+        start()
+        if !state.isRunning { return }
+        await withCheckedContinuation { quitContinuation = $0 }
+    }
+
+    /// Handles one action: reduce, run effects, schedule a frame.
+    public func send(_ action: Action) {
+        for effect in state.reduce(action) { perform(effect) }
+        scheduleTimers()
+        scheduleRender()
+    }
+
+    /// Draws now if anything changed since the last frame.
+    public func flush() {
+        renderScheduled = false
+        render(state)
+    }
+
+    private func scheduleRender() {
+        guard !renderScheduled else { return }
+        renderScheduled = true
+        Task { @MainActor [weak self] in
+            guard let self, self.renderScheduled else { return }
+            self.flush()
+        }
+    }
+
+    // MARK: Timers: a tick per second while a countdown shows, one wake-up per toast.
+
+    private func scheduleTimers() {
+        if state.needsTicks, ticker == nil {
+            ticker = Task { @MainActor [weak self] in
+                while !Task.isCancelled {
+                    let now = self?.environment.now() ?? Date()
+                    let fraction = now.timeIntervalSince1970.truncatingRemainder(dividingBy: 1)
+                    try? await Task.sleep(for: .milliseconds(Int((1 - fraction) * 1000) + 5))
+                    guard let self, !Task.isCancelled else { return }
+                    self.send(.tick(self.environment.now()))
+                }
+            }
+        } else if !state.needsTicks, let ticker {
+            ticker.cancel()
+            self.ticker = nil
+        }
+        toastTimer?.cancel()
+        toastTimer = nil
+        if let expiry = state.nextToastExpiry, ticker == nil {
+            let delay = max(0.05, expiry.timeIntervalSince(environment.now()))
+            toastTimer = Task { @MainActor [weak self] in
+                try? await Task.sleep(for: .milliseconds(Int(delay * 1000) + 5))
+                guard let self, !Task.isCancelled else { return }
+                self.send(.tick(self.environment.now()))
+            }
+        }
+    }
+
+    // MARK: Effects
+
+    private func perform(_ effect: Effect) {
+        let database = environment.database, bus = environment.bus, session = state.session
+        switch effect {
+        case .reload:
+            do {
+                let accounts = try database.accounts()
+                let active = try database.active(in: session)
+                for action in state.reduce(.loaded(AccountList(accounts), active: active)) { perform(action) }
+            } catch { fail(error) }
+        case .switchAccount(let id):
+            store { bus.publish(try database.switchAccount(to: id, session: session)) }
+        case .signOut:
+            store { bus.publish(try database.signOut(session: session)) }
+        case .setFavourite(let show, let starred, let account):
+            store {
+                try database.setFavourite(show, starred: starred, for: account)
+                send(PaneSubscriptions.guideAction(for: state.active.account, database: database))
+            }
+        case .startSignIn(let provider, let mode):
+            startSignIn(provider, mode: mode)
+        case .cancelSignIn:
+            signIn?.run?.cancel()
+            signIn?.task.cancel()
+            signIn = nil
+        case .resolveConflict(let choice):
+            resolveConflict(choice)
+        case .disconnect(let identity):
+            disconnect(identity)
+        case .copy(let text):
+            environment.copy(text)
+        case .open(let url):
+            do { try environment.open(url) } catch {
+                state.notify("Could not open a browser (\(error.localizedDescription)); open \(url) yourself.", .error)
+            }
+        case .nextTheme:
+            let (theme, warning) = environment.nextTheme(state.theme.name)
+            if let warning { state.notify(warning, .warning) }
+            bus.publish(ThemeChanged(theme: theme))
+        case .quit:
+            ticker?.cancel()
+            toastTimer?.cancel()
+            subscriptions.forEach { $0.cancel() }
+            quitContinuation?.resume()
+            quitContinuation = nil
+        }
+    }
+
+    private func store(_ body: () throws -> Void) {
+        do { try body() } catch { fail(error) }
+    }
+
+    private func fail(_ error: any Error) {
+        state.notify("The store failed: \(error)", .error)
+    }
+
+    private func startSignIn(_ providerID: ProviderID, mode: AuthMode) {
+        generation += 1
+        let current = generation
+        let environment = environment, session = state.session
+        let task = Task { @MainActor [weak self] in
+            let transport = environment.providers.transport
+            let provider: ResolvedProvider
+            let demoServer: String?
+            do {
+                let found = try await environment.providers.resolveReportingDemo(providerID)
+                provider = found.provider
+                demoServer = provider.settings.kind == .demo ? found.startedDemo?.absoluteString ?? provider.endpoints.issuer : nil
+            } catch {
+                self?.ended(current, SignInEnding(outcome: SignInRun.outcome(for: error as? FlowFailure ?? .invalidResponse("\(error)"))))
+                return
+            }
+            let run = SignInRun(provider: provider, mode: mode, session: session, database: environment.database,
+                                bus: environment.bus, transport: transport, clock: environment.clock)
+            guard let self, self.signIn?.generation == current else { return run.cancel() }
+            self.signIn?.run = run
+            do {
+                let code = try await run.requestCode()
+                guard self.signIn?.generation == current else { return }
+                self.send(.codeReady(Self.waiting(code, demoServer: demoServer)))
+            } catch {
+                return self.ended(current, SignInEnding(outcome: SignInRun.outcome(for: error as? FlowFailure ?? .invalidResponse("\(error)"))))
+            }
+            do {
+                let report = try await run.finish()
+                self.finished(current, report, providerName: provider.settings.name)
+            } catch {
+                self.fail(error)
+                self.ended(current, SignInEnding(outcome: .cancelled))
+            }
+        }
+        signIn = (current, nil, task)
+    }
+
+    private func ended(_ generation: Int, _ ending: SignInEnding, conflict: ConflictDialog? = nil) {
+        guard signIn?.generation == generation else { return }
+        send(.signInEnded(ending, conflict: conflict))
+    }
+
+    private func finished(_ generation: Int, _ report: SignInReport, providerName: String) {
+        guard signIn?.generation == generation else { return }
+        if let pending = report.conflict {
+            pendingConflict = pending
+            let names = (try? environment.database.accounts()) ?? []
+            let name = { (id: AccountID) in names.first { $0.id == id }?.name ?? "account \(id)" }
+            ended(generation, SignInEnding(outcome: report.outcome), conflict: ConflictDialog(
+                conflict: pending.conflict, providerName: providerName, ownerName: name(pending.conflict.owner),
+                activeName: name(pending.conflict.active)))
+        } else {
+            ended(generation, SignInEnding(outcome: report.outcome, accountName: report.account?.name, isNew: report.isNew, linked: report.linked))
+            signIn = nil
+        }
+    }
+
+    private func resolveConflict(_ choice: ConflictChoice) {
+        guard let pending = pendingConflict, let run = signIn?.run else { return }
+        pendingConflict = nil
+        signIn = nil
+        do {
+            _ = try run.resolve(pending, choosing: choice)
+            if choice == .cancel { state.notify("Nothing changed: \(pending.identity.provider) stays with its own account.", .info) }
+        } catch { fail(error) }
+    }
+
+    private func disconnect(_ identity: Identity) {
+        let environment = environment, session = state.session
+        Task { @MainActor [weak self] in
+            let disconnect = Disconnect(database: environment.database, providers: environment.providers, bus: environment.bus)
+            do {
+                let (result, revocation) = try await disconnect.run(identity, session: session)
+                let gone = result.accountRemoved ? " The account had no other identity and is gone." : ""
+                self?.send(.notify("Disconnected \(identity.provider): \(revocation).\(gone)", .info))
+                self?.send(.accountsChanged)
+            } catch {
+                self?.fail(error)
+            }
+        }
+    }
+
+    /// The dialog's view of a code: with the QR code of the complete URI.
+    static func waiting(_ code: DeviceAuthorization, demoServer: String?) -> WaitingCode {
+        let qr = (try? QREncoder.encode(code.qrPayload, errorCorrection: .low)).map { QRRenderer.halfBlocks($0) } ?? []
+        return WaitingCode(
+            userCode: code.userCode, verificationURI: code.verificationURI.absoluteString,
+            completeURI: code.verificationURIComplete?.absoluteString, expiresAt: code.expiresAt, interval: code.interval,
+            demoServer: demoServer, qrRows: qr)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import SwitchboardCore
+
+/// A dialog over the panes. At most one is open.
+public enum Dialog: Sendable {
+    case signIn(SignInDialog)
+    case conflict(ConflictDialog)
+    case disconnect(DisconnectDialog)
+    case help
+}
+
+/// The sign-in dialog: pick a provider, show the code, wait, tell the outcome.
+public struct SignInDialog: Sendable {
+    public enum Phase: Sendable {
+        /// Picking a provider; `selection` indexes the dialog's providers.
+        case choosing(selection: Int)
+        /// Asking the provider for a code.
+        case requesting
+        /// Showing the code while the provider waits for the person.
+        case waiting(WaitingCode)
+        /// Finished, with the screen for its outcome.
+        case finished(SignInEnding)
+    }
+
+    public var mode: AuthMode
+    public var providers: [ProviderChoice]
+    public var provider: ProviderChoice?
+    public var phase: Phase
+
+    public init(mode: AuthMode, providers: [ProviderChoice]) {
+        self.mode = mode
+        self.providers = providers
+        phase = .choosing(selection: 0)
+    }
+}
+
+/// The code on screen while waiting for approval.
+public struct WaitingCode: Sendable {
+    public let userCode: String
+    public let verificationURI: String
+    /// The URI with the code filled in, when the provider gives one.
+    public let completeURI: String?
+    public let expiresAt: Date
+    /// Polls made so far, for the poll indicator.
+    public var polls = 0
+    /// Seconds between polls (grows on slow_down).
+    public var interval: Int
+    /// The demo provider's address when the provider is the built-in demo,
+    /// which gets approval hints.
+    public let demoServer: String?
+    /// The QR code's rows (half blocks), for the complete URI.
+    public let qrRows: [String]
+
+    public init(userCode: String, verificationURI: String, completeURI: String?, expiresAt: Date, interval: Int, demoServer: String?, qrRows: [String]) {
+        self.userCode = userCode
+        self.verificationURI = verificationURI
+        self.completeURI = completeURI
+        self.expiresAt = expiresAt
+        self.interval = interval
+        self.demoServer = demoServer
+        self.qrRows = qrRows
+    }
+}
+
+/// How a sign-in ended, as the dialog tells it.
+public struct SignInEnding: Hashable, Sendable {
+    public let outcome: SignInOutcome
+    /// The person it ended as, when approved.
+    public let accountName: String?
+    public let isNew: Bool
+    public let linked: Bool
+
+    public init(outcome: SignInOutcome, accountName: String? = nil, isNew: Bool = false, linked: Bool = false) {
+        self.outcome = outcome
+        self.accountName = accountName
+        self.isNew = isNew
+        self.linked = linked
+    }
+
+    /// Whether `r` offers to start again.
+    public var canRetry: Bool {
+        switch outcome {
+        case .approved, .cancelled: false
+        default: true
+        }
+    }
+}
+
+/// The identity that just signed in belongs to another account: merge,
+/// switch or cancel (merge only when allowed).
+public struct ConflictDialog: Sendable {
+    public let identity: Identity
+    public let providerName: String
+    public let ownerName: String
+    public let activeName: String
+    public let choices: [ConflictChoice]
+    /// Why merge is not offered, when it is not.
+    public let mergeRefusal: String?
+    public var selection = 0
+
+    public init(conflict: AuthConflict, providerName: String, ownerName: String, activeName: String) {
+        identity = conflict.identity
+        self.providerName = providerName
+        self.ownerName = ownerName
+        self.activeName = activeName
+        choices = conflict.choices
+        mergeRefusal = conflict.canMerge ? nil
+            : "Both accounts have an identity at \(conflict.clashingProviders.map(\.rawValue).joined(separator: ", ")), so they cannot be merged."
+    }
+}
+
+/// Confirms disconnecting one identity of an account.
+public struct DisconnectDialog: Sendable {
+    public let account: Account
+    public var selection = 0
+
+    public init(account: Account) { self.account = account }
+
+    public var identity: LinkedIdentity? {
+        account.identities.indices.contains(selection) ? account.identities[selection] : nil
+    }
+}

@@ -1,0 +1,234 @@
+import Foundation
+import SwitchboardCore
+import TerminalUI
+
+extension AppState {
+    /// The key table in force now: the open dialog's, the filter's, or the main one.
+    public var dialogKeys: KeyMap<DialogCommand>? {
+        switch dialog {
+        case .signIn(let signIn):
+            switch signIn.phase {
+            case .choosing: Bindings.chooseProvider
+            case .requesting: Bindings.requesting
+            case .waiting: Bindings.waiting
+            case .finished(let ending): ending.canRetry ? Bindings.finishedRetry : Bindings.finished
+            }
+        case .conflict(let conflict): conflict.choices.contains(.merge) ? Bindings.conflict : Bindings.conflictNoMerge
+        case .disconnect: Bindings.disconnect
+        case .help: Bindings.help
+        case nil: accounts.isFiltering ? Bindings.filter : nil
+        }
+    }
+
+    mutating func handle(_ key: Key) -> [Effect] {
+        guard ScreenLayout(size) != nil else {
+            // Too small to show anything but the message: only quitting works.
+            return key == .control("c") || key == .character("q") ? quit() : []
+        }
+        if let keys = dialogKeys {
+            if dialog == nil, accounts.isFiltering { return filterKey(key, keys) }
+            guard let command = keys.command(for: key) else { return [] }
+            return dialogCommand(command)
+        }
+        guard let command = Bindings.main.command(for: key) else { return [] }
+        return mainCommand(command)
+    }
+
+    private mutating func filterKey(_ key: Key, _ keys: KeyMap<DialogCommand>) -> [Effect] {
+        switch key {
+        case .character(let c) where !c.isNewline:
+            setFilter(accounts.filter + String(c))
+        case .backspace, .delete:
+            if !accounts.filter.isEmpty { setFilter(String(accounts.filter.dropLast())) }
+        case .control("c"):
+            return quit()
+        default:
+            switch keys.command(for: key) {
+            case .confirm: accounts.isFiltering = false
+            case .cancel:
+                accounts.isFiltering = false
+                setFilter("")
+            case .up: moveAccounts(by: -1)
+            case .down: moveAccounts(by: 1)
+            default: break
+            }
+        }
+        return []
+    }
+
+    private mutating func mainCommand(_ command: Command) -> [Effect] {
+        let layout = ScreenLayout(size)!
+        switch command {
+        case .up: move(by: -1)
+        case .down: move(by: 1)
+        case .pageUp: move(by: -(focus == .accounts ? layout.accountItemsShown : layout.guideRowsShown))
+        case .pageDown: move(by: focus == .accounts ? layout.accountItemsShown : layout.guideRowsShown)
+        case .top: move(by: -Int.max / 2)
+        case .bottom: move(by: Int.max / 2)
+        case .switchPane: focus = focus == .accounts ? .guide : .accounts
+        case .clearFilter: if !accounts.filter.isEmpty { setFilter("") }
+        case .filter:
+            focus = .accounts
+            accounts.isFiltering = true
+        case .select:
+            switch accounts.selectedItem {
+            case .account(let id): return id == active.id ? [] : [.switchAccount(id)]
+            case .add: openSignIn(.signIn)
+            case .anonymous: return active == .anonymous ? [] : [.signOut]
+            case nil: break
+            }
+        case .add: openSignIn(.signIn)
+        case .link:
+            if active == .anonymous {
+                notify("Linking adds an identity to the active account: switch to one first.", .warning)
+            } else {
+                openSignIn(.link)
+            }
+        case .signOut:
+            if active == .anonymous { notify("Nobody is signed in to this session.", .info) } else { return [.signOut] }
+        case .disconnect:
+            if let account = accounts.account(at: accounts.selection) {
+                dialog = .disconnect(DisconnectDialog(account: account))
+            } else {
+                notify("Select an account to disconnect one of its identities.", .info)
+            }
+        case .favourite:
+            guard let person = active.account else {
+                notify("Favourites belong to a person: switch to an account first.", .info)
+                return []
+            }
+            guard let show = guide.selectedShow else { return [] }
+            return [.setFavourite(show.id, starred: !guide.favourites.contains(show.id), account: person.id)]
+        case .theme: return [.nextTheme]
+        case .help: dialog = .help
+        case .quit: return quit()
+        }
+        return []
+    }
+
+    private mutating func quit() -> [Effect] {
+        isRunning = false
+        if case .signIn = dialog { return [.cancelSignIn, .quit] }
+        return [.quit]
+    }
+
+    private mutating func openSignIn(_ mode: AuthMode) {
+        dialog = .signIn(SignInDialog(mode: mode, providers: providers))
+    }
+
+    private mutating func move(by delta: Int) {
+        if focus == .accounts { moveAccounts(by: delta) } else {
+            guide.selection = clampedAdd(guide.selection, delta)
+            clampAll()
+        }
+    }
+
+    private mutating func moveAccounts(by delta: Int) {
+        accounts.selection = clampedAdd(accounts.selection, delta)
+        clampAll()
+    }
+
+    private func clampedAdd(_ a: Int, _ b: Int) -> Int { max(-1, min(Int.max / 4, a &+ b)) }
+
+    // MARK: Dialogs
+
+    private mutating func dialogCommand(_ command: DialogCommand) -> [Effect] {
+        switch dialog {
+        case .signIn(var signIn):
+            defer { if case .signIn = dialog { dialog = .signIn(signIn) } }
+            return signInCommand(command, &signIn)
+        case .conflict(var conflict):
+            switch command {
+            case .up, .down:
+                conflict.selection = max(0, min(conflict.choices.count - 1, conflict.selection + (command == .up ? -1 : 1)))
+                dialog = .conflict(conflict)
+            case .confirm: return answer(conflict.choices[conflict.selection])
+            case .merge: return answer(.merge)
+            case .switchAccount: return answer(.switchAccount)
+            case .cancel: return answer(.cancel)
+            default: break
+            }
+        case .disconnect(var confirm):
+            switch command {
+            case .up, .down:
+                confirm.selection = max(0, min(confirm.account.identities.count - 1, confirm.selection + (command == .up ? -1 : 1)))
+                dialog = .disconnect(confirm)
+            case .confirm:
+                dialog = nil
+                if let identity = confirm.identity { return [.disconnect(identity.identity)] }
+            case .cancel: dialog = nil
+            default: break
+            }
+        case .help:
+            dialog = nil
+        case nil:
+            break
+        }
+        return []
+    }
+
+    private mutating func answer(_ choice: ConflictChoice) -> [Effect] {
+        dialog = nil
+        return [.resolveConflict(choice)]
+    }
+
+    private mutating func signInCommand(_ command: DialogCommand, _ signIn: inout SignInDialog) -> [Effect] {
+        switch (signIn.phase, command) {
+        case (.choosing(let selection), .up):
+            signIn.phase = .choosing(selection: max(0, selection - 1))
+        case (.choosing(let selection), .down):
+            signIn.phase = .choosing(selection: min(signIn.providers.count - 1, selection + 1))
+        case (.choosing(let selection), .confirm):
+            guard signIn.providers.indices.contains(selection) else { return [] }
+            let provider = signIn.providers[selection]
+            if let problem = provider.problem {
+                notify("\(provider.name) is not ready: \(problem)", .error)
+                return []
+            }
+            signIn.provider = provider
+            signIn.phase = .requesting
+            return [.startSignIn(provider.id, signIn.mode)]
+        case (.choosing, .cancel):
+            dialog = nil
+        case (.requesting, .cancel), (.waiting, .cancel):
+            dialog = nil
+            return [.cancelSignIn]
+        case (.waiting(let code), .copy):
+            notify("Copied \(code.userCode) to the clipboard.", .info)
+            return [.copy(code.userCode)]
+        case (.waiting(let code), .open):
+            return [.open(code.completeURI ?? code.verificationURI)]
+        case (.finished, .close):
+            dialog = nil
+        case (.finished(let ending), .retry) where ending.canRetry:
+            guard let provider = signIn.provider else { return [] }
+            signIn.phase = .requesting
+            return [.startSignIn(provider.id, signIn.mode)]
+        default:
+            break
+        }
+        return []
+    }
+
+    // MARK: Mouse
+
+    mutating func handle(_ mouse: MouseEvent) {
+        guard dialog == nil, let layout = ScreenLayout(size) else { return }
+        switch mouse.kind {
+        case .press:
+            if layout.accountList.contains(x: mouse.x, y: mouse.y) {
+                focus = .accounts
+                let index = accounts.scroll + (mouse.y - layout.accountList.y) / ScreenLayout.accountRows
+                if index < accounts.itemCount { accounts.selection = index }
+            } else if layout.guideList.contains(x: mouse.x, y: mouse.y) {
+                focus = .guide
+                let index = guide.scroll + (mouse.y - layout.guideList.y)
+                if index < guide.shows.count { guide.selection = index }
+            }
+            clampAll()
+        case .scrollUp: move(by: -1)
+        case .scrollDown: move(by: 1)
+        case .release: break
+        }
+    }
+}

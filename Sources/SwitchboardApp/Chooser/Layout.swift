@@ -1,0 +1,48 @@
+import TerminalUI
+
+/// Where each part of the screen goes at a given size. Pure, so the reducer
+/// (scrolling, mouse hits) and the drawing agree.
+public struct ScreenLayout: Hashable, Sendable {
+    /// The smallest terminal the chooser draws in.
+    public static let minimum = Size(width: 60, height: 16)
+    /// Rows each item of the accounts pane takes: the name, then its identities.
+    public static let accountRows = 2
+
+    public let statusBar: Rect
+    public let accounts: Rect
+    public let guide: Rect
+    public let keyBar: Rect
+    /// Inside the accounts frame, above the filter line.
+    public let accountList: Rect
+    /// The filter line inside the accounts frame.
+    public let filterLine: Rect
+    /// Inside the guide frame, below its header.
+    public let guideList: Rect
+
+    /// The layout, or nil when the terminal is smaller than `minimum`.
+    public init?(_ size: Size) {
+        guard size.width >= Self.minimum.width, size.height >= Self.minimum.height else { return nil }
+        let screen = Rect(x: 0, y: 0, width: size.width, height: size.height)
+        let (top, rest) = screen.splitRows(1)
+        let (bottom, body) = rest.splitRows(-1)
+        statusBar = top
+        keyBar = bottom
+        let accountsWidth = min(44, max(30, size.width / 3))
+        (accounts, guide) = body.splitColumns(accountsWidth)
+        (filterLine, accountList) = accounts.inset().splitRows(-1)
+        guideList = guide.inset()
+    }
+
+    /// How many account items fit.
+    public var accountItemsShown: Int { max(1, accountList.height / Self.accountRows) }
+    /// How many guide rows fit.
+    public var guideRowsShown: Int { max(1, guideList.height) }
+}
+
+/// Keeps `selection` within `0..<count` and `scroll` so the selection shows.
+func clampScroll(selection: inout Int, scroll: inout Int, count: Int, shown: Int) {
+    selection = count == 0 ? 0 : min(max(0, selection), count - 1)
+    if selection < scroll { scroll = selection }
+    if selection >= scroll + shown { scroll = selection - shown + 1 }
+    scroll = max(0, min(scroll, max(0, count - shown)))
+}

@@ -1,0 +1,148 @@
+import Foundation
+import SwitchboardCore
+import TerminalUI
+
+extension AppState {
+    /// The one place state changes: applies `action` and returns the work
+    /// the UI loop must do. Pure: no I/O, the time comes with the actions.
+    public mutating func reduce(_ action: Action) -> [Effect] {
+        switch action {
+        case .input(.resize(let size)):
+            self.size = size
+            clampAll()
+            return []
+        case .input(.key(let key)):
+            return handle(key)
+        case .input(.mouse(let mouse)):
+            handle(mouse)
+            return []
+        case .tick(let date):
+            now = date
+            toasts.removeAll { $0.expiresAt <= date }
+            return []
+        case .loaded(let list, let active):
+            load(list, active: active)
+            return []
+        case .accountsChanged:
+            return [.reload]
+        case .statusChanged(let change):
+            return statusChanged(change)
+        case .guideFor(let person, let favourites):
+            showGuide(for: person, favourites: favourites)
+            return []
+        case .identityChanged(let change, let name):
+            if !change.current.isAvailable, change.previous != change.current {
+                let whose = name.map { "\($0)'s " } ?? ""
+                notify("\(whose)\(change.identity.provider) sign-in is \(change.current.rawValue) — sign in again to use it.", .warning)
+            }
+            return [.reload]
+        case .codeReady(let code):
+            updateSignIn { $0.phase = .waiting(code) }
+            return []
+        case .signInProgress(let progress):
+            updateSignIn { dialog in
+                guard case .waiting(var code) = dialog.phase else { return }
+                switch progress.phase {
+                case .polling(let attempt): code.polls = attempt
+                case .slowedDown(let interval): code.interval = interval
+                default: return
+                }
+                dialog.phase = .waiting(code)
+            }
+            return []
+        case .signInEnded(let ending, let conflict):
+            if let conflict {
+                dialog = .conflict(conflict)
+            } else if case .cancelled = ending.outcome {
+                if case .signIn = dialog { dialog = nil }
+            } else {
+                updateSignIn { $0.phase = .finished(ending) }
+            }
+            return []
+        case .themeChanged(let theme):
+            self.theme = theme
+            return []
+        case .notify(let text, let kind):
+            notify(text, kind)
+            return []
+        }
+    }
+
+    /// Adds a toast that goes away after `toastSeconds`.
+    public mutating func notify(_ text: String, _ kind: Toast.Kind) {
+        toasts.append(Toast(id: nextToastID, text: text, kind: kind, expiresAt: now.addingTimeInterval(Self.toastSeconds)))
+        nextToastID += 1
+        if toasts.count > 3 { toasts.removeFirst(toasts.count - 3) }
+    }
+
+    private mutating func updateSignIn(_ change: (inout SignInDialog) -> Void) {
+        guard case .signIn(var signIn) = dialog else { return }
+        change(&signIn)
+        dialog = .signIn(signIn)
+    }
+
+    // MARK: Store and bus
+
+    private mutating func load(_ list: AccountList, active: ActiveAccount) {
+        let selected = accounts.selectedItem
+        accounts.list = list
+        accounts.visible = list.matches(accounts.filter)
+        self.active = active
+        if case .account(let id)? = selected, let index = accounts.visible.firstIndex(where: { list.accounts[$0].id == id }) {
+            accounts.selection = index
+        }
+        if guide.person != nil, let person = active.account, person.id == guide.person?.id { guide.person = person }
+        clampAll()
+    }
+
+    private mutating func statusChanged(_ change: UserStatusChanged) -> [Effect] {
+        guard change.session == session else {
+            if case .revoked(let identity) = change.reason, let name = change.previous.account?.name {
+                notify("Session \(change.session) was signed out: \(identity.provider) revoked \(name.displaySafe)'s token.", .warning)
+            }
+            return [.reload]
+        }
+        active = change.current
+        switch change.reason {
+        case .revoked(let identity):
+            let name = change.previous.account?.name.displaySafe ?? "The active account"
+            notify("\(name) was signed out: \(identity.provider) revoked the token.", .warning)
+        case .disconnected(let identity):
+            notify("Disconnected \(identity.provider); the account is gone, so this session is anonymous.", .info)
+        case .external:
+            notify("Another program changed who is active: now \(change.current.account?.name.displaySafe ?? "Anonymous").", .info)
+        case .linked(let identity):
+            notify("Linked \(identity.provider) to \(change.current.account?.name.displaySafe ?? "the account").", .info)
+        case .merged:
+            notify("Merged the accounts into \(change.current.account?.name.displaySafe ?? "the active one").", .info)
+        case .switched, .signedIn, .signedOut:
+            break
+        }
+        return [.reload]
+    }
+
+    private mutating func showGuide(for person: Account?, favourites: Set<String>) {
+        let selected = guide.selectedShow?.id
+        guide.person = person
+        guide.favourites = person == nil ? [] : favourites
+        guide.shows = guide.guide.ordered(favourites: guide.favourites)
+        if let selected, let index = guide.shows.firstIndex(where: { $0.id == selected }) { guide.selection = index }
+        clampAll()
+    }
+
+    mutating func clampAll() {
+        guard let layout = ScreenLayout(size) else { return }
+        clampScroll(selection: &accounts.selection, scroll: &accounts.scroll, count: accounts.itemCount, shown: layout.accountItemsShown)
+        clampScroll(selection: &guide.selection, scroll: &guide.scroll, count: guide.shows.count, shown: layout.guideRowsShown)
+    }
+
+    // MARK: Filter
+
+    mutating func setFilter(_ text: String) {
+        let extends = !accounts.filter.isEmpty && text.hasPrefix(accounts.filter)
+        accounts.visible = accounts.list.matches(text, within: extends ? accounts.visible : nil)
+        accounts.filter = text
+        accounts.selection = 0
+        accounts.scroll = 0
+    }
+}

@@ -1,0 +1,86 @@
+import SwitchboardCore
+import TerminalUI
+
+/// The accounts pane: every account with its identities and their state,
+/// then "+ Add account" and "Anonymous"; a filter line at the bottom.
+enum AccountsPane {
+    static func draw(_ state: AppState, layout: ScreenLayout, into buffer: inout Buffer) {
+        let theme = state.theme, pane = state.accounts
+        let focused = state.focus == .accounts && state.dialog == nil
+        buffer.drawBox(layout.accounts, title: "Accounts", style: theme[focused ? .borderFocused : .border], titleStyle: theme[.title])
+        let list = layout.accountList
+        let shown = layout.accountItemsShown
+        for row in 0..<shown {
+            let index = pane.scroll + row
+            guard let item = pane.item(at: index) else { break }
+            let rect = Rect(x: list.x, y: list.y + row * ScreenLayout.accountRows, width: list.width, height: ScreenLayout.accountRows)
+            drawItem(item, index: index, state: state, in: rect, into: &buffer)
+        }
+        if pane.visible.isEmpty, !pane.filter.isEmpty {
+            buffer.write("  No account matches “\(pane.filter)”.", x: list.x, y: list.y, style: theme[.muted], limit: list.width)
+        }
+        drawFilter(state, in: layout.filterLine, into: &buffer)
+    }
+
+    private static func drawItem(_ item: AccountItem, index: Int, state: AppState, in rect: Rect, into buffer: inout Buffer) {
+        let theme = state.theme
+        let selected = index == state.accounts.selection
+        let base = selected ? theme[.accountSelected] : theme[.text]
+        if selected { buffer.fill(rect, style: base) }
+        let marker = selected ? "▸ " : "  "
+        let nameWidth = rect.width - 5
+        switch item {
+        case .account(let id):
+            guard let account = state.accounts.account(at: index) else { return }
+            let isActive = id == state.active.id
+            let nameStyle = selected ? base.adding(.bold) : (isActive ? theme[.accountActive] : base)
+            buffer.write(marker + account.name.displaySafe.truncated(toWidth: nameWidth), x: rect.x + 1, y: rect.y, style: nameStyle)
+            if isActive { buffer.write("●", x: rect.maxX - 2, y: rect.y, style: selected ? base : theme[.accountActive]) }
+            drawIdentities(account, selected: selected, state: state, at: rect.x + 5, y: rect.y + 1, limit: rect.width - 6, into: &buffer)
+        case .add:
+            buffer.write(marker + "+ Add account", x: rect.x + 1, y: rect.y, style: selected ? base.adding(.bold) : base)
+            buffer.write("sign in with a provider", x: rect.x + 5, y: rect.y + 1, style: selected ? base : theme[.muted], limit: rect.width - 6)
+        case .anonymous:
+            buffer.write(marker + "Anonymous", x: rect.x + 1, y: rect.y, style: selected ? base.adding(.bold) : base)
+            if state.active == .anonymous { buffer.write("●", x: rect.maxX - 2, y: rect.y, style: selected ? base : theme[.accountActive]) }
+            buffer.write("nobody; the plain guide", x: rect.x + 5, y: rect.y + 1, style: selected ? base : theme[.muted], limit: rect.width - 6)
+        }
+    }
+
+    /// "demo ✓  github ⚠ expired", as far as it fits.
+    private static func drawIdentities(_ account: Account, selected: Bool, state: AppState, at x: Int, y: Int, limit: Int, into buffer: inout Buffer) {
+        let theme = state.theme
+        var used = 0
+        for identity in account.identities.sorted(by: { $0.identity < $1.identity }) {
+            let (mark, role): (String, ThemeRole) = switch identity.state {
+            case .authorized: ("✓", .stateAvailable)
+            case .expired: ("⚠ expired", .stateExpired)
+            case .revoked: ("✗ revoked", .stateRevoked)
+            case .notFound: ("✗ gone", .stateRevoked)
+            }
+            let provider = identity.provider.rawValue.displaySafe
+            let width = provider.displayWidth + 1 + mark.displayWidth
+            if used > 0, used + 2 + width > limit { break }
+            if used > 0 { used += 2 }
+            let base = selected ? theme[.accountSelected] : theme[.muted]
+            used += buffer.write(provider + " ", x: x + used, y: y, style: base, limit: limit - used)
+            used += buffer.write(mark, x: x + used, y: y, style: selected ? base : theme[role], limit: limit - used)
+        }
+    }
+
+    private static func drawFilter(_ state: AppState, in rect: Rect, into buffer: inout Buffer) {
+        let theme = state.theme, pane = state.accounts
+        let count = pane.filter.isEmpty ? "\(pane.list.count) accounts" : "\(pane.visible.count) of \(pane.list.count)"
+        if pane.isFiltering || !pane.filter.isEmpty {
+            let cursor = pane.isFiltering ? "▏" : ""
+            let room = rect.width - count.displayWidth - 3
+            let text = "/" + pane.filter.displaySafe
+            let shown = text.displayWidth > room - 1 ? "…" + String(text.suffix(max(1, room - 2))) : text
+            let used = buffer.write(" " + shown + cursor, x: rect.x, y: rect.y, style: theme[.filter], limit: room)
+            _ = used
+        } else {
+            buffer.write(" / filter", x: rect.x, y: rect.y, style: theme[.muted])
+        }
+        buffer.write(count, x: rect.maxX - count.displayWidth - 1, y: rect.y, style: theme[.muted])
+    }
+}

@@ -1,0 +1,80 @@
+import SwitchboardCore
+import TerminalUI
+
+/// Merge, switch or cancel, when a signed-in identity belongs to another account.
+enum ConflictDialogView {
+    static func draw(_ dialog: ConflictDialog, state: AppState, into buffer: inout Buffer) {
+        let theme = state.theme
+        let size = Size(width: min(66, state.size.width - 4), height: min(state.size.height - 2, 14))
+        let inner = DialogFrame.draw(title: "This identity has an account already", size: size, state: state, into: &buffer)
+        let owner = dialog.ownerName.displaySafe, active = dialog.activeName.displaySafe
+        var y = DialogFrame.paragraph(
+            "Your \(dialog.providerName) identity belongs to \(owner), but \(active) is active here.",
+            in: inner, y: inner.y + 1, style: theme[.text], into: &buffer) + 1
+        for (index, choice) in dialog.choices.enumerated() where y < inner.maxY {
+            let text = switch choice {
+            case .merge: "m  Merge \(owner) into \(active)"
+            case .switchAccount: "s  Switch to \(owner)"
+            case .cancel: "c  Cancel: stay \(active)"
+            }
+            let selected = index == dialog.selection
+            let style = selected ? theme[.accountSelected] : theme[.text]
+            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
+            buffer.write((selected ? "▸ " : "  ") + text, x: inner.x, y: y, style: style, limit: inner.width)
+            y += 1
+        }
+        if let refusal = dialog.mergeRefusal {
+            DialogFrame.paragraph(refusal, in: inner, y: y + 1, style: theme[.muted], into: &buffer)
+        }
+    }
+}
+
+/// Asks which identity to disconnect, and says what that means.
+enum DisconnectDialogView {
+    static func draw(_ dialog: DisconnectDialog, state: AppState, into buffer: inout Buffer) {
+        let theme = state.theme
+        let identities = dialog.account.identities
+        let size = Size(width: min(66, state.size.width - 4), height: min(state.size.height - 2, identities.count + 10))
+        let inner = DialogFrame.draw(title: "Disconnect from \(dialog.account.name.displaySafe)?", size: size, state: state, into: &buffer)
+        var y = inner.y + 1
+        for (index, identity) in identities.enumerated() where y < inner.maxY {
+            let selected = index == dialog.selection
+            let style = selected ? theme[.accountSelected] : theme[.text]
+            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
+            let who = identity.email ?? identity.displayName ?? identity.identity.subject
+            buffer.write((selected ? "▸ " : "  ") + identity.provider.rawValue.displaySafe + "  " + who.displaySafe, x: inner.x, y: y, style: style, limit: inner.width)
+            y += 1
+        }
+        let last = identities.count == 1
+            ? "It is the account's only identity: the account and its favourites go too."
+            : "The account keeps its other identities."
+        DialogFrame.paragraph(
+            "The provider is asked to revoke the token, and Switchboard forgets the identity. " + last,
+            in: inner, y: y + 1, style: theme[.muted], into: &buffer)
+    }
+}
+
+/// Every key, from the same tables that dispatch them.
+enum HelpOverlay {
+    static func draw(_ state: AppState, into buffer: inout Buffer) {
+        let theme = state.theme
+        let main = Bindings.main.bindings
+        let dialogs: [(String, KeyMap<DialogCommand>)] = [("Sign-in dialog", Bindings.waiting), ("Filter", Bindings.filter)]
+        let height = main.count + dialogs.reduce(0) { $0 + $1.1.bindings.filter(\.inKeyBar).count + 2 } + 4
+        let inner = DialogFrame.draw(title: "Keys", size: Size(width: min(76, state.size.width - 4), height: min(state.size.height - 2, height)), state: state, into: &buffer)
+        var y = inner.y + 1
+        func row(_ keys: String, _ help: String) {
+            guard y < inner.maxY else { return }
+            buffer.write(keys, x: inner.x, y: y, style: theme[.keyBarKey], limit: 12)
+            buffer.write(help, x: inner.x + 13, y: y, style: theme[.text], limit: inner.width - 13)
+            y += 1
+        }
+        for binding in main { row(binding.keyText, binding.help) }
+        for (title, map) in dialogs {
+            y += 1
+            if y < inner.maxY { buffer.write(title, x: inner.x, y: y, style: theme[.title]) }
+            y += 1
+            for binding in map.bindings where binding.inKeyBar { row(binding.keyText, binding.help) }
+        }
+    }
+}

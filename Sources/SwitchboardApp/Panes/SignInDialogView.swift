@@ -1,0 +1,105 @@
+import Foundation
+import SwitchboardCore
+import TerminalUI
+
+/// The sign-in dialog, one screen per phase and per outcome.
+enum SignInDialogView {
+    static func draw(_ dialog: SignInDialog, state: AppState, into buffer: inout Buffer) {
+        let providerName = dialog.provider?.name ?? "a provider"
+        let title = switch dialog.mode {
+        case .signIn: dialog.provider == nil ? "Add an account" : "Sign in with \(providerName)"
+        case .link: "Link \(providerName) to \(state.active.account?.name.displaySafe ?? "the active account")"
+        }
+        let wanted = Size(width: min(78, state.size.width - 4), height: state.size.height - 2)
+        switch dialog.phase {
+        case .choosing(let selection):
+            let inner = DialogFrame.draw(title: title, size: Size(width: min(60, wanted.width), height: min(wanted.height, dialog.providers.count + 6)), state: state, into: &buffer)
+            choosing(dialog, selection: selection, state: state, in: inner, into: &buffer)
+        case .requesting:
+            let inner = DialogFrame.draw(title: title, size: Size(width: min(60, wanted.width), height: 5), state: state, into: &buffer)
+            buffer.write("Asking \(providerName) for a code…", x: inner.x, y: inner.y + 1, style: state.theme[.text], limit: inner.width)
+        case .waiting(let code):
+            let inner = DialogFrame.draw(title: title, size: wanted, state: state, into: &buffer)
+            waiting(code, providerName: providerName, state: state, in: inner, into: &buffer)
+        case .finished(let ending):
+            let inner = DialogFrame.draw(title: title, size: Size(width: min(64, wanted.width), height: min(wanted.height, 10)), state: state, into: &buffer)
+            finished(ending, providerName: providerName, mode: dialog.mode, state: state, in: inner, into: &buffer)
+        }
+    }
+
+    private static func choosing(_ dialog: SignInDialog, selection: Int, state: AppState, in inner: Rect, into buffer: inout Buffer) {
+        let theme = state.theme
+        buffer.write("Choose a provider:", x: inner.x, y: inner.y + 1, style: theme[.text])
+        for (index, provider) in dialog.providers.enumerated() {
+            let y = inner.y + 3 + index
+            guard y < inner.maxY else { break }
+            let selected = index == selection
+            let style = selected ? theme[.accountSelected] : theme[.text]
+            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
+            let used = buffer.write((selected ? "▸ " : "  ") + provider.name.displaySafe, x: inner.x, y: y, style: selected ? style.adding(.bold) : style)
+            let note = provider.problem ?? (provider.id == "demo" ? "built in, works offline" : "")
+            if !note.isEmpty {
+                buffer.write("  " + note.displaySafe, x: inner.x + used, y: y, style: selected ? style : theme[provider.problem == nil ? .muted : .statusWarning], limit: inner.width - used)
+            }
+        }
+    }
+
+    private static func waiting(_ code: WaitingCode, providerName: String, state: AppState, in inner: Rect, into buffer: inout Buffer) {
+        let theme = state.theme
+        let qrWidth = code.qrRows.first?.displayWidth ?? 0, qrHeight = code.qrRows.count
+        let showQR = qrWidth > 0 && inner.width >= qrWidth + 34 && inner.height >= qrHeight + 1
+        let textArea = showQR ? Rect(x: inner.x, y: inner.y, width: inner.width - qrWidth - 2, height: inner.height) : inner
+        var y = inner.y + 1
+        y = DialogFrame.paragraph("On any device, open", in: textArea, y: y, style: theme[.text], into: &buffer)
+        y = DialogFrame.paragraph(code.verificationURI, in: textArea.inset(dx: 1, dy: 0), y: y, style: theme[.title], into: &buffer)
+        y = DialogFrame.paragraph("and enter the code:", in: textArea, y: y, style: theme[.text], into: &buffer)
+        let spaced = code.userCode.map(String.init).joined(separator: " ")
+        let box = Rect(x: textArea.x + 1, y: y + 1, width: spaced.displayWidth + 4, height: 3)
+        buffer.drawBox(box, style: theme[.code])
+        buffer.write(spaced, x: box.x + 2, y: box.y + 1, style: theme[.code])
+        y = box.maxY + 1
+        let remaining = max(0, Int(code.expiresAt.timeIntervalSince(state.now).rounded(.up)))
+        let countdown = String(format: "Expires in %d:%02d", remaining / 60, remaining % 60)
+        buffer.write(countdown, x: textArea.x, y: y, style: remaining < 30 ? theme[.statusWarning] : theme[.text])
+        y += 1
+        let spinner = ["◐", "◓", "◑", "◒"][code.polls % 4]
+        let checks = code.polls == 1 ? "1 check" : "\(code.polls) checks"
+        buffer.write("\(spinner) checking every \(code.interval) s · \(checks)", x: textArea.x, y: y, style: theme[.muted], limit: textArea.width)
+        y += 2
+        if let server = code.demoServer {
+            let option = server == "http://127.0.0.1:8628" ? "" : " --server \(server)"
+            y = DialogFrame.paragraph("Demo: approve on that page, or in another terminal run", in: textArea, y: y, style: theme[.muted], into: &buffer)
+            y = DialogFrame.paragraph("switchboard demo approve \(code.userCode)\(option)", in: textArea.inset(dx: 1, dy: 0), y: y, style: theme[.text], into: &buffer)
+        }
+        if showQR {
+            let x = inner.maxX - qrWidth
+            for (row, line) in code.qrRows.enumerated() {
+                buffer.write(line, x: x, y: inner.y + row, style: Style(foreground: .default, background: .default))
+            }
+        } else if qrWidth > 0, y + 1 < inner.maxY {
+            let needed = Size(width: qrWidth + 34 + 6, height: qrHeight + 5)
+            DialogFrame.paragraph("The QR code needs a terminal of \(needed.width)×\(needed.height); enlarge this one to see it.", in: textArea, y: y + 1, style: theme[.muted], into: &buffer)
+        }
+    }
+
+    private static func finished(_ ending: SignInEnding, providerName: String, mode: AuthMode, state: AppState, in inner: Rect, into buffer: inout Buffer) {
+        let theme = state.theme
+        let name = ending.accountName?.displaySafe ?? "you"
+        let (headline, role, detail): (String, ThemeRole, String) = switch ending.outcome {
+        case .approved where ending.linked: ("Linked \(providerName) to \(name).", .statusOK, "Either identity now signs in as \(name).")
+        case .approved where ending.isNew: ("Welcome, \(name)!", .statusOK, "A new account was made and is active in this session.")
+        case .approved: ("Welcome back, \(name).", .statusOK, "\(name) is active in this session.")
+        case .denied: ("Sign-in was denied.", .statusError, "\(providerName) said no. Nothing changed here. Press r to try again.")
+        case .expired: ("The code expired.", .statusWarning, "Nobody approved it in time. Press r for a new code.")
+        case .cancelled: ("Cancelled.", .muted, "Nothing changed.")
+        case .noAccount: ("\(providerName) has no account for you.", .statusError, "Create one there, then press r to try again.")
+        case .multipleAccounts: ("\(providerName) offered several accounts.", .statusError, "Choose one at the provider, then press r.")
+        case .invalidAccount(let why): ("\(providerName)'s answer cannot be used.", .statusError, why + " Press r to try again.")
+        case .providerError(let why): ("\(providerName) reported an error.", .statusError, why + " Check its settings in config.toml, then press r.")
+        case .offline(let why): ("Could not reach \(providerName).", .statusError, why + " Check the network, then press r.")
+        }
+        buffer.write(headline.truncated(toWidth: inner.width), x: inner.x, y: inner.y + 1, style: theme[role])
+        DialogFrame.paragraph(detail.displaySafe, in: inner, y: inner.y + 3, style: theme[.text], into: &buffer)
+        _ = mode
+    }
+}
