@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Store", "DeviceFlow"], path: "Tests/TestSupport"),
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"]),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "ConfigFile"]),
         .testTarget(
             name: "DemoProviderTests",
             dependencies: ["DemoProvider", .product(name: "JWTKit", package: "jwt-kit")]

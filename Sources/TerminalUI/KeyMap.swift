@@ -47,16 +47,21 @@ public struct KeyMap<Command: Hashable & Sendable>: Sendable {
 }
 
 extension Buffer {
-    /// Writes a key bar (`⏎ switch  a add …`) on row `y`, keys in `keyStyle`
-    /// and labels in `labelStyle`, dropping whole items that do not fit.
+    /// Writes a key bar (`⏎ switch  a add …`) in `rect`, keys in `keyStyle`
+    /// and labels in `labelStyle`. When not all fit, items before the last
+    /// two (help and quit, by convention) are dropped from the end.
     public mutating func drawKeyBar(
         _ items: [(key: String, label: String)], in rect: Rect, keyStyle: Style, labelStyle: Style
     ) {
         fill(rect, style: labelStyle)
+        func width(_ items: [(key: String, label: String)]) -> Int {
+            items.reduce(-2) { $0 + $1.key.displayWidth + 1 + $1.label.displayWidth + 2 } + 1
+        }
+        var shown = items
+        while shown.count > 2, width(shown) > rect.width { shown.remove(at: shown.count - 3) }
         var x = rect.x + 1
-        for item in items {
-            let width = item.key.displayWidth + 1 + item.label.displayWidth
-            if x + width > rect.maxX { break }
+        for item in shown {
+            if x + item.key.displayWidth + 1 + item.label.displayWidth > rect.maxX { break }
             x += write(item.key, x: x, y: rect.y, style: keyStyle)
             x += write(" " + item.label, x: x, y: rect.y, style: labelStyle)
             x += 2

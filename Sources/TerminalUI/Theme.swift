@@ -27,10 +27,16 @@ public enum ThemeRole: String, CaseIterable, Hashable, Sendable {
     case statusOK, statusWarning, statusError
     /// Toasts for events from elsewhere.
     case toast
+    /// The QR code: dark modules in the foreground, light in the background.
+    case qrCode
 }
 
 /// A named map from roles to styles. Roles a theme does not mention fall
 /// back to the built-in default's.
+///
+/// Themes are data: the shipped ones are theme files (see ``parse(text:file:)``);
+/// ``builtIn`` and ``monochrome`` are the same looks compiled in, for when no
+/// file can be read.
 public struct Theme: Hashable, Sendable {
     public let name: String
     public private(set) var styles: [ThemeRole: Style]
@@ -45,43 +51,60 @@ public struct Theme: Hashable, Sendable {
         styles[role] ?? Theme.builtIn.styles[role] ?? .plain
     }
 
-    /// The theme compiled into the program, used when no file loads.
+    /// The names of the shipped theme files, in the order `t` cycles through them.
+    public static let builtInNames = ["default", "light", "high-contrast", "monochrome"]
+
+    /// The shipped theme after `name` in ``builtInNames``, wrapping round;
+    /// the first for a name that is not shipped (such as a theme read from a path).
+    public static func builtInName(after name: String) -> String {
+        guard let index = builtInNames.firstIndex(of: name) else { return builtInNames[0] }
+        return builtInNames[(index + 1) % builtInNames.count]
+    }
+
+    /// The theme compiled into the program, used when no file loads. It is
+    /// the same as `themes/default.toml` (a test keeps them equal): for a
+    /// dark terminal, 256 colours.
     public static let builtIn = Theme(name: "default", styles: [
         .text: Style(),
-        .muted: Style(foreground: .palette(8)),
-        .border: Style(foreground: .palette(8)),
-        .borderFocused: Style(foreground: .cyan),
-        .title: Style(foreground: .cyan, attributes: .bold),
-        .statusBar: Style(foreground: .white, background: .palette(236)),
-        .statusActive: Style(foreground: .green, background: .palette(236), attributes: .bold),
-        .keyBarKey: Style(foreground: .cyan, attributes: .bold),
+        .muted: Style(foreground: .palette(244)),
+        .border: Style(foreground: .palette(240)),
+        .borderFocused: Style(foreground: .palette(39)),
+        .title: Style(foreground: .palette(39), attributes: .bold),
+        .statusBar: Style(foreground: .palette(252), background: .palette(236)),
+        .statusActive: Style(foreground: .palette(77), background: .palette(236), attributes: .bold),
+        .keyBarKey: Style(foreground: .palette(81), attributes: .bold),
         .keyBarLabel: Style(foreground: .palette(250)),
-        .accountSelected: Style(foreground: .black, background: .cyan),
-        .accountActive: Style(foreground: .green, attributes: .bold),
-        .stateAvailable: Style(foreground: .green),
-        .stateExpired: Style(foreground: .yellow),
-        .stateRevoked: Style(foreground: .red),
-        .filter: Style(foreground: .yellow, attributes: .bold),
-        .guideTime: Style(foreground: .palette(8)),
-        .guideChannel: Style(foreground: .blue),
-        .favourite: Style(foreground: .yellow, attributes: .bold),
+        .accountSelected: Style(foreground: .palette(16), background: .palette(74), attributes: .bold),
+        .accountActive: Style(foreground: .palette(77), attributes: .bold),
+        .stateAvailable: Style(foreground: .palette(77)),
+        .stateExpired: Style(foreground: .palette(214)),
+        .stateRevoked: Style(foreground: .palette(203)),
+        .filter: Style(foreground: .palette(221), attributes: .bold),
+        .guideTime: Style(foreground: .palette(244)),
+        .guideChannel: Style(foreground: .palette(74)),
+        .favourite: Style(foreground: .palette(220), attributes: .bold),
         .dialog: Style(),
-        .dialogTitle: Style(foreground: .cyan, attributes: .bold),
-        .code: Style(foreground: .yellow, attributes: .bold),
-        .statusOK: Style(foreground: .green, attributes: .bold),
-        .statusWarning: Style(foreground: .yellow, attributes: .bold),
-        .statusError: Style(foreground: .red, attributes: .bold),
-        .toast: Style(foreground: .black, background: .yellow),
+        .dialogTitle: Style(foreground: .palette(39), attributes: .bold),
+        .code: Style(foreground: .palette(220), attributes: .bold),
+        .statusOK: Style(foreground: .palette(77), attributes: .bold),
+        .statusWarning: Style(foreground: .palette(214), attributes: .bold),
+        .statusError: Style(foreground: .palette(203), attributes: .bold),
+        .toast: Style(foreground: .palette(16), background: .palette(221)),
+        .qrCode: Style(foreground: .palette(16), background: .palette(231)),
     ])
 
-    /// A theme without colour: attributes only (for `NO_COLOR`).
+    /// A theme without colour, attributes only (for `NO_COLOR`): reverse for
+    /// the selection, the status bar and toasts; bold for titles, the code
+    /// and what is active; dim for what matters less. The same as
+    /// `themes/monochrome.toml`.
     public static let monochrome = Theme(name: "monochrome", styles: Dictionary(uniqueKeysWithValues: ThemeRole.allCases.map { role in
         let attributes: TextAttributes = switch role {
-        case .accountSelected, .statusBar, .toast: .reverse
-        case .title, .dialogTitle, .code, .statusActive, .keyBarKey, .accountActive, .statusError, .statusOK,
-            .statusWarning, .filter, .favourite: .bold
+        case .accountSelected, .statusBar, .toast, .qrCode: .reverse
+        case .statusActive: [.reverse, .bold]
+        case .title, .dialogTitle, .code, .borderFocused, .keyBarKey, .accountActive, .stateExpired, .stateRevoked,
+            .statusError, .statusOK, .statusWarning, .filter, .favourite: .bold
         case .muted, .border, .guideTime: .dim
-        default: []
+        case .text, .keyBarLabel, .stateAvailable, .guideChannel, .dialog: []
         }
         return (role, Style(attributes: attributes))
     }))

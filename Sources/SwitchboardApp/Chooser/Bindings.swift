@@ -15,7 +15,7 @@ public enum DialogCommand: Hashable, Sendable {
 /// and the help overlay, so what is shown is what works.
 public enum Bindings {
     public static let main = KeyMap<Command>([
-        KeyBinding([.enter], .select, label: "switch", help: "Switch to the selected account (on + Add, sign in; on Anonymous, sign out)"),
+        KeyBinding([.enter], .select, label: "switch", help: "Switch to the selected account, or add one, or go anonymous"),
         KeyBinding([.character("a")], .add, label: "add", help: "Add an account: sign in with a provider"),
         KeyBinding([.character("l")], .link, label: "link", help: "Link another provider's identity to the active account"),
         KeyBinding([.character("s")], .signOut, label: "sign out", help: "Sign out of this session; accounts stay available"),

@@ -241,11 +241,15 @@ public final class ChooserLoop {
     }
 
     /// The dialog's view of a code: with the QR code of the complete URI.
-    static func waiting(_ code: DeviceAuthorization, demoServer: String?) -> WaitingCode {
-        let qr = (try? QREncoder.encode(code.qrPayload, errorCorrection: .low)).map { QRRenderer.halfBlocks($0) } ?? []
-        return WaitingCode(
+    nonisolated static func waiting(_ code: DeviceAuthorization, demoServer: String?) -> WaitingCode {
+        WaitingCode(
             userCode: code.userCode, verificationURI: code.verificationURI.absoluteString,
             completeURI: code.verificationURIComplete?.absoluteString, expiresAt: code.expiresAt, interval: code.interval,
-            demoServer: demoServer, qrRows: qr)
+            demoServer: demoServer, qrRows: qrRows(code.qrPayload))
+    }
+
+    /// The rows of a QR code for `payload`, drawn in half blocks.
+    nonisolated static func qrRows(_ payload: String) -> [String] {
+        (try? QREncoder.encode(payload, errorCorrection: .low)).map { QRRenderer.halfBlocks($0) } ?? []
     }
 }

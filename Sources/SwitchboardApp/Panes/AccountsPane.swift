@@ -39,32 +39,43 @@ enum AccountsPane {
             drawIdentities(account, selected: selected, state: state, at: rect.x + 5, y: rect.y + 1, limit: rect.width - 6, into: &buffer)
         case .add:
             buffer.write(marker + "+ Add account", x: rect.x + 1, y: rect.y, style: selected ? base.adding(.bold) : base)
-            buffer.write("sign in with a provider", x: rect.x + 5, y: rect.y + 1, style: selected ? base : theme[.muted], limit: rect.width - 6)
+            buffer.write("sign in to add one", x: rect.x + 5, y: rect.y + 1, style: selected ? base : theme[.muted], limit: rect.width - 6)
         case .anonymous:
             buffer.write(marker + "Anonymous", x: rect.x + 1, y: rect.y, style: selected ? base.adding(.bold) : base)
             if state.active == .anonymous { buffer.write("●", x: rect.maxX - 2, y: rect.y, style: selected ? base : theme[.accountActive]) }
-            buffer.write("nobody; the plain guide", x: rect.x + 5, y: rect.y + 1, style: selected ? base : theme[.muted], limit: rect.width - 6)
+            buffer.write("nobody: the plain guide", x: rect.x + 5, y: rect.y + 1, style: selected ? base : theme[.muted], limit: rect.width - 6)
         }
     }
 
-    /// "demo ✓  github ⚠ expired", as far as it fits.
+    /// "demo ✓  github ⚠ expired"; states shrink to their mark, then the
+    /// rest to "+N", when the row is narrow.
     private static func drawIdentities(_ account: Account, selected: Bool, state: AppState, at x: Int, y: Int, limit: Int, into buffer: inout Buffer) {
         let theme = state.theme
-        var used = 0
-        for identity in account.identities.sorted(by: { $0.identity < $1.identity }) {
-            let (mark, role): (String, ThemeRole) = switch identity.state {
-            case .authorized: ("✓", .stateAvailable)
-            case .expired: ("⚠ expired", .stateExpired)
-            case .revoked: ("✗ revoked", .stateRevoked)
-            case .notFound: ("✗ gone", .stateRevoked)
+        let identities = account.identities.sorted { $0.identity < $1.identity }
+        let parts: [(provider: String, mark: String, word: String, role: ThemeRole)] = identities.map { identity in
+            let (mark, word, role): (String, String, ThemeRole) = switch identity.state {
+            case .authorized: ("✓", "", .stateAvailable)
+            case .expired: ("⚠", " expired", .stateExpired)
+            case .revoked: ("✗", " revoked", .stateRevoked)
+            case .notFound: ("✗", " gone", .stateRevoked)
             }
-            let provider = identity.provider.rawValue.displaySafe
-            let width = provider.displayWidth + 1 + mark.displayWidth
-            if used > 0, used + 2 + width > limit { break }
+            return (identity.provider.rawValue.displaySafe, mark, word, role)
+        }
+        let full = parts.reduce(0) { $0 + $1.provider.displayWidth + 3 + $1.mark.displayWidth + $1.word.displayWidth } - 2
+        let withWords = full <= limit
+        let base = selected ? theme[.accountSelected] : theme[.muted]
+        var used = 0
+        for (index, part) in parts.enumerated() {
+            let mark = part.mark + (withWords ? part.word : "")
+            let width = part.provider.displayWidth + 1 + mark.displayWidth
+            let more = index < parts.count - 1 ? " +\(parts.count - index - 1)".displayWidth : 0
+            if used > 0, used + 2 + width + more > limit {
+                buffer.write("  +\(parts.count - index)", x: x + used, y: y, style: base, limit: limit - used)
+                break
+            }
             if used > 0 { used += 2 }
-            let base = selected ? theme[.accountSelected] : theme[.muted]
-            used += buffer.write(provider + " ", x: x + used, y: y, style: base, limit: limit - used)
-            used += buffer.write(mark, x: x + used, y: y, style: selected ? base : theme[role], limit: limit - used)
+            used += buffer.write(part.provider + " ", x: x + used, y: y, style: base, limit: limit - used)
+            used += buffer.write(mark, x: x + used, y: y, style: selected ? base : theme[part.role], limit: limit - used)
         }
     }
 

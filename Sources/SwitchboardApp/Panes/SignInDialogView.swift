@@ -74,7 +74,8 @@ enum SignInDialogView {
         if showQR {
             let x = inner.maxX - qrWidth
             for (row, line) in code.qrRows.enumerated() {
-                buffer.write(line, x: x, y: inner.y + row, style: Style(foreground: .default, background: .default))
+                // Dark modules in the foreground: black on white in colour themes.
+                buffer.write(line, x: x, y: inner.y + row, style: theme[.qrCode])
             }
         } else if qrWidth > 0, y + 1 < inner.maxY {
             let needed = Size(width: qrWidth + 34 + 6, height: qrHeight + 5)
