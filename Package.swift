@@ -53,8 +53,8 @@ let package = Package(
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "SwitchboardCore", "Store", "DeviceFlow", "QRCode", "DemoProvider", "SwitchboardApp",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SwitchboardCore", "Store", "DeviceFlow", "QRCode", "DemoProvider", "SwitchboardApp", "TerminalUI",
+                "CursesBackend", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "switchboard-bench", dependencies: ["SwitchboardCore", "Store"]),
@@ -68,7 +68,10 @@ let package = Package(
         ),
         .testTarget(name: "DeviceFlowTests", dependencies: ["DeviceFlow", "DemoProvider", "TestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "SwitchboardAppTests", dependencies: ["SwitchboardApp", "DemoProvider", "TestSupport"]),
+        .testTarget(
+            name: "SwitchboardAppTests", dependencies: ["SwitchboardApp", "DemoProvider", "TestSupport", "TerminalUI"],
+            exclude: ["Snapshots"]
+        ),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", "switchboard-bench"]),
         .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport"]),
     ],

@@ -21,6 +21,16 @@ static inline attr_t sb_a_italic(void) { return A_ITALIC; }
 static inline attr_t sb_a_underline(void) { return A_UNDERLINE; }
 static inline attr_t sb_a_reverse(void) { return A_REVERSE; }
 static inline attr_t sb_a_normal(void) { return A_NORMAL; }
+static inline mmask_t sb_mouse_mask(void) {
+    return BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED;
+}
+static inline int sb_mouse_kind(mmask_t state) {
+    if (state & BUTTON1_PRESSED) return 1;
+    if (state & BUTTON1_RELEASED) return 2;
+    if (state & BUTTON4_PRESSED) return 3;
+    if (state & BUTTON5_PRESSED) return 4;
+    return 0;
+}
 static inline void sb_getmaxyx(WINDOW *w, int *y, int *x) { getmaxyx(w, *y, *x); }
 
 #endif

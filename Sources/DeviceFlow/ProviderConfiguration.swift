@@ -20,11 +20,14 @@ public struct ProviderConfiguration: Sendable {
     public let providers: [ProviderSettings]
     /// Where the configuration came from, or nil when there was no file.
     public let file: String?
+    /// The `theme` key: a built-in theme's name or a theme file's path.
+    public let theme: String?
 
-    public init(providers: [ProviderSettings], file: String?) {
+    public init(providers: [ProviderSettings], file: String?, theme: String? = nil) {
         let demo = providers.contains { $0.kind == .demo } ? [] : [ProviderSettings.demo()]
         self.providers = providers + demo
         self.file = file
+        self.theme = theme
     }
 
     /// The provider called `id`.
@@ -60,7 +63,7 @@ public struct ProviderConfiguration: Sendable {
                 providers.append(try settings(named: name, entry))
             }
         }
-        return ProviderConfiguration(providers: providers, file: document.file)
+        return ProviderConfiguration(providers: providers, file: document.file, theme: try root.optionalString("theme"))
     }
 
     static let keys = ["kind", "name", "client_id", "client_secret", "issuer", "scopes", "device_authorization_endpoint", "tenant", "host"]

@@ -9,8 +9,9 @@ struct Switchboard: AsyncParsableCommand {
         discussion: ExitStatus.documentation,
         version: "0.1.0",
         subcommands: [
-            AccountsCommand.self, StatusCommand.self, SwitchCommand.self, SignInCommand.self, SignOutCommand.self,
+            ChooserCommand.self, AccountsCommand.self, StatusCommand.self, SwitchCommand.self, SignInCommand.self, SignOutCommand.self,
             DisconnectCommand.self, ProvidersCommand.self, DemoCommand.self,
-        ]
+        ],
+        defaultSubcommand: ChooserCommand.self
     )
 }

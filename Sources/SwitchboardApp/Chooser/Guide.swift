@@ -31,7 +31,7 @@ public struct Guide: Hashable, Sendable {
 
     /// The listings shipped with Switchboard.
     public static func bundled() throws(ConfigError) -> Guide {
-        guard let url = Bundle.module.url(forResource: "guide", withExtension: "toml") else {
+        guard let url = Bundle.module.url(forResource: "guide", withExtension: "toml", subdirectory: "Resources") else {
             throw ConfigError(file: "guide.toml", message: "the listings file is missing from the package")
         }
         return try load(path: url.path)

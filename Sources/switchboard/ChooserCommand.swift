@@ -1,0 +1,84 @@
+import ArgumentParser
+import CursesBackend
+import DeviceFlow
+import Foundation
+import Store
+import SwitchboardApp
+import SwitchboardCore
+import Synchronization
+import TerminalUI
+
+/// `switchboard` with no subcommand: the full-screen account chooser.
+struct ChooserCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "choose",
+        abstract: "Open the account chooser (what `switchboard` alone does).")
+
+    @OptionGroup var options: CommonOptions
+
+    @Option(name: .long, help: "A colour theme: default, light, high-contrast, monochrome, or a theme file's path (default: config.toml's theme; monochrome when NO_COLOR is set).")
+    var theme: String?
+
+    func validate() throws {
+        if options.json { throw ValidationError("the chooser has no --json; scripts use the subcommands (switchboard --help)") }
+    }
+
+    func run() async throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw fail("the chooser needs a terminal; scripts use the subcommands (switchboard --help)", .usage)
+        }
+        let session = try options.sessionKey()
+        let database: AppDatabase
+        do { database = try options.openDatabase() } catch { throw fail(error.description, ExitStatus(error)) }
+        let configuration = try options.providerConfiguration()
+        let guide: Guide
+        do { guide = try Guide.bundled() } catch { throw fail(error.description, .configuration) }
+        let environment = ProcessInfo.processInfo.environment
+        let source = theme != nil ? "--theme" : (configuration.file.map { "\($0): theme" } ?? "--theme")
+        let selection = ThemeSelection.resolve(
+            requested: theme ?? configuration.theme, source: source, environment: environment, builtInText: BundledFiles.themeText)
+        let failures = try await Chooser.run(
+            session: session, database: database, configuration: configuration, guide: guide, selection: selection, environment: environment)
+        for failure in failures { FileHandle.standardError.write(Data("switchboard: \(failure)\n".utf8)) }
+    }
+}
+
+/// Wires the chooser to the terminal and runs it until the person quits.
+@MainActor
+enum Chooser {
+    /// Returns what went wrong on the way (failing bus subscribers), to print
+    /// once the terminal is back.
+    static func run(
+        session: SessionKey, database: AppDatabase, configuration: ProviderConfiguration, guide: Guide,
+        selection: ThemeSelection, environment: [String: String]
+    ) async throws -> [String] {
+        let failures = Mutex<[String]>([])
+        let bus = NotificationBus(onFailure: { failure in failures.withLock { $0.append(failure.description) } })
+        let providers = ProviderDirectory(configuration: configuration, transport: URLSessionTransport(timeout: 15))
+        let terminal = CursesTerminal()
+        let colors = environment["NO_COLOR"].map { $0.isEmpty ? terminal.colors : 0 } ?? terminal.colors
+        var state = AppState(
+            session: session, size: terminal.size, now: Date(), guide: guide, theme: selection.theme.reduced(toColors: colors),
+            providers: configuration.providers.map { ProviderChoice(id: $0.id, name: $0.name, problem: $0.problem) })
+        if let warning = selection.warning { state.notify(warning, .warning) }
+        let loop = ChooserLoop(
+            state: state,
+            environment: ChooserEnvironment(
+                database: database, bus: bus, providers: providers,
+                copy: { terminal.copyToClipboard($0) },
+                open: ChooserEnvironment.xdgOpen,
+                nextTheme: { current in
+                    let next = ThemeSelection.resolve(
+                        requested: Theme.builtInName(after: current), environment: [:], builtInText: BundledFiles.themeText)
+                    return (next.theme.reduced(toColors: colors), next.warning)
+                }),
+            render: { terminal.draw(Screen.draw($0)) })
+        terminal.listen(
+            onEvent: { loop.send(.input($0)) },
+            onSignal: { _ in loop.send(.input(.key(.control("c")))) })
+        await loop.run()
+        terminal.stop()
+        await providers.shutdown()
+        return failures.withLock { $0 }
+    }
+}
