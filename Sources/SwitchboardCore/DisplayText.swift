@@ -1,16 +1,57 @@
 extension String {
-    /// The string made safe to show in a terminal: control characters (C0,
-    /// C1, DEL — and with them every escape sequence's introducer) and
-    /// bidirectional overrides removed, so a provider's display name cannot
-    /// move the cursor, change colours or reorder the screen.
+    /// The string made safe to show in a terminal: escape sequences removed
+    /// whole (CSI `ESC [ … final`, OSC/DCS/APC/PM/SOS up to their
+    /// terminator, and two-byte `ESC x`), then every remaining control
+    /// character (C0, C1, DEL) and bidirectional override dropped, so a
+    /// provider's display name cannot move the cursor, change colours,
+    /// retitle the window or reorder the screen.
     public var displaySafe: String {
         var scalars = String.UnicodeScalarView()
-        for scalar in unicodeScalars {
+        var iterator = unicodeScalars.makeIterator()
+        while let scalar = iterator.next() {
             switch scalar.value {
-            case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: continue
-            default: scalars.append(scalar)
+            case 0x1B:
+                Self.skipEscape(&iterator)
+            case 0x9B:
+                Self.skipCSI(&iterator)
+            case 0x90, 0x98, 0x9D, 0x9E, 0x9F:
+                Self.skipString(&iterator)
+            case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069:
+                continue
+            default:
+                scalars.append(scalar)
             }
         }
         return String(scalars)
+    }
+
+    /// After ESC: a CSI, a control string, or one more character.
+    private static func skipEscape(_ iterator: inout String.UnicodeScalarView.Iterator) {
+        guard let next = iterator.next() else { return }
+        switch next {
+        case "[": skipCSI(&iterator)
+        case "]", "P", "X", "^", "_": skipString(&iterator)
+        default: break
+        }
+    }
+
+    /// Parameters and intermediates up to the final byte (0x40–0x7E).
+    private static func skipCSI(_ iterator: inout String.UnicodeScalarView.Iterator) {
+        while let scalar = iterator.next() {
+            if (0x40...0x7E).contains(scalar.value) || scalar.value < 0x20 && scalar.value != 0x1B { return }
+        }
+    }
+
+    /// A control string ends at BEL, ST (ESC \) or the 8-bit ST.
+    private static func skipString(_ iterator: inout String.UnicodeScalarView.Iterator) {
+        while let scalar = iterator.next() {
+            switch scalar.value {
+            case 0x07, 0x9C: return
+            case 0x1B:
+                _ = iterator.next()
+                return
+            default: continue
+            }
+        }
     }
 }

@@ -142,7 +142,10 @@ struct ModelTests {
 
     @Test("display names lose control characters and escape sequences")
     func displaySafe() {
-        #expect("Ada\u{1B}[31m Love\u{7}lace\u{202E}".displaySafe == "Ada[31m Lovelace")
+        #expect("Ada\u{1B}[31m Love\u{7}lace\u{202E}".displaySafe == "Ada Lovelace")
+        #expect("\u{1B}]0;owned\u{7}Ada\u{1B}[2J\u{1B}[10;10H Lovelace".displaySafe == "Ada Lovelace")
+        #expect("A\u{1B}Pq#0;2\u{1B}\\da\u{9B}1mx".displaySafe == "Adax")
+        #expect("trailing escape\u{1B}".displaySafe == "trailing escape")
         #expect("Zoë Ångström".displaySafe == "Zoë Ångström")
     }
 }
