@@ -21,9 +21,11 @@ extension AppState {
     }
 
     mutating func handle(_ key: Key) -> [Effect] {
+        // Ctrl-C quits from anywhere, as in every terminal program.
+        if key == .control("c") { return quit() }
         guard ScreenLayout(size) != nil else {
             // Too small to show anything but the message: only quitting works.
-            return key == .control("c") || key == .character("q") ? quit() : []
+            return key == .character("q") ? quit() : []
         }
         if let keys = dialogKeys {
             if dialog == nil, accounts.isFiltering { return filterKey(key, keys) }
@@ -40,8 +42,6 @@ extension AppState {
             setFilter(accounts.filter + String(c))
         case .backspace, .delete:
             if !accounts.filter.isEmpty { setFilter(String(accounts.filter.dropLast())) }
-        case .control("c"):
-            return quit()
         default:
             switch keys.command(for: key) {
             case .confirm: accounts.isFiltering = false

@@ -122,7 +122,13 @@ extension AppState {
     }
 
     private mutating func showGuide(for person: Account?, favourites: Set<String>) {
-        let selected = guide.selectedShow?.id
+        // The same person's stars changed: keep the selected show. Another
+        // person: their guide starts at the top.
+        let selected = guide.person?.id == person?.id ? guide.selectedShow?.id : nil
+        if selected == nil {
+            guide.selection = 0
+            guide.scroll = 0
+        }
         guide.person = person
         guide.favourites = person == nil ? [] : favourites
         guide.shows = guide.guide.ordered(favourites: guide.favourites)

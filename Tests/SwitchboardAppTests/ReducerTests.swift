@@ -1,0 +1,326 @@
+import Foundation
+import Testing
+@testable import SwitchboardApp
+import SwitchboardCore
+import TerminalUI
+
+/// Every key binding and every event, through the one reducer.
+@Suite("Reducer")
+struct ReducerTests {
+    static let size = Size(width: 100, height: 30)
+
+    func several() -> AppState { Fixture.several(size: Self.size) }
+
+    @Test("every key of the main table dispatches to its command")
+    func mainTableDispatches() {
+        for binding in Bindings.main.bindings {
+            for key in binding.keys { #expect(Bindings.main.command(for: key) == binding.command, "\(key)") }
+        }
+        #expect(Bindings.main.keyBarItems.map(\.key) == ["⏎", "a", "l", "s", "d", "/", "f", "t", "?", "q"])
+    }
+
+    @Test("↑/↓ and j/k move the selection, clamped; g/G and page keys jump")
+    func moving() {
+        var state = several()
+        #expect(Fixture.press(.down, .character("j"), on: &state).isEmpty)
+        #expect(state.accounts.selection == 2)
+        _ = Fixture.press(.up, on: &state)
+        #expect(state.accounts.selection == 1)
+        _ = Fixture.press(.character("k"), .character("k"), .character("k"), on: &state)
+        #expect(state.accounts.selection == 0)
+        _ = Fixture.press(.character("G"), on: &state)
+        #expect(state.accounts.selectedItem == .anonymous)
+        _ = Fixture.press(.character("g"), on: &state)
+        #expect(state.accounts.selection == 0)
+        _ = Fixture.press(.pageDown, on: &state)
+        #expect(state.accounts.selectedItem == .anonymous)  // six items fit on one page
+        _ = Fixture.press(.pageUp, on: &state)
+        #expect(state.accounts.selection == 0)
+        _ = Fixture.press(.end, .home, on: &state)
+        #expect(state.accounts.selection == 0)
+    }
+
+    @Test("Enter: switch to the selected account; nothing when it is active already")
+    func enterSwitches() {
+        var state = several()
+        #expect(Fixture.press(.enter, on: &state).isEmpty)  // Ada is active
+        #expect(Fixture.press(.down, .enter, on: &state) == [.switchAccount(Fixture.grace.id)])
+    }
+
+    @Test("Enter on + Add opens the sign-in dialog; on Anonymous it signs out")
+    func enterOnSpecialRows() {
+        var state = several()
+        _ = Fixture.press(.character("G"), on: &state)
+        #expect(Fixture.press(.enter, on: &state) == [.signOut])
+        _ = Fixture.press(.up, .enter, on: &state)
+        guard case .signIn(let dialog) = state.dialog else { Issue.record("no sign-in dialog"); return }
+        #expect(dialog.mode == .signIn)
+    }
+
+    @Test("a opens the sign-in dialog; choosing a provider starts it; one with a problem does not")
+    func add() {
+        var state = several()
+        _ = Fixture.press(.character("a"), on: &state)
+        #expect(Fixture.press(.down, .enter, on: &state).isEmpty)  // Work SSO needs a client id
+        #expect(state.toasts.last?.kind == .error)
+        #expect(Fixture.press(.down, .enter, on: &state) == [.startSignIn("demo", .signIn)])
+        guard case .signIn(let dialog) = state.dialog, case .requesting = dialog.phase else { Issue.record("not requesting"); return }
+        #expect(dialog.provider?.name == "Demo")
+    }
+
+    @Test("l links when someone is active, and explains otherwise")
+    func link() {
+        var state = several()
+        _ = Fixture.press(.character("l"), .enter, on: &state)
+        guard case .signIn(let dialog) = state.dialog else { Issue.record("no dialog"); return }
+        #expect(dialog.mode == .link)
+        var anonymous = Fixture.state(size: Self.size)
+        _ = Fixture.press(.character("l"), on: &anonymous)
+        #expect(anonymous.dialog == nil)
+        #expect(anonymous.toasts.last?.text.contains("switch to one first") == true)
+    }
+
+    @Test("s signs out when someone is active")
+    func signOut() {
+        var state = several()
+        #expect(Fixture.press(.character("s"), on: &state) == [.signOut])
+        var anonymous = Fixture.state(size: Self.size)
+        #expect(Fixture.press(.character("s"), on: &anonymous).isEmpty)
+        #expect(anonymous.toasts.count == 1)
+    }
+
+    @Test("d asks which identity, y disconnects it, n keeps it")
+    func disconnect() {
+        var state = several()
+        _ = Fixture.press(.character("d"), .down, on: &state)
+        #expect(Fixture.press(.character("y"), on: &state) == [.disconnect(Fixture.ada.identities[1].identity)])
+        #expect(state.dialog == nil)
+        _ = Fixture.press(.character("d"), on: &state)
+        #expect(Fixture.press(.character("n"), on: &state).isEmpty)
+        #expect(state.dialog == nil)
+        _ = Fixture.press(.character("G"), .character("d"), on: &state)  // Anonymous row: nothing to disconnect
+        #expect(state.dialog == nil)
+    }
+
+    @Test("/ filters as you type, case-insensitively, over names, emails and providers")
+    func filter() {
+        var state = several()
+        _ = Fixture.press(.character("/"), on: &state)
+        Fixture.type("GRACE", on: &state)
+        #expect(state.accounts.visible.map { state.accounts.list.accounts[$0].name } == ["Grace Hopper"])
+        _ = Fixture.press(.backspace, .backspace, .backspace, .backspace, .backspace, on: &state)
+        Fixture.type("gitlab", on: &state)
+        #expect(state.accounts.visible.map { state.accounts.list.accounts[$0].name } == ["Alan Turing"])
+        _ = Fixture.press(.escape, on: &state)
+        #expect(state.accounts.filter.isEmpty && !state.accounts.isFiltering)
+        _ = Fixture.press(.character("/"), on: &state)
+        Fixture.type("example.se", on: &state)
+        _ = Fixture.press(.enter, on: &state)
+        #expect(!state.accounts.isFiltering)
+        #expect(state.accounts.itemCount == 1)
+        #expect(Fixture.press(.enter, on: &state) == [.switchAccount(Fixture.zoe.id)])
+        _ = Fixture.press(.escape, on: &state)  // Esc outside typing clears it too
+        #expect(state.accounts.itemCount == 6)
+    }
+
+    @Test("typing in the filter never triggers commands; Ctrl-C still quits")
+    func filterSwallowsKeys() {
+        var state = several()
+        _ = Fixture.press(.character("/"), on: &state)
+        #expect(Fixture.press(.character("q"), .character("s"), .character("d"), on: &state).isEmpty)
+        #expect(state.accounts.filter == "qsd" && state.isRunning)
+        #expect(Fixture.press(.control("c"), on: &state) == [.quit])
+    }
+
+    @Test("f stars and unstars the selected show for the active person only")
+    func favourite() {
+        var state = several()
+        _ = Fixture.press(.tab, on: &state)
+        #expect(state.focus == .guide)
+        // Codebreakers (a favourite) is first; the next row is Evening News.
+        #expect(Fixture.press(.character("f"), on: &state) == [.setFavourite("codebreakers", starred: false, account: Fixture.ada.id)])
+        _ = Fixture.press(.down, on: &state)
+        #expect(Fixture.press(.character("f"), on: &state) == [.setFavourite("news", starred: true, account: Fixture.ada.id)])
+        var anonymous = Fixture.state(size: Self.size)
+        #expect(Fixture.press(.character("f"), on: &anonymous).isEmpty)
+        #expect(anonymous.toasts.count == 1)
+    }
+
+    @Test("t asks for the next theme; the change arrives as an event")
+    func theme() {
+        var state = several()
+        #expect(Fixture.press(.character("t"), on: &state) == [.nextTheme])
+        _ = state.reduce(.themeChanged(Theme.monochrome))
+        #expect(state.theme.name == "monochrome")
+    }
+
+    @Test("? opens help, any of its keys closes it; q quits")
+    func helpAndQuit() {
+        var state = several()
+        _ = Fixture.press(.character("?"), on: &state)
+        guard case .help = state.dialog else { Issue.record("no help"); return }
+        _ = Fixture.press(.escape, on: &state)
+        #expect(state.dialog == nil)
+        #expect(Fixture.press(.character("q"), on: &state) == [.quit])
+        #expect(!state.isRunning)
+    }
+
+    @Test("quitting during a sign-in cancels it first")
+    func quitDuringSignIn() {
+        var state = Fixture.state(size: Self.size)
+        _ = Fixture.press(.character("a"), .down, .down, .enter, on: &state)
+        #expect(Fixture.press(.control("c"), on: &state) == [.cancelSignIn, .quit])
+    }
+
+    @Test("sign-in dialog: code, polls, slow-down, copy, open, cancel")
+    func waiting() {
+        var state = Fixture.state(size: Self.size)
+        _ = Fixture.press(.character("a"), .down, .down, .enter, on: &state)
+        _ = state.reduce(.codeReady(Fixture.code(polls: 0)))
+        #expect(state.needsTicks)
+        _ = state.reduce(.signInProgress(SignInProgress(provider: "demo", phase: .polling(attempt: 3))))
+        _ = state.reduce(.signInProgress(SignInProgress(provider: "demo", phase: .slowedDown(intervalSeconds: 10))))
+        guard case .signIn(let dialog) = state.dialog, case .waiting(let code) = dialog.phase else { Issue.record("not waiting"); return }
+        #expect(code.polls == 3 && code.interval == 10)
+        #expect(Fixture.press(.character("c"), on: &state) == [.copy("WDJB-MJHT")])
+        #expect(Fixture.press(.character("o"), on: &state) == [.open("http://127.0.0.1:8628/device?user_code=WDJB-MJHT")])
+        #expect(Fixture.press(.escape, on: &state) == [.cancelSignIn])
+        #expect(state.dialog == nil && !state.needsTicks)
+    }
+
+    @Test("outcomes: approved closes on Enter; expired and denied offer r to restart")
+    func outcomes() {
+        var state = Fixture.state(size: Self.size)
+        _ = Fixture.press(.character("a"), .down, .down, .enter, on: &state)
+        _ = state.reduce(.signInEnded(SignInEnding(outcome: .expired), conflict: nil))
+        #expect(Fixture.press(.character("r"), on: &state) == [.startSignIn("demo", .signIn)])
+        _ = state.reduce(.signInEnded(SignInEnding(outcome: .denied), conflict: nil))
+        #expect(Fixture.press(.character("r"), on: &state) == [.startSignIn("demo", .signIn)])
+        _ = state.reduce(.signInEnded(SignInEnding(outcome: .approved(AccountID(9), isNew: true), accountName: "Grace Hopper", isNew: true), conflict: nil))
+        #expect(Fixture.press(.character("r"), on: &state).isEmpty)
+        _ = Fixture.press(.enter, on: &state)
+        #expect(state.dialog == nil)
+    }
+
+    @Test("a cancelled sign-in closes its dialog")
+    func cancelledCloses() {
+        var state = Fixture.state(size: Self.size)
+        _ = Fixture.press(.character("a"), .down, .down, .enter, on: &state)
+        _ = state.reduce(.signInEnded(SignInEnding(outcome: .cancelled), conflict: nil))
+        #expect(state.dialog == nil)
+    }
+
+    @Test("conflict: m, s, c and Enter answer; merge is not a key when refused")
+    func conflict() {
+        let allowed = AuthConflict(identity: Identity(provider: "gitlab", subject: "alan"), active: AccountID(1), owner: AccountID(4), clashingProviders: [])
+        let refused = AuthConflict(identity: Identity(provider: "demo", subject: "zoe"), active: AccountID(1), owner: AccountID(3), clashingProviders: ["demo"])
+        func open(_ conflict: AuthConflict) -> AppState {
+            var state = several()
+            _ = state.reduce(.signInEnded(SignInEnding(outcome: .approved(conflict.owner, isNew: false)), conflict: ConflictDialog(
+                conflict: conflict, providerName: "X", ownerName: "Owner", activeName: "Active")))
+            return state
+        }
+        for (key, choice) in [("m", ConflictChoice.merge), ("s", .switchAccount), ("c", .cancel)] {
+            var state = open(allowed)
+            #expect(Fixture.press(.character(Character(key)), on: &state) == [.resolveConflict(choice)])
+            #expect(state.dialog == nil)
+        }
+        var state = open(allowed)
+        #expect(Fixture.press(.down, .enter, on: &state) == [.resolveConflict(.switchAccount)])
+        var noMerge = open(refused)
+        #expect(Fixture.press(.character("m"), on: &noMerge).isEmpty)
+        #expect(Fixture.press(.enter, on: &noMerge) == [.resolveConflict(.switchAccount)])
+    }
+
+    @Test("a click selects the row under it and focuses its pane; the wheel moves")
+    func mouse() {
+        var state = several()
+        let layout = ScreenLayout(Self.size)!
+        _ = state.reduce(.input(.mouse(MouseEvent(x: layout.accountList.x + 3, y: layout.accountList.y + 5, kind: .press))))
+        #expect(state.accounts.selectedItem == .account(Fixture.zoe.id))
+        _ = state.reduce(.input(.mouse(MouseEvent(x: layout.guideList.x + 3, y: layout.guideList.y + 2, kind: .press))))
+        #expect(state.focus == .guide && state.guide.selection == 2)
+        _ = state.reduce(.input(.mouse(MouseEvent(x: 0, y: 0, kind: .scrollDown))))
+        #expect(state.guide.selection == 3)
+    }
+
+    @Test("resize below the minimum: only q works; back above, all is as it was")
+    func resize() {
+        var state = several()
+        _ = Fixture.press(.down, on: &state)
+        _ = state.reduce(.input(.resize(Size(width: 40, height: 10))))
+        #expect(Fixture.press(.character("a"), .down, on: &state).isEmpty)
+        #expect(state.dialog == nil && state.accounts.selection == 1)
+        _ = state.reduce(.input(.resize(Self.size)))
+        #expect(Fixture.press(.character("q"), on: &state) == [.quit])
+    }
+
+    @Test("status change in this session: status bar and accounts follow, and the list reloads")
+    func statusChanged() {
+        var state = several()
+        let effects = state.reduce(.statusChanged(UserStatusChanged(session: Fixture.session, previous: .account(Fixture.ada), current: .account(Fixture.grace), reason: .switched)))
+        #expect(effects == [.reload])
+        #expect(state.active.id == Fixture.grace.id)
+        #expect(state.toasts.isEmpty)
+    }
+
+    @Test("revoked: a toast names whose and which provider, here and in other sessions")
+    func revoked() {
+        var state = several()
+        _ = state.reduce(.statusChanged(UserStatusChanged(session: Fixture.session, previous: .account(Fixture.ada), current: .anonymous, reason: .revoked(Identity(provider: "github", subject: "583231")))))
+        #expect(state.active == .anonymous)
+        #expect(state.toasts.last?.text == "Ada Lovelace was signed out: github revoked the token.")
+        _ = state.reduce(.statusChanged(UserStatusChanged(session: SessionKey("pts/9")!, previous: .account(Fixture.grace), current: .anonymous, reason: .revoked(Identity(provider: "microsoft", subject: "oid-7")))))
+        #expect(state.active == .anonymous)
+        #expect(state.toasts.last?.text == "Session pts/9 was signed out: microsoft revoked Grace Hopper's token.")
+    }
+
+    @Test("external, linked, merged and disconnected changes are told in toasts")
+    func otherReasons() {
+        for (reason, words) in [
+            (StatusChangeReason.external, "Another program"), (.linked(Identity(provider: "gitlab", subject: "x")), "Linked gitlab"),
+            (.merged, "Merged"), (.disconnected(Identity(provider: "demo", subject: "ada")), "Disconnected demo"),
+        ] {
+            var state = several()
+            _ = state.reduce(.statusChanged(UserStatusChanged(session: Fixture.session, previous: .account(Fixture.ada), current: .account(Fixture.ada), reason: reason)))
+            #expect(state.toasts.last?.text.contains(words) == true, "\(reason)")
+        }
+    }
+
+    @Test("the guide follows its events: favourites first and starred; anonymous sees the plain guide")
+    func guide() {
+        var state = several()
+        #expect(state.guide.shows.first?.id == "codebreakers")
+        _ = state.reduce(.guideFor(Fixture.grace, favourites: ["bugs", "news"]))
+        #expect(state.guide.shows.prefix(2).map(\.id) == ["news", "bugs"])
+        #expect(state.guide.person?.name == "Grace Hopper")
+        _ = state.reduce(.guideFor(nil, favourites: ["bugs"]))
+        #expect(state.guide.favourites.isEmpty && state.guide.shows.first?.id == "news")
+    }
+
+    @Test("identity state changes warn when an identity stops being available, and reload")
+    func identityChanged() {
+        var state = several()
+        let change = IdentityStateChanged(identity: Identity(provider: "github", subject: "583231"), previous: .authorized, current: .revoked)
+        #expect(state.reduce(.identityChanged(change, accountName: "Ada Lovelace")) == [.reload])
+        #expect(state.toasts.last?.text.hasPrefix("Ada Lovelace's github sign-in is revoked") == true)
+        #expect(state.reduce(.accountsChanged) == [.reload])
+    }
+
+    @Test("a reload keeps the selection on the same account")
+    func reloadKeepsSelection() {
+        var state = several()
+        _ = Fixture.press(.down, .down, on: &state)  // Zoë
+        _ = state.reduce(.loaded(AccountList([Fixture.zoe, Fixture.ada, Fixture.grace]), active: .account(Fixture.ada)))
+        #expect(state.accounts.selectedItem == .account(Fixture.zoe.id))
+    }
+
+    @Test("toasts expire on the tick after their time; at most three show")
+    func toasts() {
+        var state = several()
+        for n in 1...5 { state.notify("n\(n)", .info) }
+        #expect(state.toasts.map(\.text) == ["n3", "n4", "n5"])
+        _ = state.reduce(.tick(Fixture.now.addingTimeInterval(AppState.toastSeconds + 1)))
+        #expect(state.toasts.isEmpty && state.nextToastExpiry == nil)
+    }
+}
