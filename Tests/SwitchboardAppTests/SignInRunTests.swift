@@ -22,10 +22,10 @@ final class AppRig: @unchecked Sendable {
     let identityChanges = Recorder<IdentityStateChanged>()
     private var subscriptions: [Subscription] = []
 
-    init() async throws {
+    init(interval: Int = 5) async throws {
         database = try AppDatabase(path: folder.file("switchboard.sqlite"))
         let clock = clock
-        server = DemoServer(settings: DemoSettings(interval: 5), now: { clock.now() })
+        server = DemoServer(settings: DemoSettings(interval: interval), now: { clock.now() })
         base = try await server.start(port: 0)
         transport = URLSessionTransport(timeout: 5)
         providers = ProviderDirectory(configuration: ProviderConfiguration(providers: [.demo(issuer: base)], file: nil), transport: transport)

@@ -1,0 +1,119 @@
+import DemoProvider
+import DeviceFlow
+import Foundation
+import Store
+import Testing
+import TestSupport
+@testable import SwitchboardApp
+import SwitchboardCore
+import TerminalUI
+
+/// The UI loop against a real store, bus and demo provider over loopback.
+@MainActor
+final class LoopRig {
+    let rig: AppRig
+    let loop: ChooserLoop
+    let session = SessionKey("pts/1")!
+
+    init() async throws {
+        rig = try await AppRig(interval: 1)  // real time: polls a second apart
+        let state = AppState(session: session, size: Size(width: 100, height: 30), now: Date(), guide: Fixture.guide, theme: .builtIn,
+                             providers: [ProviderChoice(id: "demo", name: "Demo")])
+        loop = ChooserLoop(
+            state: state,
+            environment: ChooserEnvironment(
+                database: rig.database, bus: rig.bus, providers: rig.providers, clock: SystemFlowClock(),
+                copy: { _ in }, open: { _ in },
+                nextTheme: { _ in (Theme.monochrome, nil) }),
+            render: { _ in })
+
+    }
+
+    /// Waits until `condition` holds for the loop's state.
+    func wait(_ what: String, timeout: Double = 10, _ condition: (AppState) -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition(loop.state) {
+            if Date() > deadline { throw Failure(message: "timed out waiting for \(what)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    func press(_ keys: Key...) { for key in keys { loop.send(.input(.key(key))) } }
+
+    struct Failure: Error, CustomStringConvertible { let message: String; var description: String { message } }
+}
+
+@Suite("The UI loop, end to end in-process")
+@MainActor
+struct ChooserLoopTests {
+    @Test("a sign-in through the dialog: code, approval on the demo server, welcome; status bar and guide follow the bus")
+    func signInThroughTheDialog() async throws {
+        let t = try await LoopRig()
+        defer { Task { await t.rig.stop() } }
+        t.loop.start()
+        #expect(t.loop.state.active == .anonymous)
+        t.press(.character("a"), .enter)
+        try await t.wait("the code") { state in
+            if case .signIn(let dialog) = state.dialog, case .waiting = dialog.phase { return true }
+            return false
+        }
+        guard case .signIn(let dialog) = t.loop.state.dialog, case .waiting(let code) = dialog.phase else { return }
+        #expect(code.demoServer != nil && !code.qrRows.isEmpty)
+        try await t.rig.server.approve(userCode: code.userCode, as: "grace")
+        try await t.wait("the welcome") { state in
+            if case .signIn(let dialog) = state.dialog, case .finished = dialog.phase { return true }
+            return false
+        }
+        #expect(t.loop.state.active.account?.name == "Grace Hopper")
+        #expect(t.loop.state.guide.person?.name == "Grace Hopper")
+        #expect(t.loop.state.accounts.list.count == 1)
+        let frame = Screen.draw(t.loop.state).text
+        #expect(frame.contains("Welcome, Grace Hopper!"))
+        #expect(frame.contains("● Grace Hopper"))
+    }
+
+    @Test("the guide pane changes only through the bus: a status change published elsewhere redraws it")
+    func guideFollowsTheBus() async throws {
+        let t = try await LoopRig()
+        defer { Task { await t.rig.stop() } }
+        let ada = try Sample.signIn([Sample.adaGitHub], into: t.rig.database, session: SessionKey("elsewhere")!)[0]
+        try t.rig.database.setFavourite("sky", starred: true, for: ada)
+        t.loop.start()
+        #expect(t.loop.state.guide.person == nil)
+        // Someone else (another component) switches this session and announces it.
+        let change = try t.rig.database.switchAccount(to: ada, session: t.session)
+        t.rig.bus.publish(change)
+        try await t.wait("the guide for Ada") { $0.guide.person?.id == ada }
+        #expect(t.loop.state.guide.favourites == ["sky"])
+        #expect(t.loop.state.guide.shows.first?.id == "sky")
+        #expect(t.loop.state.active.id == ada)
+    }
+
+    @Test("switch, star, sign out: each a store write announced on the bus")
+    func switchStarSignOut() async throws {
+        let t = try await LoopRig()
+        defer { Task { await t.rig.stop() } }
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: t.rig.database, session: SessionKey("elsewhere")!)
+        t.loop.start()
+        let graceRow = t.loop.state.accounts.visible.firstIndex { t.loop.state.accounts.list.accounts[$0].id == ids[1] }!
+        for _ in 0..<graceRow { t.press(.down) }
+        t.press(.enter)
+        try await t.wait("Grace active") { $0.active.id == ids[1] }
+        #expect(try t.rig.database.active(in: t.session).id == ids[1])
+        t.press(.tab, .character("f"))
+        try await t.wait("a star") { !$0.guide.favourites.isEmpty }
+        #expect(try t.rig.database.favourites(of: ids[1]) == [Fixture.guide.ordered(favourites: []).first!.id])
+        t.press(.character("s"))
+        try await t.wait("anonymous") { $0.active == .anonymous && $0.guide.person == nil }
+        #expect(try t.rig.database.active(in: t.session) == .anonymous)
+    }
+
+    @Test("theme cycling publishes a theme change that comes back as an event")
+    func themeCycle() async throws {
+        let t = try await LoopRig()
+        defer { Task { await t.rig.stop() } }
+        t.loop.start()
+        t.press(.character("t"))
+        try await t.wait("monochrome") { $0.theme.name == "monochrome" }
+    }
+}
