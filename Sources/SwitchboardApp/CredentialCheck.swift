@@ -31,9 +31,11 @@ public struct CredentialCheck: Sendable {
         self.clock = clock
     }
 
-    public func run() async throws(StoreError) -> [CheckReport] {
+    /// Checks every stored credential, or only those of `account`.
+    public func run(only account: AccountID? = nil) async throws(StoreError) -> [CheckReport] {
         var reports: [CheckReport] = []
-        for (linked, account) in try database.identitiesWithCredentials() {
+        for (linked, owner) in try database.identitiesWithCredentials() where account == nil || owner == account {
+            let account = owner
             reports.append(try await check(linked.identity, account: account))
         }
         return reports

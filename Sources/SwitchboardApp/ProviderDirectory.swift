@@ -4,9 +4,11 @@ import Foundation
 import SwitchboardCore
 
 /// The configured providers, resolved (discovery) on first use and kept.
-/// When the demo provider does not answer at its address, the directory
-/// starts one in this process and keeps it until `shutdown()`, so Demo
-/// works with no configuration and no second terminal.
+/// For a sign-in, when the demo provider does not answer at its address,
+/// the directory starts one in this process and keeps it until
+/// `shutdown()`, so Demo works with no configuration and no second terminal.
+/// Checks and revocations never start one: a fresh demo provider knows no
+/// tokens and would call every one revoked.
 public actor ProviderDirectory {
     public let configuration: ProviderConfiguration
     public let transport: any HTTPTransport
@@ -20,16 +22,17 @@ public actor ProviderDirectory {
 
     /// The provider ready to use, or why not.
     public func resolve(_ id: ProviderID) async throws(FlowFailure) -> ResolvedProvider {
-        try await resolveReportingDemo(id).provider
+        if let known = resolved[id] { return known }
+        let provider = try await ResolvedProvider.resolve(try settings(id), transport: transport)
+        resolved[id] = provider
+        return provider
     }
 
-    /// The provider ready to use; `startedDemo` is the address of a demo
-    /// provider this call had to start in-process.
-    public func resolveReportingDemo(_ id: ProviderID) async throws(FlowFailure) -> (provider: ResolvedProvider, startedDemo: URL?) {
+    /// The provider ready to sign in with; `startedDemo` is the address of
+    /// a demo provider this call had to start in-process.
+    public func resolveForSignIn(_ id: ProviderID) async throws(FlowFailure) -> (provider: ResolvedProvider, startedDemo: URL?) {
         if let known = resolved[id] { return (known, nil) }
-        guard let settings = configuration.provider(id) else {
-            throw .configuration("no provider called \(id.rawValue.displaySafe); `switchboard providers` lists them")
-        }
+        let settings = try settings(id)
         var startedDemo: URL?
         let provider: ResolvedProvider
         do {
@@ -50,6 +53,13 @@ public actor ProviderDirectory {
         }
         resolved[id] = provider
         return (provider, startedDemo)
+    }
+
+    private func settings(_ id: ProviderID) throws(FlowFailure) -> ProviderSettings {
+        guard let settings = configuration.provider(id) else {
+            throw .configuration("no provider called \(id.rawValue.displaySafe); `switchboard providers` lists them")
+        }
+        return settings
     }
 
     /// Stops the demo provider this directory started, if any.

@@ -62,7 +62,7 @@ struct SignInCommand: AsyncParsableCommand {
         let directory = ProviderDirectory(configuration: ProviderConfiguration(providers: [settings], file: nil), transport: transport)
         let resolved: ResolvedProvider
         do {
-            let found = try await directory.resolveReportingDemo(settings.id)
+            let found = try await directory.resolveForSignIn(settings.id)
             resolved = found.provider
             if let url = found.startedDemo {
                 let asked = settings.issuer?.absoluteString ?? "http://127.0.0.1:8628"

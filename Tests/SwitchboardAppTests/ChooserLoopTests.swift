@@ -108,6 +108,22 @@ struct ChooserLoopTests {
         #expect(try t.rig.database.active(in: t.session) == .anonymous)
     }
 
+    @Test("on start, the active person's credentials are re-checked; a revocation signs out with a toast naming whose and which provider")
+    func revokedOnStart() async throws {
+        let t = try await LoopRig()
+        defer { Task { await t.rig.stop() } }
+        let (_, ada) = try await t.rig.signIn(as: "ada", session: t.session)
+        let identity = try #require(ada.account?.identities.first?.identity)
+        let tokens = try #require(try t.rig.database.credential(for: identity))
+        try await TokenClient(client: ClientCredentials(clientID: "switchboard-demo"), transport: t.rig.transport)
+            .revoke(tokens.refreshToken!, hint: "refresh_token", at: t.rig.base.appendingPathComponent("revoke"))
+        t.loop.start()
+        #expect(t.loop.state.active.account?.name == "Ada Lovelace")
+        try await t.wait("the sign-out") { $0.active == .anonymous }
+        #expect(t.loop.state.toasts.map(\.text).contains("Ada Lovelace was signed out: demo revoked the token."))
+        #expect(t.loop.state.accounts.list.accounts.first?.identities.first?.state == .revoked)
+    }
+
     @Test("theme cycling publishes a theme change that comes back as an event")
     func themeCycle() async throws {
         let t = try await LoopRig()

@@ -40,6 +40,17 @@ public final class ChooserLoop {
         perform(.reload)
         send(PaneSubscriptions.guideAction(for: state.active.account, database: environment.database))
         flush()
+        checkActiveCredentials()
+    }
+
+    /// Re-checks the active person's credentials in the background (seed
+    /// 002); a revocation arrives on the bus like any other change.
+    private func checkActiveCredentials() {
+        guard let account = state.active.id else { return }
+        let check = CredentialCheck(database: environment.database, providers: environment.providers, bus: environment.bus, clock: environment.clock)
+        Task { [weak self] in
+            do { _ = try await check.run(only: account) } catch { self?.fail(error) }
+        }
     }
 
     /// Waits until the person quits.
@@ -166,7 +177,7 @@ public final class ChooserLoop {
             let provider: ResolvedProvider
             let demoServer: String?
             do {
-                let found = try await environment.providers.resolveReportingDemo(providerID)
+                let found = try await environment.providers.resolveForSignIn(providerID)
                 provider = found.provider
                 demoServer = provider.settings.kind == .demo ? found.startedDemo?.absoluteString ?? provider.endpoints.issuer : nil
             } catch {
