@@ -19,7 +19,9 @@ enum SignInDialogView {
             let inner = DialogFrame.draw(title: title, size: Size(width: min(60, wanted.width), height: 5), state: state, into: &buffer)
             buffer.write("Asking \(providerName) for a code…", x: inner.x, y: inner.y + 1, style: state.theme[.text], limit: inner.width)
         case .waiting(let code):
-            let inner = DialogFrame.draw(title: title, size: wanted, state: state, into: &buffer)
+            // Tall enough for the text, and for the QR code when it shows.
+            let height = min(wanted.height, max(code.qrRows.count, 17) + 2)
+            let inner = DialogFrame.draw(title: title, size: Size(width: wanted.width, height: height), state: state, into: &buffer)
             waiting(code, providerName: providerName, state: state, in: inner, into: &buffer)
         case .finished(let ending):
             let inner = DialogFrame.draw(title: title, size: Size(width: min(64, wanted.width), height: min(wanted.height, 10)), state: state, into: &buffer)
@@ -47,9 +49,9 @@ enum SignInDialogView {
     private static func waiting(_ code: WaitingCode, providerName: String, state: AppState, in inner: Rect, into buffer: inout Buffer) {
         let theme = state.theme
         let qrWidth = code.qrRows.first?.displayWidth ?? 0, qrHeight = code.qrRows.count
-        let showQR = qrWidth > 0 && inner.width >= qrWidth + 34 && inner.height >= qrHeight + 1
+        let showQR = qrWidth > 0 && inner.width >= qrWidth + 34 && inner.height >= qrHeight
         let textArea = showQR ? Rect(x: inner.x, y: inner.y, width: inner.width - qrWidth - 2, height: inner.height) : inner
-        var y = inner.y + 1
+        var y = inner.y + (inner.height >= 16 ? 1 : 0)
         y = DialogFrame.paragraph("On any device, open", in: textArea, y: y, style: theme[.text], into: &buffer)
         y = DialogFrame.paragraph(code.verificationURI, in: textArea.inset(dx: 1, dy: 0), y: y, style: theme[.title], into: &buffer)
         y = DialogFrame.paragraph("and enter the code:", in: textArea, y: y, style: theme[.text], into: &buffer)
@@ -65,7 +67,12 @@ enum SignInDialogView {
         let spinner = ["◐", "◓", "◑", "◒"][code.polls % 4]
         let checks = code.polls == 1 ? "1 check" : "\(code.polls) checks"
         buffer.write("\(spinner) checking every \(code.interval) s · \(checks)", x: textArea.x, y: y, style: theme[.muted], limit: textArea.width)
-        y += 2
+        y += 1
+        if !showQR, qrWidth > 0 {
+            let needed = Size(width: qrWidth + 42, height: qrHeight + 4)  // dialog frame, padding, bars
+            y = DialogFrame.paragraph("QR code hidden: enlarge the terminal to \(needed.width)×\(needed.height) to see it.", in: textArea, y: y, style: theme[.muted], into: &buffer)
+        }
+        y += 1
         if let server = code.demoServer {
             let option = server == "http://127.0.0.1:8628" ? "" : " --server \(server)"
             y = DialogFrame.paragraph("Demo: approve on that page, or in another terminal run", in: textArea, y: y, style: theme[.muted], into: &buffer)
@@ -77,9 +84,6 @@ enum SignInDialogView {
                 // Dark modules in the foreground: black on white in colour themes.
                 buffer.write(line, x: x, y: inner.y + row, style: theme[.qrCode])
             }
-        } else if qrWidth > 0, y + 1 < inner.maxY {
-            let needed = Size(width: qrWidth + 34 + 6, height: qrHeight + 5)
-            DialogFrame.paragraph("The QR code needs a terminal of \(needed.width)×\(needed.height); enlarge this one to see it.", in: textArea, y: y + 1, style: theme[.muted], into: &buffer)
         }
     }
 
