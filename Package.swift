@@ -61,6 +61,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Store", "DeviceFlow"], path: "Tests/TestSupport"),
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"]),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile"]),
+        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CNcurses", "TerminalUI"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "ConfigFile"]),
         .testTarget(
             name: "DemoProviderTests",

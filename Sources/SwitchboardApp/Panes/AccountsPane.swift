@@ -81,7 +81,7 @@ enum AccountsPane {
 
     private static func drawFilter(_ state: AppState, in rect: Rect, into buffer: inout Buffer) {
         let theme = state.theme, pane = state.accounts
-        let count = pane.filter.isEmpty ? "\(pane.list.count) accounts" : "\(pane.visible.count) of \(pane.list.count)"
+        let count = pane.filter.isEmpty ? (pane.list.count == 1 ? "1 account" : "\(pane.list.count) accounts") : "\(pane.visible.count) of \(pane.list.count)"
         if pane.isFiltering || !pane.filter.isEmpty {
             let cursor = pane.isFiltering ? "▏" : ""
             let room = rect.width - count.displayWidth - 3

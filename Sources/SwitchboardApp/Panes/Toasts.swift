@@ -4,6 +4,7 @@ import TerminalUI
 enum Toasts {
     static func draw(_ state: AppState, above keyBar: Rect, into buffer: inout Buffer) {
         let theme = state.theme
+        let width = min(keyBar.width - 4, 76)
         var y = keyBar.y - 1
         for toast in state.toasts.reversed() where y > 0 {
             let (prefix, style): (String, Style) = switch toast.kind {
@@ -11,9 +12,13 @@ enum Toasts {
             case .warning: ("⚠ ", theme[.toast].adding(.bold))
             case .error: ("✗ ", theme[.toast].adding(.bold))
             }
-            let text = " " + (prefix + toast.text.displaySafe).truncated(toWidth: keyBar.width - 6) + " "
-            buffer.write(text, x: keyBar.maxX - text.displayWidth - 1, y: y, style: style)
-            y -= 1
+            // Up to three lines each, newest lowest, right-aligned.
+            let lines = Array(DialogFrame.wrap(prefix + toast.text.displaySafe, width: width - 2).prefix(3))
+            let boxWidth = (lines.map(\.displayWidth).max() ?? 0) + 2
+            for line in lines.reversed() where y > 0 {
+                buffer.write(" " + line.padded(toWidth: boxWidth - 2) + " ", x: keyBar.maxX - boxWidth - 1, y: y, style: style)
+                y -= 1
+            }
         }
     }
 }
