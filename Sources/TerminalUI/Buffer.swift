@@ -1,97 +1,67 @@
 /// A grid of cells that panes draw into; a backend shows it on a terminal
 /// by writing only the cells that differ from the previous frame.
+///
+/// Every drawing operation keeps wide characters whole: a cell holding a
+/// character two columns wide is always followed, on the same row, by a
+/// continuation cell (`symbol == ""`) in the same style, and a continuation
+/// never appears anywhere else. Overwriting either half of a wide character
+/// turns its other half into a space. `changes(from:)` relies on this.
 public struct Buffer: Hashable, Sendable {
+    /// Columns and rows.
     public let size: Size
-    public private(set) var cells: [Cell]
+    /// The cells row by row, `size.width` per row.
+    public internal(set) var cells: [Cell]
 
+    /// A buffer of `size` with every cell `fill` (which should be one
+    /// column wide; anything else is replaced by a space in its style).
     public init(size: Size, fill: Cell = .blank) {
         self.size = Size(width: max(0, size.width), height: max(0, size.height))
-        cells = Array(repeating: fill, count: self.size.width * self.size.height)
+        let cell = fill.width == 1 ? fill : Cell(" ", style: fill.style)
+        cells = Array(repeating: cell, count: self.size.width * self.size.height)
     }
 
+    /// A blank buffer of `width` columns and `height` rows.
     public init(width: Int, height: Int) { self.init(size: Size(width: width, height: height)) }
 
+    /// Columns.
     public var width: Int { size.width }
+    /// Rows.
     public var height: Int { size.height }
     /// The whole buffer as a rectangle.
     public var area: Rect { Rect(x: 0, y: 0, width: size.width, height: size.height) }
 
+    /// The cell at column `x` of row `y`, both of which must be inside.
+    ///
+    /// Setting keeps wide characters whole: a wide symbol also claims the
+    /// cell to its right (and becomes a space at the right edge); a half
+    /// of a wide character that is overwritten leaves a space; setting a
+    /// continuation cell (`""`) restyles the wide character it belongs to,
+    /// and is a space anywhere else; a zero-width symbol becomes a space.
     public subscript(x: Int, y: Int) -> Cell {
-        get { cells[y * size.width + x] }
-        set { cells[y * size.width + x] = newValue }
-    }
-
-    /// Fills `rect` (clipped to the buffer) with `cell`.
-    public mutating func fill(_ rect: Rect, with cell: Cell = .blank) {
-        let r = rect.intersection(area)
-        guard !r.isEmpty else { return }
-        for y in r.y..<r.maxY {
-            let start = y * size.width
-            for x in r.x..<r.maxX { cells[start + x] = cell }
+        get {
+            precondition(contains(x: x, y: y), "cell (\(x), \(y)) outside a \(size) buffer")
+            return cells[y * size.width + x]
+        }
+        set {
+            precondition(contains(x: x, y: y), "cell (\(x), \(y)) outside a \(size) buffer")
+            put(newValue, x: x, y: y)
         }
     }
 
-    /// Fills `rect` with spaces in `style`.
-    public mutating func fill(_ rect: Rect, style: Style) { fill(rect, with: Cell(" ", style: style)) }
-
-    /// Gives every cell of `rect` the style `style`, keeping the text.
-    public mutating func restyle(_ rect: Rect, style: Style) {
-        let r = rect.intersection(area)
-        guard !r.isEmpty else { return }
-        for y in r.y..<r.maxY {
-            for x in r.x..<r.maxX { cells[y * size.width + x].style = style }
-        }
-    }
-
-    /// Writes `text` from column `x` of row `y`, one grapheme cluster per
-    /// cell (two for wide ones), and returns the columns used. Stops at the
-    /// buffer's edge or after `limit` columns; a wide character that would
-    /// not fit whole is left out. Control characters are never written.
-    @discardableResult
-    public mutating func write(_ text: String, x: Int, y: Int, style: Style = .plain, limit: Int? = nil) -> Int {
-        guard y >= 0, y < size.height, x < size.width else { return 0 }
-        let end = min(size.width, limit.map { x + max(0, $0) } ?? size.width)
-        var column = x
-        for character in text {
-            let width = DisplayWidth.of(character)
-            if width == 0 { continue }
-            if column + width > end { break }
-            if column >= 0 {
-                clearWide(at: column, y: y)
-                cells[y * size.width + column] = Cell(String(character), style: style)
-                if width == 2 {
-                    clearWide(at: column + 1, y: y)
-                    cells[y * size.width + column + 1] = Cell("", style: style)
-                }
-            }
-            column += width
-        }
-        return column - x
-    }
-
-    /// Overwriting half of a wide character blanks its other half, so the
-    /// grid never holds an orphaned half.
-    private mutating func clearWide(at x: Int, y: Int) {
-        let index = y * size.width + x
-        if cells[index].isContinuation, x > 0 {
-            cells[index - 1].symbol = " "
-        } else if x + 1 < size.width, cells[index + 1].isContinuation,
-            DisplayWidth.of(cells[index].symbol) == 2
-        {
-            cells[index + 1].symbol = " "
-        }
-    }
+    /// Whether column `x` of row `y` is inside the buffer.
+    public func contains(x: Int, y: Int) -> Bool { x >= 0 && x < size.width && y >= 0 && y < size.height }
 
     /// The text of each row, trailing spaces removed: the golden form of
     /// snapshot tests.
     public var lines: [String] {
         (0..<size.height).map { y in
-            var line = ""
-            for x in 0..<size.width {
-                let cell = cells[y * size.width + x]
-                if !cell.isContinuation { line += cell.symbol }
+            let row = cells[y * size.width..<(y + 1) * size.width]
+            guard let last = row.lastIndex(where: { $0.glyph != .space }) else {
+                return ""
             }
-            while line.last == " " { line.removeLast() }
+            var line = ""
+            line.reserveCapacity(last - row.startIndex + 1)
+            for cell in row[...last] { line += cell.symbol }
             return line
         }
     }

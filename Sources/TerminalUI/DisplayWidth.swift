@@ -1,73 +1,83 @@
-/// How many terminal columns text takes: 0 for combining marks and other
-/// zero-width characters, 2 for East Asian wide and emoji, else 1.
+/// How many terminal columns text takes, counted the way a modern terminal
+/// and the `wcwidth` library count them: 0 for controls, combining marks and
+/// other zero-width characters, 2 for East Asian wide and fullwidth
+/// characters and emoji shown as pictures, else 1.
+///
+/// Widths of single scalars come from `widthRanges` (see `WidthTables.swift`
+/// and `Scripts/generate-width-tables.py`); grapheme clusters add the emoji
+/// rules of `of(_:)`.
 public enum DisplayWidth {
-    /// The columns one grapheme cluster takes.
+    /// The columns one grapheme cluster takes on a terminal.
+    ///
+    /// The width of the cluster's first scalar (its base), except:
+    /// - a cluster that begins with a control character (`"\r\n"`) is 0;
+    /// - a base of 0 columns (a Prepend format character, say) yields to the
+    ///   first scalar after it that has a width;
+    /// - an emoji base followed by VS16 (U+FE0F), or joined by a zero-width
+    ///   joiner to another emoji, is 2 (`"❤️"`, `"👩‍💻"`, `"1️⃣"`);
+    /// - an emoji base followed by VS15 (U+FE0E) and no VS16 asks for text
+    ///   presentation and is 1 (`"❤︎"`, `"⌚︎"`);
+    /// - a pair of regional indicators (a flag, `"🇬🇧"`) is 2.
+    ///
+    /// Combining marks, skin-tone modifiers and Hangul medial vowels and
+    /// final consonants add nothing to their base.
     public static func of(_ character: Character) -> Int {
-        let scalars = character.unicodeScalars
-        guard let first = scalars.first else { return 0 }
-        if first.value < 0x7F { return first.value < 0x20 ? 0 : 1 }
-        if first.value < 0xA0 { return 0 }
-        // An emoji presentation selector widens the cluster.
-        if scalars.contains(where: { $0.value == 0xFE0F }), first.properties.isEmoji { return 2 }
-        return scalarWidth(first)
+        var scalars = character.unicodeScalars.makeIterator()
+        guard let first = scalars.next() else { return 0 }
+        guard let second = scalars.next() else { return scalarWidth(first) }
+        return clusterWidth(first: first, second: second, rest: &scalars)
     }
 
-    /// The columns a grapheme cluster given as a string takes.
+    /// The columns a grapheme cluster given as a string takes: the width of
+    /// the string's first `Character` (0 for the empty string).
     public static func of(_ symbol: String) -> Int {
+        let utf8 = symbol.utf8
+        if utf8.count == 1, let byte = utf8.first { return asciiWidth(byte) }
         guard let first = symbol.first else { return 0 }
         return of(first)
     }
 
-    /// The columns a whole string takes.
+    /// The columns a whole string takes: the sum of its clusters' widths.
+    /// Runs of ASCII are counted without grapheme breaking.
     public static func of(text: some StringProtocol) -> Int {
-        var total = 0
-        for character in text { total += of(character) }
-        return total
+        ClusterIterator.withClusters(of: text) { clusters in
+            var total = 0
+            while let cluster = clusters.next() { total &+= cluster.width }
+            return total
+        }
     }
 
-    /// The width of a single scalar standing first in its cluster.
+    /// The columns a single scalar takes when it stands first in its
+    /// cluster: 0, 1 or 2, from the generated width table.
     public static func scalarWidth(_ scalar: Unicode.Scalar) -> Int {
-        switch scalar.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .format, .control: return 0
-        default: break
-        }
-        if scalar.properties.isEmojiPresentation { return 2 }
-        let v = scalar.value
-        for range in wideRanges where range.contains(v) { return 2 }
-        return 1
+        let value = scalar.value
+        if value < 0x7F { return value < 0x20 ? 0 : 1 }
+        if value < 0xA0 { return 0 }
+        if value < 0x300 { return 1 }  // Latin-1 and Latin Extended: nothing in the table
+        return tableWidth(value)
     }
 
-    /// East Asian Wide and Fullwidth blocks (coarse; refined by the table).
-    static let wideRanges: [ClosedRange<UInt32>] = [
-        0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-        0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x2FFFD,
-        0x30000...0x3FFFD,
-    ]
-}
-
-extension String {
-    /// The columns this string takes on a terminal.
-    public var displayWidth: Int { DisplayWidth.of(text: self) }
-
-    /// The longest prefix at most `width` columns wide; ends with `ellipsis`
-    /// when anything was cut.
-    public func truncated(toWidth width: Int, ellipsis: String = "…") -> String {
-        guard width > 0 else { return "" }
-        if displayWidth <= width { return self }
-        let room = width - ellipsis.displayWidth
-        var result = "", used = 0
-        for character in self {
-            let w = DisplayWidth.of(character)
-            if used + w > room { break }
-            result.append(character)
-            used += w
-        }
-        return room >= 0 ? result + ellipsis : result
+    /// The width of an ASCII byte: 0 for controls, else 1.
+    @inline(__always)
+    static func asciiWidth(_ byte: UInt8) -> Int {
+        byte < 0x20 || byte == 0x7F ? 0 : 1
     }
 
-    /// The string padded with spaces to `width` columns (truncated if longer).
-    public func padded(toWidth width: Int) -> String {
-        let fitted = truncated(toWidth: width)
-        return fitted + String(repeating: " ", count: max(0, width - fitted.displayWidth))
+    /// Binary search of `widthRanges` for `value`; 1 when it is in no range.
+    static func tableWidth(_ value: UInt32) -> Int {
+        widthRanges.withUnsafeBufferPointer { table in
+            // Entries compare by their start first, so this key sorts after
+            // every entry whose start is `value` or less.
+            let key = UInt64(value) << 40 | 0xFF_FFFF_FFFF
+            var low = 0, high = table.count
+            while low < high {
+                let middle = (low &+ high) >> 1
+                if table[middle] <= key { low = middle &+ 1 } else { high = middle }
+            }
+            guard low > 0 else { return 1 }
+            let entry = table[low &- 1]
+            let end = UInt32(truncatingIfNeeded: entry >> 16) & 0xFF_FFFF
+            return value <= end ? Int(entry & 0xFFFF) : 1
+        }
     }
 }
