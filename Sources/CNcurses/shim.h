@@ -3,13 +3,26 @@
 
 #define _XOPEN_SOURCE_EXTENDED 1
 #define NCURSES_WIDECHAR 1
+#include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
+#include <langinfo.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
+
+/* The C library's column count of a character (X/Open, hidden from the
+   Glibc module). */
+extern int wcwidth(wchar_t c);
 
 /* What Swift cannot import from curses.h: global variables under strict
    concurrency, and function-like macros. */
 static inline WINDOW *sb_stdscr(void) { return stdscr; }
+static inline WINDOW *sb_curscr(void) { return curscr; }
 static inline int sb_lines(void) { return LINES; }
 static inline int sb_cols(void) { return COLS; }
 static inline int sb_colors(void) { return COLORS; }
@@ -21,6 +34,9 @@ static inline attr_t sb_a_italic(void) { return A_ITALIC; }
 static inline attr_t sb_a_underline(void) { return A_UNDERLINE; }
 static inline attr_t sb_a_reverse(void) { return A_REVERSE; }
 static inline attr_t sb_a_normal(void) { return A_NORMAL; }
+static inline void sb_getmaxyx(WINDOW *w, int *y, int *x) { getmaxyx(w, *y, *x); }
+
+/* Mouse masks are function-like macros. */
 static inline mmask_t sb_mouse_mask(void) {
     return BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED;
 }
@@ -31,6 +47,199 @@ static inline int sb_mouse_kind(mmask_t state) {
     if (state & BUTTON5_PRESSED) return 4;
     return 0;
 }
-static inline void sb_getmaxyx(WINDOW *w, int *y, int *x) { getmaxyx(w, *y, *x); }
+
+/* Sets the attributes and a colour pair of any number (ncurses 6 reads an
+   extended pair from the `opts` pointer). */
+static inline int sb_wattr_set(WINDOW *w, attr_t attrs, int pair) {
+    return wattr_set(w, attrs, (short)(pair > 0x7fff ? 0 : pair), &pair);
+}
+
+/* A terminfo string capability, NULL when absent or not a string. */
+static inline const char *sb_tigetstr(const char *name) {
+    char *s = tigetstr(name);
+    return (s == NULL || s == (char *)-1) ? NULL : s;
+}
+
+/* tiparm is variadic. */
+static inline const char *sb_tiparm1(const char *cap, int p1) { return tiparm(cap, p1); }
+
+/* Whether the current LC_CTYPE encodes UTF-8. */
+static inline int sb_codeset_is_utf8(void) {
+    const char *cs = nl_langinfo(CODESET);
+    return cs != NULL && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+}
+
+/* ioctl is variadic. */
+static inline int sb_get_winsize(int fd, int *rows, int *cols) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) != 0) return -1;
+    *rows = ws.ws_row;
+    *cols = ws.ws_col;
+    return 0;
+}
+static inline int sb_set_winsize(int fd, int rows, int cols) {
+    struct winsize ws;
+    memset(&ws, 0, sizeof ws);
+    ws.ws_row = (unsigned short)rows;
+    ws.ws_col = (unsigned short)cols;
+    return ioctl(fd, TIOCSWINSZ, &ws);
+}
+static inline int sb_bytes_available(int fd) {
+    int n = 0;
+    return ioctl(fd, FIONREAD, &n) == 0 ? n : -1;
+}
+
+/* A pseudo-terminal pair (for tests and benchmarks): returns 0 and the
+   master and slave descriptors, close-on-exec, the slave not becoming the
+   controlling terminal. */
+extern int posix_openpt(int flags);
+extern int grantpt(int fd);
+extern int unlockpt(int fd);
+extern int ptsname_r(int fd, char *buf, size_t buflen);
+static inline int sb_open_pty(int *master, int *slave) {
+    char name[128];
+    int m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (m < 0) return -1;
+    if (grantpt(m) != 0 || unlockpt(m) != 0 || ptsname_r(m, name, sizeof name) != 0) {
+        close(m);
+        return -1;
+    }
+    int s = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (s < 0) {
+        close(m);
+        return -1;
+    }
+    *master = m;
+    *slave = s;
+    return 0;
+}
+
+/* A close-on-exec pipe whose ends do not block. */
+static inline int sb_make_pipe(int fds[2]) {
+    if (pipe(fds) != 0) return -1;
+    for (int i = 0; i < 2; i++) {
+        fcntl(fds[i], F_SETFD, FD_CLOEXEC);
+        fcntl(fds[i], F_SETFL, fcntl(fds[i], F_GETFL) | O_NONBLOCK);
+    }
+    return 0;
+}
+static inline int sb_dup_cloexec(int fd) { return fcntl(fd, F_DUPFD_CLOEXEC, 0); }
+static inline int sb_set_nonblocking(int fd) {
+    return fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
+/* ---- Restoring the terminal from a signal handler --------------------
+
+   Everything a handler needs lives in one struct that Swift allocates once
+   and never frees, so the handlers touch no Swift state but one pointer.
+   Only async-signal-safe calls below: tcsetattr, write, sigaction, raise. */
+
+#define SB_MAX_SIGNAL 32
+
+typedef struct {
+    volatile sig_atomic_t armed;   /* 1 while curses owns the terminal */
+    int tty_fd;                    /* where to write and whose modes to restore */
+    int has_termios;
+    struct termios termios;        /* the modes before curses started */
+    int count;
+    char bytes[512];               /* leave the alternate screen, show the cursor... */
+    volatile int wake_fd;                 /* signals to deliver write their number here; -1 for none */
+    volatile sig_atomic_t deliver_terminations; /* SIGTERM & co. go to the program first */
+    volatile sig_atomic_t termination_pending;  /* one was delivered: the next one ends it */
+    int installed[SB_MAX_SIGNAL];
+    struct sigaction previous[SB_MAX_SIGNAL];
+} sb_restore_state;
+
+/* Puts the terminal back the way it was, once. Async-signal-safe. */
+static inline void sb_restore_now(sb_restore_state *s) {
+    if (!__atomic_exchange_n(&s->armed, 0, __ATOMIC_SEQ_CST)) return;
+    int saved = errno;
+    const char *p = s->bytes;
+    int left = s->count;
+    while (left > 0) {
+        ssize_t n = write(s->tty_fd, p, (size_t)left);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        p += n;
+        left -= (int)n;
+    }
+    if (s->has_termios) tcsetattr(s->tty_fd, TCSANOW, &s->termios);
+    errno = saved;
+}
+
+/* For SIGTERM, SIGHUP and crashes: restore, give the signal back to whoever
+   had it before us, and let it act. A fault the kernel raised (si_code > 0)
+   happens again when the handler returns; a sent signal is raised again. */
+static inline void sb_handle_fatal(sb_restore_state *s, int sig, siginfo_t *info) {
+    int saved = errno;
+    sb_restore_now(s);
+    if (sig > 0 && sig < SB_MAX_SIGNAL && s->installed[sig]) {
+        sigaction(sig, &s->previous[sig], NULL);
+        s->installed[sig] = 0;
+    } else {
+        signal(sig, SIG_DFL);
+    }
+    if (info == NULL || info->si_code <= 0 || sig == SIGTERM || sig == SIGHUP || sig == SIGINT || sig == SIGQUIT) {
+        raise(sig);
+    }
+    errno = saved;
+}
+
+/* Writes the signal's number to the wake pipe. */
+static inline void sb_deliver(sb_restore_state *s, int sig) {
+    int saved = errno;
+    if (s->wake_fd >= 0) {
+        unsigned char c = (unsigned char)sig;
+        (void)!write(s->wake_fd, &c, 1);
+    }
+    errno = saved;
+}
+
+/* For SIGTERM, SIGHUP, SIGINT, SIGQUIT: the first goes to the program, so
+   it can quit in order, when it asked for them; otherwise, and for a second
+   one, restore the terminal and end as the signal would have. */
+static inline void sb_handle_terminate(sb_restore_state *s, int sig, siginfo_t *info) {
+    if (s->deliver_terminations && s->wake_fd >= 0
+        && !__atomic_exchange_n(&s->termination_pending, 1, __ATOMIC_SEQ_CST)) {
+        sb_deliver(s, sig);
+        return;
+    }
+    sb_handle_fatal(s, sig, info);
+}
+
+/* Installs `handler` for `sig` unless the signal is ignored (nohup), and
+   remembers what was there. Returns 1 when installed. */
+static inline int sb_install(sb_restore_state *s, int sig, void (*handler)(int, siginfo_t *, void *)) {
+    if (sig <= 0 || sig >= SB_MAX_SIGNAL || s->installed[sig]) return 0;
+    struct sigaction old;
+    if (sigaction(sig, NULL, &old) != 0) return 0;
+    if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN) return 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sa.sa_sigaction = handler;
+    s->previous[sig] = old;
+    s->installed[sig] = 1;
+    if (sigaction(sig, &sa, NULL) != 0) {
+        s->installed[sig] = 0;
+        return 0;
+    }
+    return 1;
+}
+
+/* Puts back what `sb_install` replaced. */
+static inline void sb_uninstall(sb_restore_state *s, int sig) {
+    if (sig <= 0 || sig >= SB_MAX_SIGNAL || !s->installed[sig]) return;
+    sigaction(sig, &s->previous[sig], NULL);
+    s->installed[sig] = 0;
+}
+
+/* Whether `handler` is what `sig` runs now (for tests and checks). */
+static inline int sb_handler_is(int sig, void (*handler)(int, siginfo_t *, void *)) {
+    struct sigaction cur;
+    if (sigaction(sig, NULL, &cur) != 0) return 0;
+    return (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == handler;
+}
 
 #endif

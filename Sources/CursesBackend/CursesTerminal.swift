@@ -1,238 +1,301 @@
 import CNcurses
 import Dispatch
-import Foundation
 import TerminalUI
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
-/// The terminal, through ncurses: the only code that calls it. Draws cell
-/// buffers by writing only the cells that changed since the last frame,
-/// and reports keys, mouse clicks and resizes without blocking the main
-/// actor and without polling: it sleeps until the input or a signal wakes it.
-@MainActor
-public final class CursesTerminal {
-    /// Colours the terminal shows (curses' `COLORS`); 0 without colour.
-    public let colors: Int
-    public private(set) var size: Size
-    private var previous: Buffer?
-    private var pairs: [Style.ColorPair: Int16] = [:]
-    private var input: DispatchSourceRead?
-    private var wake: DispatchSourceRead?
-    private var onEvent: (@MainActor (InputEvent) -> Void)?
-    private var onSignal: (@MainActor (Int32) -> Void)?
-    private var stopped = false
+/// Why the terminal could not start.
+public enum CursesError: Error, Equatable, CustomStringConvertible {
+    /// Input or output is not a terminal.
+    case notATerminal
+    /// curses knows no terminal of this type (`TERM`).
+    case unknownTerminal(String)
+    /// Another `CursesTerminal` is running; curses drives one at a time.
+    case alreadyRunning
+    /// A system call failed with `errno`.
+    case system(String, Int32)
 
-    /// Starts curses on the controlling terminal (standard input and output).
-    public init(mouse: Bool = true) {
-        setlocale(LC_ALL, "")
-        _ = initscr()
-        let screen = sb_stdscr()
-        raw()  // Ctrl-C arrives as a key, so quitting is always clean.
-        noecho()
-        nonl()
-        keypad(screen, true)
-        nodelay(screen, true)
-        _ = set_escdelay(25)
-        _ = curs_set(0)
-        scrollok(screen, false)
-        idlok(screen, false)
-        if has_colors() {
-            start_color()
-            use_default_colors()
-            colors = Int(sb_colors())
-        } else {
-            colors = 0
-        }
-        if mouse {
-            _ = mousemask(sb_mouse_mask(), nil)
-            _ = mouseinterval(0)
-        }
-        var rows: Int32 = 0, cols: Int32 = 0
-        sb_getmaxyx(screen, &rows, &cols)
-        size = Size(width: Int(cols), height: Int(rows))
-        SignalPipe.install()
-    }
-
-    /// Starts delivering input to `onEvent` and the signals SIGTERM, SIGHUP
-    /// and SIGINT to `onSignal`, each on the main actor.
-    public func listen(onEvent: @escaping @MainActor (InputEvent) -> Void, onSignal: @escaping @MainActor (Int32) -> Void) {
-        self.onEvent = onEvent
-        self.onSignal = onSignal
-        (input, wake) = Self.makeSources(
-            keys: { [weak self] in self?.drainKeys() },
-            signals: { [weak self] in self?.handleSignals($0) },
-            isStopped: { [weak self] in self?.stopped ?? true })
-    }
-
-    /// Read sources for the terminal and the signal pipe. Built outside the
-    /// main actor: their handlers run on a background queue and only hop
-    /// to the main actor, where every curses call happens.
-    private nonisolated static func makeSources(
-        keys: @escaping @MainActor @Sendable () -> Void, signals: @escaping @MainActor @Sendable ([Int32]) -> Void,
-        isStopped: @escaping @MainActor @Sendable () -> Bool
-    ) -> (DispatchSourceRead, DispatchSourceRead) {
-        let queue = DispatchQueue(label: "switchboard.input")
-        let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: queue)
-        // Dispatch sources are thread-safe; corelibs does not mark them Sendable.
-        nonisolated(unsafe) let source = input
-        input.setEventHandler {
-            // Level-triggered: pause until the main actor has read what is there.
-            source.suspend()
-            Task { @MainActor in
-                keys()
-                if !isStopped() { source.resume() }
-            }
-        }
-        input.resume()
-        let wake = DispatchSource.makeReadSource(fileDescriptor: SignalPipe.readEnd, queue: queue)
-        wake.setEventHandler {
-            var received: [Int32] = []
-            var byte: UInt8 = 0
-            while read(SignalPipe.readEnd, &byte, 1) == 1 { received.append(Int32(byte)) }
-            Task { @MainActor in signals(received) }
-        }
-        wake.resume()
-        return (input, wake)
-    }
-
-    /// Shows `buffer`: only the cells that differ from the last frame are
-    /// written, then one `doupdate`. A new size redraws everything.
-    public func draw(_ buffer: Buffer) {
-        guard !stopped else { return }
-        let screen = sb_stdscr()
-        if previous?.size != buffer.size {
-            previous = nil
-            werase(screen)
-        }
-        let changes = buffer.changes(from: previous)
-        var index = 0
-        while index < changes.count {
-            // A run: consecutive cells on one row in one style.
-            let first = changes[index]
-            var text = first.cell.symbol
-            var column = first.x + max(1, DisplayWidth.of(first.cell.symbol))
-            var next = index + 1
-            while next < changes.count, changes[next].y == first.y, changes[next].x == column, changes[next].cell.style == first.cell.style {
-                text += changes[next].cell.symbol
-                column += max(1, DisplayWidth.of(changes[next].cell.symbol))
-                next += 1
-            }
-            apply(first.cell.style)
-            _ = text.withCString(encodedAs: UTF32.self) { pointer in
-                pointer.withMemoryRebound(to: wchar_t.self, capacity: text.unicodeScalars.count + 1) {
-                    mvwaddwstr(screen, Int32(first.y), Int32(first.x), $0)
-                }
-            }
-            index = next
-        }
-        wnoutrefresh(screen)
-        doupdate()
-        previous = buffer
-    }
-
-    /// Forgets the last frame, so the next draw writes every cell.
-    public func invalidate() {
-        previous = nil
-        clearok(sb_stdscr(), true)
-    }
-
-    /// Puts `text` on the clipboard of the terminal (and through tmux or
-    /// ssh) with OSC 52.
-    public func copyToClipboard(_ text: String) {
-        let sequence = "\u{1B}]52;c;" + Data(text.utf8).base64EncodedString() + "\u{07}"
-        fflush(nil)  // curses' own output first
-        _ = sequence.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
-    }
-
-    /// Gives the terminal back as it was. Safe to call twice.
-    public func stop() {
-        guard !stopped else { return }
-        stopped = true
-        input?.cancel()
-        wake?.cancel()
-        endwin()
-    }
-
-    private func apply(_ style: Style) {
-        var attributes = sb_a_normal()
-        if style.attributes.contains(.bold) { attributes |= sb_a_bold() }
-        if style.attributes.contains(.dim) { attributes |= sb_a_dim() }
-        if style.attributes.contains(.italic) { attributes |= sb_a_italic() }
-        if style.attributes.contains(.underline) { attributes |= sb_a_underline() }
-        if style.attributes.contains(.reverse) { attributes |= sb_a_reverse() }
-        wattr_set(sb_stdscr(), attributes, pair(for: style.colorPair), nil)
-    }
-
-    private func pair(for colors: Style.ColorPair) -> Int16 {
-        guard self.colors > 0 else { return 0 }
-        if colors.foreground == .default && colors.background == .default { return 0 }
-        if let known = pairs[colors] { return known }
-        let number = alloc_pair(number(colors.foreground), number(colors.background))
-        let pair = number > 0 && number <= Int32(Int16.max) ? Int16(number) : 0
-        pairs[colors] = pair
-        return pair
-    }
-
-    private func number(_ color: Color) -> Int32 {
-        switch color {
-        case .default: -1
-        case .palette(let index): Int(index) < colors ? Int32(index) : -1
-        }
-    }
-
-    private func drainKeys() {
-        guard !stopped else { return }
-        var character: wint_t = 0
-        while true {
-            let result = wget_wch(sb_stdscr(), &character)
-            if result == ERR { break }
-            if let event = KeyDecoder.event(result: result, code: Int32(bitPattern: character), mouse: readMouse) {
-                onEvent?(event)
-            }
-            if stopped { break }
-        }
-    }
-
-    private func readMouse() -> MouseEvent? {
-        var event = MEVENT()
-        guard getmouse(&event) == OK else { return nil }
-        let kind: MouseEvent.Kind
-        switch sb_mouse_kind(event.bstate) {
-        case 1: kind = .press
-        case 2: kind = .release
-        case 3: kind = .scrollUp
-        case 4: kind = .scrollDown
-        default: return nil
-        }
-        return MouseEvent(x: Int(event.x), y: Int(event.y), kind: kind)
-    }
-
-    private func handleSignals(_ signals: [Int32]) {
-        guard !stopped else { return }
-        for signal in Set(signals) {
-            if signal == SIGWINCH {
-                var window = winsize()
-                if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_row > 0, window.ws_col > 0 {
-                    resizeterm(Int32(window.ws_row), Int32(window.ws_col))
-                }
-                var rows: Int32 = 0, cols: Int32 = 0
-                sb_getmaxyx(sb_stdscr(), &rows, &cols)
-                size = Size(width: Int(cols), height: Int(rows))
-                invalidate()
-                // resizeterm queues a KEY_RESIZE; take it out so it is reported once.
-                drainKeys()
-                onEvent?(.resize(size))
-            } else {
-                onSignal?(signal)
-            }
+    public var description: String {
+        switch self {
+        case .notATerminal: "input and output must be a terminal"
+        case .unknownTerminal(let type): "unknown terminal type \"\(type)\""
+        case .alreadyRunning: "another full-screen terminal is already running"
+        case .system(let call, let code): "\(call) failed: \(String(cString: strerror(code)))"
         }
     }
 }
 
-extension Style {
-    /// The colours of a style, which is what a curses colour pair holds.
-    struct ColorPair: Hashable {
-        let foreground: Color
-        let background: Color
+/// The terminal, driven by ncurses: the only type that calls curses.
+///
+/// `draw(_:)` shows a `Buffer` by writing only the cells that changed since
+/// the previous frame. `listen(onEvent:onSignal:)` delivers keys, mouse
+/// reports, new sizes and termination signals on the main actor. Nothing
+/// polls: a read source on the input and a self-pipe that the SIGWINCH and
+/// SIGTERM handlers write to wake the main queue, which drains curses
+/// without blocking; idle, the backend causes no wake-ups at all (on Linux
+/// libdispatch itself wakes once a second, in any async Swift program).
+/// Every curses call happens on the main actor: curses is not thread-safe.
+///
+/// One terminal runs at a time. From creation until `stop()` SIGTERM,
+/// SIGHUP, SIGINT, SIGQUIT and crashes restore the terminal before the
+/// process ends (see `listen` for the orderly way out of the first
+/// SIGTERM); `stop()`, idempotent, restores it in the ordinary way.
+@MainActor
+public final class CursesTerminal {
+    /// File descriptor keys are read from.
+    public let input: Int32
+    /// File descriptor the screen is written to.
+    public let output: Int32
+    /// Whether the bytes written are counted, in `bytesWritten`.
+    public let measuresOutput: Bool
+
+    /// Whether curses owns the terminal (until `stop()`).
+    public private(set) var isRunning = false
+    /// The terminal's size in cells.
+    public internal(set) var size = Size(width: 0, height: 0)
+    /// The colours the terminal shows (curses' `COLORS`); 0 without colour.
+    /// Palette entries beyond it are drawn as the nearest basic colour, but
+    /// a theme reduced with `Theme.reduced(toColors:)` never has any.
+    public private(set) var colors = 0
+    /// Whether the terminal has default colours apart from the palette.
+    public private(set) var hasDefaultColors = false
+    /// Whether the character set is UTF-8; without it text beyond ASCII
+    /// shows as `?`. A locale without UTF-8 is given C.UTF-8's characters.
+    public private(set) var isUTF8 = false
+    /// Bytes written to the terminal since it started, when
+    /// `measuresOutput` is set: the kernel's count of bytes this thread
+    /// wrote (Linux `/proc/thread-self/io`), taken around each write.
+    public private(set) var bytesWritten = 0
+
+    var screen: OpaquePointer?
+    var outputFile: UnsafeMutablePointer<FILE>?
+    var inputFile: UnsafeMutablePointer<FILE>?
+    /// A 1×1 window that is never drawn: reading keys through it never
+    /// makes curses refresh the screen.
+    var inputWindow: UnsafeMutablePointer<WINDOW>?
+    var inputSource: DispatchSourceRead?
+    var wakeSource: DispatchSourceRead?
+    var wakePipe: (read: Int32, write: Int32) = (-1, -1)
+    var onEvent: (@MainActor (InputEvent) -> Void)?
+    var onSignal: (@MainActor (Int32) -> Void)?
+    var emptyWakeUps = 0
+    /// The frame on screen; nil when the next draw repaints everything.
+    var lastFrame: Buffer?
+    var pairs: [ColorPair: Int32] = [:]
+
+    private static var running = false
+
+    /// Takes over the terminal on `input` and `output`: full screen (the
+    /// alternate screen), raw keys — Ctrl-C arrives as `.control("c")`,
+    /// Ctrl-Z and Ctrl-S as keys too — no echo, hidden cursor, colours,
+    /// and the mouse when `mouse` is set.
+    ///
+    /// - Parameters:
+    ///   - terminalType: the terminfo entry; nil for `$TERM`.
+    ///   - measuresOutput: count the bytes written, in `bytesWritten`.
+    public init(
+        input: Int32, output: Int32, terminalType: String? = nil, mouse: Bool = true, measuresOutput: Bool = false
+    ) throws {
+        self.input = input
+        self.output = output
+        self.measuresOutput = measuresOutput
+        try start(terminalType: terminalType, mouse: mouse)
     }
 
-    var colorPair: ColorPair { ColorPair(foreground: foreground, background: background) }
+    /// The controlling terminal (standard input and output). Like curses'
+    /// `initscr`, prints the reason and exits with status 1 when it cannot
+    /// start; `init(input:output:…)` throws instead.
+    public convenience init(mouse: Bool = true) {
+        do {
+            try self.init(input: STDIN_FILENO, output: STDOUT_FILENO, mouse: mouse)
+        } catch {
+            let message = "Error opening terminal: \(error)\n"
+            _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+            exit(1)
+        }
+    }
+
+    private func start(terminalType: String?, mouse: Bool) throws {
+        guard !Self.running else { throw CursesError.alreadyRunning }
+        guard isatty(input) == 1, isatty(output) == 1 else { throw CursesError.notATerminal }
+
+        setlocale(LC_ALL, "")
+        if sb_codeset_is_utf8() == 0 { setlocale(LC_CTYPE, "C.UTF-8") }
+        isUTF8 = sb_codeset_is_utf8() != 0
+
+        var ends: [Int32] = [-1, -1]
+        guard sb_make_pipe(&ends) == 0 else { throw CursesError.system("pipe", errno) }
+        wakePipe = (ends[0], ends[1])
+        var modes = termios()
+        let hasModes = tcgetattr(output, &modes) == 0
+        // Before newterm, so that curses leaves SIGWINCH, SIGINT and SIGTERM to us.
+        Self.installHandlers(fd: output, termios: hasModes ? modes : nil, wakeFD: wakePipe.write)
+
+        outputFile = Self.stream(output, mode: "w")
+        inputFile = Self.stream(input, mode: "r")
+        if outputFile != nil, inputFile != nil {
+            screen = newterm(terminalType, outputFile, inputFile)
+        }
+        guard let screen else {
+            let code = errno
+            let failedOpen = outputFile == nil || inputFile == nil
+            releaseResources()
+            if failedOpen { throw CursesError.system("fdopen", code) }
+            throw CursesError.unknownTerminal(terminalType ?? getenv("TERM").map { String(cString: $0) } ?? "")
+        }
+        set_term(screen)
+        Self.running = true
+        isRunning = true
+        measured { configureModes(mouse: mouse) }
+        Self.armRestore(bytes: restoreSequence(mouse: mouse))
+        size = Size(width: Int(sb_cols()), height: Int(sb_lines()))
+    }
+
+    /// A stream on a close-on-exec copy of `fd`, for curses to own.
+    private static func stream(_ fd: Int32, mode: String) -> UnsafeMutablePointer<FILE>? {
+        let copy = sb_dup_cloexec(fd)
+        guard copy >= 0 else { return nil }
+        if let file = fdopen(copy, mode) { return file }
+        close(copy)
+        return nil
+    }
+
+    private func configureModes(mouse: Bool) {
+        let standard = sb_stdscr()
+        raw()
+        noecho()
+        nonl()
+        intrflush(standard, false)
+        leaveok(standard, true)
+        scrollok(standard, false)
+        idlok(standard, false)
+        set_escdelay(25)
+        curs_set(0)
+        // No polling the input in the middle of an update (curses would cut
+        // a frame short when a key is waiting): every key leads to a frame.
+        typeahead(-1)
+
+        inputWindow = newwin(1, 1, 0, 0)
+        keypad(inputWindow, true)
+        nodelay(inputWindow, true)
+        meta(inputWindow, true)
+        untouchwin(inputWindow)
+        // Terminals that ignore application cursor mode send the CSI forms.
+        let extraKeys: [(String, Int32)] = [
+            ("\u{1B}[A", KEY_UP), ("\u{1B}[B", KEY_DOWN), ("\u{1B}[C", KEY_RIGHT), ("\u{1B}[D", KEY_LEFT),
+            ("\u{1B}[H", KEY_HOME), ("\u{1B}[F", KEY_END), ("\u{1B}OH", KEY_HOME), ("\u{1B}OF", KEY_END),
+            ("\u{1B}[1~", KEY_HOME), ("\u{1B}[4~", KEY_END), ("\u{1B}[7~", KEY_HOME), ("\u{1B}[8~", KEY_END),
+            ("\u{1B}[Z", KEY_BTAB),
+        ]
+        for (sequence, key) in extraKeys where key_defined(sequence) == 0 { define_key(sequence, key) }
+
+        if has_colors() {
+            start_color()
+            hasDefaultColors = use_default_colors() == OK
+            colors = Int(sb_colors())
+        }
+        if mouse {
+            mousemask(sb_mouse_mask(), nil)
+            mouseinterval(0)
+        }
+    }
+
+    /// What puts the terminal back in a hurry: attributes off, mouse
+    /// reports off, keypad local, cursor shown, main screen.
+    private func restoreSequence(mouse: Bool) -> [UInt8] {
+        var bytes: [UInt8] = []
+        func add(_ capability: String) {
+            if let value = sb_tigetstr(capability) { bytes += Array(String(cString: value).utf8) }
+        }
+        add("sgr0")
+        if mouse {
+            if let xm = sb_tigetstr("XM"), let off = sb_tiparm1(xm, 0) {
+                bytes += Array(String(cString: off).utf8)
+            } else if sb_tigetstr("kmous") != nil {
+                bytes += Array("\u{1B}[?1000l".utf8)
+            }
+        }
+        add("rmkx")
+        add("cnorm")
+        add("rmcup")
+        return bytes
+    }
+
+    /// Gives the terminal back as it was: ends curses, restores the signal
+    /// handlers, stops the input. Safe to call twice.
+    public func stop() {
+        guard isRunning else { return }
+        // Signals stop writing to the pipe (so its closing raises no SIGPIPE)
+        // and, until endwin is done, restore the terminal themselves.
+        Self.detachWakePipe()
+        measured { _ = endwin() }
+        releaseResources()
+        isRunning = false
+        Self.running = false
+        onEvent = nil
+        onSignal = nil
+    }
+
+    private func releaseResources() {
+        Self.disarmRestore()
+        stopInputSources()
+        if wakePipe.write >= 0 { close(wakePipe.write) }
+        wakePipe = (-1, -1)
+        if let inputWindow { delwin(inputWindow) }
+        inputWindow = nil
+        if let screen { delscreen(screen) }
+        screen = nil
+        if let outputFile { fclose(outputFile) }
+        if let inputFile { fclose(inputFile) }
+        outputFile = nil
+        inputFile = nil
+    }
+
+    /// Writes `bytes` straight to the terminal, after curses' own output.
+    /// They must not move the cursor or change what is shown.
+    public func writeRaw(_ bytes: [UInt8]) {
+        guard isRunning else { return }
+        measured {
+            doupdate()
+            bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let n = write(output, raw.baseAddress! + offset, raw.count - offset)
+                    if n < 0, errno == EINTR { continue }
+                    if n <= 0 { break }
+                    offset += n
+                }
+            }
+        }
+    }
+
+    /// Puts `text` on the terminal's clipboard with OSC 52 (through tmux
+    /// when its `set-clipboard` is on, and through ssh).
+    public func copyToClipboard(_ text: String) {
+        writeRaw(OSC52.sequence(copying: text))
+    }
+
+    /// Runs `body`, adding what it wrote to `bytesWritten` when measuring.
+    func measured(_ body: () -> Void) {
+        guard measuresOutput, let before = Self.bytesWrittenByThisThread() else { return body() }
+        body()
+        if let after = Self.bytesWrittenByThisThread() { bytesWritten += after - before }
+    }
+
+    /// The kernel's count of bytes this thread has written (Linux `wchar`).
+    static func bytesWrittenByThisThread() -> Int? {
+        let fd = open("/proc/thread-self/io", O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { return nil }
+        for line in String(decoding: buffer[..<n], as: UTF8.self).split(separator: "\n") where line.hasPrefix("wchar:") {
+            return Int(line.dropFirst(6).drop { $0 == " " })
+        }
+        return nil
+    }
 }

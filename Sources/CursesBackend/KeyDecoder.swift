@@ -7,38 +7,64 @@ enum KeyDecoder {
     ///   - result: `OK` for a character, `KEY_CODE_YES` for a function key.
     ///   - code: the character or key code.
     ///   - mouse: reads the pending mouse event after `KEY_MOUSE`.
+    /// - Returns: nil for what the program has no key for, and for
+    ///   `KEY_RESIZE` (the terminal reports resizes with the new size).
     static func event(result: Int32, code: Int32, mouse: () -> MouseEvent?) -> InputEvent? {
         if result == KEY_CODE_YES {
-            switch code {
-            case KEY_UP: return .key(.up)
-            case KEY_DOWN: return .key(.down)
-            case KEY_LEFT: return .key(.left)
-            case KEY_RIGHT: return .key(.right)
-            case KEY_HOME: return .key(.home)
-            case KEY_END: return .key(.end)
-            case KEY_PPAGE: return .key(.pageUp)
-            case KEY_NPAGE: return .key(.pageDown)
-            case KEY_BACKSPACE: return .key(.backspace)
-            case KEY_DC: return .key(.delete)
-            case KEY_ENTER: return .key(.enter)
-            case KEY_BTAB: return .key(.backTab)
-            case KEY_MOUSE: return mouse().map(InputEvent.mouse)
-            case KEY_RESIZE: return nil  // reported from SIGWINCH, with the new size
-            default:
-                for n in 1...12 where code == sb_key_f(Int32(n)) { return .key(.function(n)) }
-                return nil
-            }
+            if code == KEY_MOUSE { return mouse().map(InputEvent.mouse) }
+            return functionKey(code).map(InputEvent.key)
         }
-        switch code {
-        case 9: return .key(.tab)
-        case 10, 13: return .key(.enter)
-        case 27: return .key(.escape)
-        case 8, 127: return .key(.backspace)
-        case 1...26: return .key(.control(Character(Unicode.Scalar(UInt8(code) + 96))))
-        case 0, 28...31: return nil
+        return character(UInt32(bitPattern: code)).map(InputEvent.key)
+    }
+
+    /// A character: control bytes become Enter, Tab, Escape, Backspace or
+    /// `.control(letter)`; other C0 and C1 controls are dropped.
+    static func character(_ value: UInt32) -> Key? {
+        switch value {
+        case 8, 127: return .backspace
+        case 9: return .tab
+        case 10, 13: return .enter
+        case 27: return .escape
+        case 1...26: return .control(Character(Unicode.Scalar(UInt8(96 + value))))
+        case 0, 28...31, 0x80..<0xA0: return nil
         default:
-            guard let scalar = Unicode.Scalar(UInt32(bitPattern: code)) else { return nil }
-            return .key(.character(Character(scalar)))
+            guard let scalar = Unicode.Scalar(value) else { return nil }
+            return .character(Character(scalar))
         }
+    }
+
+    /// A curses key code; shifted arrows and keypad corners count as the
+    /// plain keys.
+    static func functionKey(_ code: Int32) -> Key? {
+        switch code {
+        case KEY_UP, KEY_SR: return .up
+        case KEY_DOWN, KEY_SF: return .down
+        case KEY_LEFT, KEY_SLEFT: return .left
+        case KEY_RIGHT, KEY_SRIGHT: return .right
+        case KEY_HOME, KEY_A1, KEY_SHOME: return .home
+        case KEY_END, KEY_C1, KEY_SEND: return .end
+        case KEY_PPAGE, KEY_A3, KEY_SPREVIOUS: return .pageUp
+        case KEY_NPAGE, KEY_C3, KEY_SNEXT: return .pageDown
+        case KEY_DC, KEY_SDC: return .delete
+        case KEY_BACKSPACE: return .backspace
+        case KEY_ENTER: return .enter
+        case KEY_BTAB: return .backTab
+        default:
+            let f0 = sb_key_f(0)
+            return code > f0 && code <= f0 + 63 ? .function(Int(code - f0)) : nil
+        }
+    }
+
+    /// A mouse report: left button press and release, wheel up and down.
+    static func mouse(state: mmask_t, x: Int32, y: Int32) -> MouseEvent? {
+        let kind: MouseEvent.Kind
+        switch sb_mouse_kind(state) {
+        case 1: kind = .press
+        case 2: kind = .release
+        case 3: kind = .scrollUp
+        case 4: kind = .scrollDown
+        default: return nil
+        }
+        return MouseEvent(x: Int(x), y: Int(y), kind: kind)
     }
 }

@@ -1,0 +1,120 @@
+import CNcurses
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What the signal handlers need, allocated once and never freed, so a
+/// handler reads one pointer and calls only async-signal-safe C.
+nonisolated(unsafe) let restoreState: UnsafeMutablePointer<sb_restore_state> = {
+    let state = UnsafeMutablePointer<sb_restore_state>.allocate(capacity: 1)
+    state.initialize(to: sb_restore_state())
+    state.pointee.wake_fd = -1
+    state.pointee.tty_fd = -1
+    return state
+}()
+
+/// Signals that end the program. Once the program listens for them the
+/// first one is delivered to it, so it can quit in order; without a
+/// listener, or for a second one, the handler restores the terminal and
+/// lets the signal do what it did before (by default, end the process).
+let terminatingSignals: [Int32] = [SIGHUP, SIGINT, SIGQUIT, SIGTERM]
+/// Crashes: the terminal is restored before the runtime's crash report.
+let crashSignals: [Int32] = [SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV]
+
+private func terminationHandler(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _: UnsafeMutableRawPointer?) {
+    sb_handle_terminate(restoreState, signal, info)
+}
+
+private func crashHandler(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _: UnsafeMutableRawPointer?) {
+    sb_handle_fatal(restoreState, signal, info)
+}
+
+private func windowChangeHandler(_ signal: Int32, _: UnsafeMutablePointer<siginfo_t>?, _: UnsafeMutableRawPointer?) {
+    sb_deliver(restoreState, signal)
+}
+
+/// For `atexit`: a program that exits without `stop()` still gets its
+/// terminal back. (A global function: a closure here would inherit the main
+/// actor, and exit runs on any thread.)
+private func restoreAtExit() {
+    sb_restore_now(restoreState)
+}
+
+nonisolated(unsafe) private var exitHookRegistered = false
+
+extension CursesTerminal {
+    /// Puts the terminal back as it was before curses started — modes, cursor,
+    /// main screen, mouse reporting off — when a terminal is active, at most
+    /// once. Async-signal-safe: for a signal handler, an `atexit` hook or a
+    /// path about to crash. `stop()` is the orderly way; after this, call
+    /// it anyway to free curses.
+    public nonisolated static func emergencyRestore() {
+        sb_restore_now(restoreState)
+    }
+
+    /// Installs the handlers — SIGWINCH writes to `wakeFD`; terminating and
+    /// crash signals restore `fd` to `termios` first (see
+    /// `terminatingSignals`) — before `newterm`, so curses leaves those
+    /// signals to us. Signals set to be ignored (nohup) stay ignored.
+    static func installHandlers(fd: Int32, termios: termios?, wakeFD: Int32) {
+        let state = restoreState
+        state.pointee.armed = 0
+        state.pointee.tty_fd = fd
+        state.pointee.has_termios = 0
+        if let termios {
+            state.pointee.termios = termios
+            state.pointee.has_termios = 1
+        }
+        state.pointee.wake_fd = wakeFD
+        state.pointee.deliver_terminations = 0
+        state.pointee.termination_pending = 0
+        for signal in terminatingSignals { _ = sb_install(state, signal, terminationHandler) }
+        for signal in crashSignals { _ = sb_install(state, signal, crashHandler) }
+        _ = sb_install(state, SIGWINCH, windowChangeHandler)
+        if !exitHookRegistered {
+            exitHookRegistered = true
+            atexit(restoreAtExit)
+        }
+    }
+
+    /// Arms the emergency restore: from now on it writes `bytes` (leave the
+    /// alternate screen, show the cursor…) and restores the modes.
+    static func armRestore(bytes: [UInt8]) {
+        let state = restoreState
+        let count = min(bytes.count, MemoryLayout.size(ofValue: state.pointee.bytes))
+        withUnsafeMutableBytes(of: &state.pointee.bytes) { raw in
+            raw.copyBytes(from: bytes[..<count])
+        }
+        state.pointee.count = Int32(count)
+        state.pointee.armed = 1
+    }
+
+    /// Sends the first terminating signal to the wake pipe from now on.
+    static func deliverTerminations() {
+        restoreState.pointee.deliver_terminations = 1
+    }
+
+    /// Signals no longer write to the wake pipe; terminating ones restore
+    /// the terminal and end the process.
+    static func detachWakePipe() {
+        restoreState.pointee.deliver_terminations = 0
+        restoreState.pointee.wake_fd = -1
+    }
+
+    /// Disarms the restore and puts back the handlers after an orderly stop.
+    static func disarmRestore() {
+        let state = restoreState
+        state.pointee.deliver_terminations = 0
+        state.pointee.wake_fd = -1
+        state.pointee.armed = 0
+        for signal in terminatingSignals + crashSignals + [SIGWINCH] { sb_uninstall(state, signal) }
+    }
+
+    /// Whether the backend's SIGWINCH handler is the one installed.
+    static var handlesWindowChange: Bool { sb_handler_is(SIGWINCH, windowChangeHandler) != 0 }
+
+    /// Whether the backend's SIGTERM handler is the one installed.
+    static var handlesTermination: Bool { sb_handler_is(SIGTERM, terminationHandler) != 0 }
+}
