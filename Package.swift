@@ -57,7 +57,22 @@ let package = Package(
                 "CursesBackend", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "switchboard-bench", dependencies: ["SwitchboardCore", "Store"]),
+        .executableTarget(
+            name: "switchboard-bench",
+            dependencies: [
+                "SwitchboardCore", "Store", "SwitchboardApp", "TerminalUI",
+                // Run by `switchboard-bench tui`; listed so they are built with it.
+                "switchboard", "curses-baseline", "curses-frames",
+            ]
+        ),
+        // Anchors of `switchboard-bench tui`: bare curses start-up, and the
+        // chooser's frames painted naively. Benchmark anchors only: like the
+        // backend, they call curses directly.
+        .executableTarget(name: "curses-baseline", dependencies: ["CNcurses"]),
+        .executableTarget(
+            name: "curses-frames",
+            dependencies: ["CNcurses", "CursesBackend", "Store", "SwitchboardApp", "SwitchboardCore", "TerminalUI"]
+        ),
         .target(name: "TestSupport", dependencies: ["Store", "DeviceFlow"], path: "Tests/TestSupport"),
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"]),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile"]),

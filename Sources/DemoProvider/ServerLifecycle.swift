@@ -52,7 +52,8 @@ actor ServerLifecycle {
     private func listen(host: String, port: UInt16, slot: ProviderSlot)
         async throws -> (server: HTTPServer, task: Task<Void, any Error>, port: UInt16) {
         let server = HTTPServer(config: try Self.configuration(host: host, port: port), handler: Router(slot: slot))
-        let waiter = Task { try await server.waitUntilListening(timeout: 5) }
+        // Generous: on a loaded machine (CI) the listener can be slow to get a thread.
+        let waiter = Task { try await server.waitUntilListening(timeout: 30) }
         let task = Task {
             do { try await server.run() } catch {
                 waiter.cancel()

@@ -55,19 +55,31 @@ extension AppDatabase {
 
     // MARK: - Shared by reads and writes
 
+    /// Reads only the columns an `Account` holds, by position: decoding
+    /// whole records (every date parsed) made the chooser's launch with a
+    /// thousand accounts several times slower.
     static func loadAccounts(_ db: Database, ids: [Int64]? = nil) throws -> [Account] {
-        var request = AccountRecord.order(
-            SQL("lastUsedAt DESC NULLS LAST").sqlExpression, Column("useCount").desc, Column("id"))
-        if let ids { request = request.filter(ids.contains(Column("id"))) }
-        let records = try request.fetchAll(db)
-        var identities = try IdentityRecord
-            .filter(records.compactMap(\.id).contains(Column("accountId")))
-            .order(Column("linkedAt"), Column("provider"), Column("subject"))
-            .fetchAll(db)
-            .reduce(into: [Int64: [LinkedIdentity]]()) { $0[$1.accountId, default: []].append($1.linked) }
-        return records.map { record in
-            Account(id: AccountID(record.id!), name: record.name, identities: identities.removeValue(forKey: record.id!) ?? [])
+        let only = ids.map { "IN (\(databaseQuestionMarks(count: $0.count)))" }
+        let arguments = ids.map { StatementArguments($0) } ?? StatementArguments()
+        var accounts: [(id: Int64, name: String)] = []
+        let accountRows = try Row.fetchCursor(db, sql: """
+            SELECT id, name FROM account \(only.map { "WHERE id \($0)" } ?? "")
+            ORDER BY lastUsedAt DESC NULLS LAST, useCount DESC, id
+            """, arguments: arguments)
+        while let row = try accountRows.next() { accounts.append((row[0], row[1])) }
+        var identities: [Int64: [LinkedIdentity]] = [:]
+        let identityRows = try Row.fetchCursor(db, sql: """
+            SELECT accountId, provider, subject, displayName, email, emailVerified, state
+            FROM identity \(only.map { "WHERE accountId \($0)" } ?? "")
+            ORDER BY linkedAt, provider, subject
+            """, arguments: arguments)
+        while let row = try identityRows.next() {
+            let identity = LinkedIdentity(
+                identity: Identity(provider: ProviderID(row[1] as String), subject: row[2]), displayName: row[3], email: row[4],
+                emailVerified: row[5], state: CredentialState(rawValue: row[6] as String) ?? .notFound)
+            identities[row[0], default: []].append(identity)
         }
+        return accounts.map { Account(id: AccountID($0.id), name: $0.name, identities: identities.removeValue(forKey: $0.id) ?? []) }
     }
 
     static func activeID(_ db: Database, session: SessionKey) throws -> AccountID? {

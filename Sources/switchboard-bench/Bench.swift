@@ -10,10 +10,16 @@ struct Bench {
             BusBench.run()
         case "store-stress":
             try StoreStress.run(Array(arguments.dropFirst()))
+        case "tui":
+            do { try TUIBench.run(Array(arguments.dropFirst())) } catch {
+                FileHandle.standardError.write(Data("tui: \(error)\n".utf8))
+                exit(1)
+            }
         default:
             FileHandle.standardError.write(Data("""
                 usage: switchboard-bench bus
                        switchboard-bench store-stress --database PATH --session NAME --accounts A,B --count N
+                       switchboard-bench tui [--runs N] [--idle SECONDS] [--dump] [--workspace DIR]
 
                 """.utf8))
             exit(64)

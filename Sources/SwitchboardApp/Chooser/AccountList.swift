@@ -5,20 +5,46 @@ import SwitchboardCore
 /// 100,000 accounts is a byte scan, not a string comparison per keystroke.
 public struct AccountList: Sendable {
     public let accounts: [Account]
-    /// Names, emails and providers of each account, lower-cased, as UTF-8.
-    private let keys: [[UInt8]]
+    /// Names, emails and providers of every account, lower-cased, as UTF-8,
+    /// one after another: account `i`'s are `text[starts[i]..<starts[i + 1]]`.
+    /// One buffer rather than an array per account, so a scan streams
+    /// through memory; it ends with `padding` zero bytes so the search may
+    /// read a whole vector past any key.
+    private let text: [UInt8]
+    private let starts: [Int]
+    private static let padding = 32
 
     public init(_ accounts: [Account]) {
         self.accounts = accounts
-        keys = accounts.map { account in
-            var key = account.name.lowercased()
+        var text: [UInt8] = [], starts: [Int] = []
+        starts.reserveCapacity(accounts.count + 1)
+        for account in accounts {
+            starts.append(text.count)
+            Self.append(account.name, to: &text)
             for identity in account.identities {
-                key += "\u{1F}" + identity.provider.rawValue.lowercased()
-                if let email = identity.email { key += "\u{1F}" + email.lowercased() }
-                if let name = identity.displayName { key += "\u{1F}" + name.lowercased() }
+                Self.append(identity.provider.rawValue, to: &text, separated: true)
+                if let email = identity.email { Self.append(email, to: &text, separated: true) }
+                if let name = identity.displayName { Self.append(name, to: &text, separated: true) }
             }
-            return Array(key.utf8)
         }
+        starts.append(text.count)
+        text.append(contentsOf: repeatElement(0, count: Self.padding))
+        self.text = text
+        self.starts = starts
+    }
+
+    /// Appends `field` lower-cased, after a U+001F separator if `separated`.
+    /// ASCII (most names, every email and provider) is lower-cased byte by
+    /// byte, without the Unicode tables `lowercased()` consults.
+    private static func append(_ field: String, to text: inout [UInt8], separated: Bool = false) {
+        if separated { text.append(0x1F) }
+        var field = field
+        let ascii = field.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return false }
+            for byte in bytes { text.append(byte &- 0x41 < 26 ? byte | 0x20 : byte) }
+            return true
+        }
+        if !ascii { text.append(contentsOf: field.lowercased().utf8) }
     }
 
     public static let empty = AccountList([])
@@ -31,34 +57,47 @@ public struct AccountList: Sendable {
     public func matches(_ query: String, within candidates: [Int]? = nil) -> [Int] {
         let needle = Array(query.lowercased().utf8)
         guard !needle.isEmpty else { return Array(accounts.indices) }
-        var result: [Int] = []
-        if let candidates {
-            for index in candidates where Self.contains(keys[index], needle) { result.append(index) }
-        } else {
-            for index in keys.indices where Self.contains(keys[index], needle) { result.append(index) }
-        }
-        return result
-    }
-
-    /// Whether `haystack` contains `needle` (non-empty) as a byte sequence.
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        let n = needle.count, h = haystack.count
-        guard n <= h else { return false }
-        return haystack.withUnsafeBufferPointer { hay in
-            needle.withUnsafeBufferPointer { nee in
-                let first = nee[0]
-                var i = 0
-                while i <= h - n {
-                    if hay[i] == first {
-                        var j = 1
-                        while j < n && hay[i + j] == nee[j] { j += 1 }
-                        if j == n { return true }
+        return text.withUnsafeBufferPointer { text in
+            needle.withUnsafeBufferPointer { needle in
+                let base = text.baseAddress!
+                var result: [Int] = []
+                if let candidates {
+                    for index in candidates where Self.contains(base, starts[index], starts[index + 1], needle) { result.append(index) }
+                } else {
+                    for index in accounts.indices where Self.contains(base, starts[index], starts[index + 1], needle) {
+                        result.append(index)
                     }
-                    i += 1
                 }
-                return false
+                return result
             }
         }
+    }
+
+    /// Whether `base[start..<end]` contains `needle` (non-empty). Sixteen
+    /// positions at a time: a position is looked at only when both the
+    /// needle's first and last bytes are where they would be (Muła's
+    /// "SIMD-friendly" substring search); may read up to 15 bytes past `end`.
+    @inline(__always)
+    static func contains(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = needle.count
+        let lastStart = end - n
+        guard lastStart >= start else { return false }
+        let first = SIMD16<UInt8>(repeating: needle[0]), last = SIMD16<UInt8>(repeating: needle[n - 1])
+        var position = start
+        while position <= lastStart {
+            let heads = UnsafeRawPointer(base + position).loadUnaligned(as: SIMD16<UInt8>.self)
+            let tails = UnsafeRawPointer(base + position + n - 1).loadUnaligned(as: SIMD16<UInt8>.self)
+            let hits = (heads .== first) .& (tails .== last)
+            if any(hits) {
+                for lane in 0..<min(16, lastStart - position + 1) where hits[lane] {
+                    var j = 1
+                    while j < n - 1 && base[position + lane + j] == needle[j] { j += 1 }
+                    if j >= n - 1 { return true }
+                }
+            }
+            position += 16
+        }
+        return false
     }
 
     public func index(of id: AccountID) -> Int? { accounts.firstIndex { $0.id == id } }

@@ -1,0 +1,437 @@
+import Foundation
+import Store
+import SwitchboardApp
+import SwitchboardCore
+import TerminalUI
+
+/// `tui`: the chooser's performance figures (issue 4), each beside its anchor.
+///
+/// - `first-frame-ratio`: exec to the first complete frame of `switchboard`
+///   on a 1,000-account database, over the same for `curses-baseline`
+///   (initscr, refresh, endwin), medians of interleaved runs on a 100×30
+///   pseudo-terminal. Ours is complete when the key bar's last label
+///   ("quit") has arrived — the frame is one doupdate, written top to
+///   bottom; the baseline's when its refresh's output (the clear,
+///   `ESC[2J`, the last thing that refresh writes) has arrived.
+/// - `bytes-ratio`: bytes `switchboard` sends when `j` moves the selection
+///   one row, over what ncurses sends for the same two frames painted
+///   naively by `curses-frames`; both read until the terminal is quiet.
+/// - `filter-100k-ms`: reduce plus `Screen.draw` per keystroke while typing
+///   a filter over 100,000 accounts, worst keystroke (median of repeats).
+/// - `idle-wakeups-per-s`: context switches of all of the chooser's
+///   threads while it sits idle, per second (see `idleFloor`).
+///
+/// Supporting lines give the absolute times and bytes, the anchors', the
+/// exit time of `switchboard --version` (the cost of merely starting the
+/// binary), each keystroke's time, and which thread woke while idle.
+enum TUIBench {
+    struct Options {
+        var runs = 15
+        var idleSeconds = 5.0
+        var accounts = 1000
+        var filterAccounts = 100_000
+        var dump = false
+        /// A folder to keep the database (and config/data folders) in, made once and reused.
+        var workspace: String?
+    }
+
+    static let columns = 100, rows = 30
+    /// What an idle Swift program on Linux cannot go below: libdispatch's
+    /// internal workqueue (no kernel workqueue on Linux) arms a 1 Hz timer on
+    /// its manager thread to check its worker pools, once the pool is first
+    /// used (swift-corelibs-libdispatch, src/event/workqueue.c,
+    /// `_dispatch_workq_init_once`). A program that only starts one Task and
+    /// parks shows the same 1 wake-up per second. Anything above this
+    /// (plus slack for a retiring worker thread) is the chooser's own.
+    static let idleFloor = 1.5
+    static let quitLabel = Array("quit".utf8)
+    static let clearScreen = Array("\u{1B}[2J".utf8)
+    /// Sequences that clear the whole screen or all of it below the cursor.
+    static let clears = ["\u{1B}[2J", "\u{1B}[J", "\u{1B}[0J", "\u{1B}[3J"].map { Array($0.utf8) }
+
+    static func run(_ arguments: [String]) throws {
+        var options = Options()
+        var iterator = arguments.makeIterator()
+        while let name = iterator.next() {
+            switch name {
+            case "--runs": options.runs = iterator.next().flatMap(Int.init) ?? options.runs
+            case "--idle": options.idleSeconds = iterator.next().flatMap(Double.init) ?? options.idleSeconds
+            case "--dump": options.dump = true
+            case "--workspace": options.workspace = iterator.next()
+            default:
+                FileHandle.standardError.write(Data("tui: unexpected \(name)\n".utf8))
+                exit(64)
+            }
+        }
+        let tools = try Tools()
+        let loadBefore = loadAverage()
+        let folder = options.workspace ?? FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-bench-tui-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: folder + "/config", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder + "/data", withIntermediateDirectories: true)
+        defer { if options.workspace == nil { try? FileManager.default.removeItem(atPath: folder) } }
+        let databasePath = folder + "/data/switchboard.sqlite"
+        let setupStart = now()
+        let reused = FileManager.default.fileExists(atPath: databasePath)
+        if !reused { try makeDatabase(path: databasePath, accounts: options.accounts) }
+        let setup = now() - setupStart
+        let environment = [
+            "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": folder, "LANG": "C.UTF-8", "TERM": "xterm-256color",
+            "SWITCHBOARD_DATABASE": databasePath, "SWITCHBOARD_SESSION": "bench",
+            "XDG_CONFIG_HOME": folder + "/config", "XDG_DATA_HOME": folder + "/data",
+        ]
+
+        let first = try firstFrame(tools, environment: environment, runs: options.runs)
+        let bytes = try bytesForOneRow(tools, environment: environment, dump: options.dump)
+        let filter = try filterTyping(accounts: options.filterAccounts)
+        let idle = try idleWakeups(tools, environment: environment, seconds: options.idleSeconds)
+
+        let firstRatio = first.ours / first.baseline
+        let bytesRatio = Double(bytes.ours) / Double(bytes.anchor)
+        let table: [[String]] = [
+            ["figure", "ours", "anchor", "ratio", "goal", ""],
+            ["first frame, ms (median of \(options.runs))", fixed(first.ours * 1000, 1), fixed(first.baseline * 1000, 1),
+             fixed(firstRatio, 2), "≤ 2", verdict(firstRatio <= 2)],
+            ["bytes for one row down (j)", "\(bytes.ours)", "\(bytes.anchor)", fixed(bytesRatio, 2), "≤ 1.1",
+             verdict(bytesRatio <= 1.1 && !bytes.oursCleared)],
+            ["filter 100k, worst keystroke ms", fixed(filter.worst * 1000, 2), "—", "—", "≤ 16", verdict(filter.worst <= 0.016)],
+            ["idle wake-ups per s", fixed(idle.perSecond, 1), "—", "—", "≈ 0 (1 Hz floor)", verdict(idle.perSecond <= idleFloor)],
+        ]
+        printTable(table)
+        print("")
+        print("build: \(tools.configuration)")
+        print("load-average-1m: \(loadBefore) before, \(loadAverage()) after (\(ProcessInfo.processInfo.activeProcessorCount) CPUs)")
+        figure("accounts", Double(options.accounts))
+        if reused { print("database: reused from \(databasePath)") } else { figure("database-setup-ms", setup * 1000) }
+        figure("runs", Double(options.runs))
+        figure("first-frame-ms", first.ours * 1000, decimals: 2)
+        figure("first-frame-baseline-ms", first.baseline * 1000, decimals: 2)
+        figure("baseline-exit-ms", first.baselineExit * 1000, decimals: 2)
+        figure("switchboard-version-exit-ms", first.versionExit * 1000, decimals: 2)
+        // What the chooser's own work costs beyond starting the binary at all.
+        figure("first-frame-over-version-exit", first.ours / first.versionExit, decimals: 2)
+        figure("first-frame-ratio", firstRatio, decimals: 2)
+        figure("bytes-ours", Double(bytes.ours))
+        figure("bytes-ncurses", Double(bytes.anchor))
+        print("full-clear-after-first-frame: \(bytes.oursCleared ? "yes" : "no")")
+        print("full-clear-after-first-frame-ncurses: \(bytes.anchorCleared ? "yes" : "no")")
+        figure("bytes-ratio", bytesRatio, decimals: 2)
+        figure("filter-accounts", Double(options.filterAccounts))
+        print("filter-100k-keystrokes-ms: " + filter.steps.map { "\($0.key) \(fixed($0.seconds * 1000, 2))" }.joined(separator: ", "))
+        figure("filter-100k-median-ms", filter.median * 1000, decimals: 2)
+        figure("filter-100k-cpu-ms", filter.worstCPU * 1000, decimals: 2)
+        figure("filter-100k-ms", filter.worst * 1000, decimals: 2)
+        figure("idle-seconds", idle.seconds, decimals: 1)
+        figure("idle-threads", Double(idle.threads))
+        // Idle dispatch workers retire after a few seconds; their last wake-up, to exit, falls between looks.
+        figure("idle-threads-ended", Double(idle.ended))
+        figure("idle-context-switches", Double(idle.switches))
+        figure("idle-output-bytes", Double(idle.outputBytes))
+        print("idle-wakeups-by-thread: \(idle.byThread)")
+        figure("idle-wakeups-per-s", idle.perSecond, decimals: 2)
+    }
+
+    // MARK: The programs
+
+    /// The executables built beside this one.
+    struct Tools {
+        let switchboard: String
+        let baseline: String
+        let frames: String
+        /// `release` or `debug`, from the folder this bench runs from.
+        let configuration: String
+
+        init() throws {
+            var path = [CChar](repeating: 0, count: 4096)
+            let count = readlink("/proc/self/exe", &path, path.count - 1)
+            guard count > 0 else { throw BenchError("cannot find /proc/self/exe") }
+            let folder = (String(decoding: path[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) as NSString)
+                .deletingLastPathComponent
+            switchboard = folder + "/switchboard"
+            baseline = folder + "/curses-baseline"
+            frames = folder + "/curses-frames"
+            configuration = folder.hasSuffix("/debug") ? "debug" : folder.hasSuffix("/release") ? "release" : folder
+            for tool in [switchboard, baseline, frames] where access(tool, X_OK) != 0 {
+                throw BenchError("\(tool) is missing: run `swift build -c \(configuration)` first")
+            }
+        }
+    }
+
+    /// A database of `accounts` accounts, every third with a second identity,
+    /// the last one active in session "bench".
+    static func makeDatabase(path: String, accounts: Int) throws {
+        let database = try AppDatabase(path: path)
+        let session = SessionKey("bench")!
+        for index in 0..<accounts {
+            let account = Synthetic.account(index)
+            _ = try database.signIn(account.identities[0], mode: .signIn, session: session)
+            for identity in account.identities.dropFirst() {
+                _ = try database.signIn(identity, mode: .link, session: session)
+            }
+        }
+    }
+
+    // MARK: first-frame-ratio
+
+    /// Medians of exec-to-first-frame, ours and the baseline's, run
+    /// alternately after one discarded warm-up each; the median time the
+    /// baseline took to exit; and, as the floor of ours, the median time
+    /// `switchboard --version` (same binary: loading and starting it, no
+    /// database, no curses) took to exit.
+    static func firstFrame(_ tools: Tools, environment: [String: String], runs: Int) throws
+        -> (ours: Double, baseline: Double, baselineExit: Double, versionExit: Double)
+    {
+        var ours: [Double] = [], baseline: [Double] = [], exits: [Double] = [], versions: [Double] = []
+        for run in -1..<runs {
+            let base = try PtyProcess(tools.baseline, environment: environment, columns: columns, rows: rows)
+            guard let shown = base.wait(for: clearScreen, timeout: 10) else {
+                throw BenchError("curses-baseline drew nothing in 10 s")
+            }
+            let status = base.finish(timeout: 10)
+            guard status == 0 else { throw BenchError("curses-baseline exited with status \(status)") }
+            let exited = base.hungUp ?? now()  // the terminal hangs up when the program's last descriptor closes
+
+            let chooser = try PtyProcess(tools.switchboard, environment: environment, columns: columns, rows: rows)
+            guard let drawn = chooser.wait(for: quitLabel, timeout: 20) else {
+                throw BenchError("switchboard drew no key bar in 20 s:\n\(String(decoding: chooser.output, as: UTF8.self))")
+            }
+            chooser.send(Array("q".utf8))
+            let chooserStatus = chooser.finish(timeout: 10)
+            guard chooserStatus == 0 else { throw BenchError("switchboard exited with status \(chooserStatus)") }
+
+            let version = try PtyProcess(tools.switchboard, arguments: ["--version"], environment: environment, columns: columns, rows: rows)
+            version.finish(timeout: 10)
+            if run >= 0 {
+                baseline.append(shown - base.started)
+                exits.append(exited - base.started)
+                ours.append(drawn - chooser.started)
+                versions.append((version.hungUp ?? now()) - version.started)
+            }
+        }
+        return (median(ours), median(baseline), median(exits), median(versions))
+    }
+
+    // MARK: bytes-ratio
+
+    /// Bytes sent for the second frame (selection one row down), ours and
+    /// ncurses' (median of three runs each), and whether either cleared.
+    static func bytesForOneRow(_ tools: Tools, environment: [String: String], dump: Bool) throws
+        -> (ours: Int, anchor: Int, oursCleared: Bool, anchorCleared: Bool)
+    {
+        func secondFrame(_ executable: String) throws -> [UInt8] {
+            let process = try PtyProcess(executable, environment: environment, columns: columns, rows: rows)
+            guard process.wait(for: quitLabel, timeout: 20) != nil else {
+                throw BenchError("\(executable) drew no key bar in 20 s")
+            }
+            _ = process.drain(quiet: 0.3, limit: 5)
+            process.send(Array("j".utf8))
+            let bytes = process.drain(quiet: 0.3, limit: 5)
+            process.send(Array("q".utf8))
+            process.finish(timeout: 10)
+            return bytes
+        }
+        var ours: [[UInt8]] = [], anchor: [[UInt8]] = []
+        for _ in 0..<3 {
+            ours.append(try secondFrame(tools.switchboard))
+            anchor.append(try secondFrame(tools.frames))
+        }
+        if dump {
+            print("ours:   " + escaped(ours[0]))
+            print("ncurses: " + escaped(anchor[0]))
+        }
+        let cleared = { (runs: [[UInt8]]) in runs.contains { bytes in clears.contains { PtyProcess.find($0, in: bytes, from: 0) != nil } } }
+        return (Int(median(ours.map { Double($0.count) })), Int(median(anchor.map { Double($0.count) })), cleared(ours), cleared(anchor))
+    }
+
+    /// Bytes as text, escapes shown as `\e`.
+    static func escaped(_ bytes: [UInt8]) -> String {
+        String(decoding: bytes, as: UTF8.self).unicodeScalars.map { scalar in
+            scalar == "\u{1B}" ? "\\e" : scalar.value < 0x20 ? String(format: "\\x%02x", scalar.value) : String(scalar)
+        }.joined()
+    }
+
+    // MARK: filter-100k-ms
+
+    /// Types "/ada lo" and then backspaces to nothing over `accounts`
+    /// synthetic accounts, timing reduce plus `Screen.draw` per keystroke;
+    /// each keystroke's time is the median of seven repeats.
+    static func filterTyping(accounts count: Int) throws
+        -> (worst: Double, median: Double, worstCPU: Double, steps: [(key: String, seconds: Double)])
+    {
+        let accounts = (0..<count).map(Synthetic.account)
+        let list = AccountList(accounts)
+        let theme = ThemeSelection.resolve(requested: nil, environment: [:], builtInText: BundledFiles.themeText).theme.reduced(toColors: 256)
+        var start = AppState(
+            session: SessionKey("bench")!, size: Size(width: columns, height: rows), now: Date(), guide: (try? Guide.bundled()) ?? Guide(title: "", shows: []),
+            theme: theme, providers: [])
+        _ = start.reduce(.loaded(list, active: .anonymous))
+        let query = "ada lo"
+        let keys: [Key] = [.character("/")] + query.map { Key.character($0) } + Array(repeating: .backspace, count: query.count)
+        var times = Array(repeating: [Double](), count: keys.count), cpuTimes = times
+        var shown: [(filter: String, visible: [Int])] = []
+        for round in 0..<7 {
+            var state = start
+            for (index, key) in keys.enumerated() {
+                let begin = now(), beginCPU = threadCPU()
+                _ = state.reduce(.input(.key(key)))
+                let buffer = Screen.draw(state)
+                times[index].append(now() - begin)
+                cpuTimes[index].append(threadCPU() - beginCPU)
+                if round == 0 {
+                    precondition(buffer.size == state.size)
+                    shown.append((state.accounts.filter, state.accounts.visible))
+                }
+            }
+        }
+        // Every keystroke's result, and a few more queries, against a plain
+        // search of each field.
+        let fields = accounts.map { account in
+            ([account.name] + account.identities.flatMap { [$0.provider.rawValue, $0.email, $0.displayName].compactMap { $0 } })
+                .map { Array($0.lowercased().utf8) }
+        }
+        let more = ["ÅNGSTRÖM", "zoë", "é", "example.org", "github", "x", "ada lovelace", "qqqq", String(repeating: "ada ", count: 40)]
+        let checked = shown + more.map { (filter: $0, visible: list.matches($0)) }
+        for (filter, visible) in checked {
+            let needle = Array(filter.lowercased().utf8)
+            let expected = fields.indices.filter { index in
+                needle.isEmpty || fields[index].contains { field in
+                    field.count >= needle.count && (0...(field.count - needle.count)).contains { field[$0..<$0 + needle.count].elementsEqual(needle) }
+                }
+            }
+            guard visible == expected else {
+                throw BenchError("filter “\(filter)” showed \(visible.count) accounts, expected \(expected.count)")
+            }
+        }
+        var typed = ""
+        let steps = keys.enumerated().map { index, key -> (key: String, seconds: Double) in
+            switch key {
+            case .character(let c): if c != "/" { typed.append(c) }
+            default: typed.removeLast()
+            }
+            let label = key == .character("/") ? "/" : key == .backspace ? "⌫→“\(typed)”" : "“\(typed)”"
+            return (label, median(times[index]))
+        }
+        let perKey = steps.map(\.seconds)
+        return (perKey.max()!, median(perKey), cpuTimes.map(median).max()!, steps)
+    }
+
+    // MARK: idle-wakeups-per-s
+
+    /// Context switches of every thread of the chooser over `seconds` of
+    /// idleness, after its first frame and a second to settle. Threads are
+    /// looked at every 0.1 s (reading /proc wakes nobody), so one that ends
+    /// meanwhile — an idle dispatch worker retiring — still counts, all
+    /// but its very last wake-up (to exit).
+    static func idleWakeups(_ tools: Tools, environment: [String: String], seconds: Double) throws
+        -> (perSecond: Double, switches: Int, threads: Int, ended: Int, seconds: Double, outputBytes: Int, byThread: String)
+    {
+        let chooser = try PtyProcess(tools.switchboard, environment: environment, columns: columns, rows: rows)
+        guard chooser.wait(for: quitLabel, timeout: 20) != nil else {
+            throw BenchError("switchboard drew no key bar in 20 s")
+        }
+        _ = chooser.drain(quiet: 1, limit: 5)
+        let before = chooser.threads()
+        var last = before
+        let outputBefore = chooser.output.count
+        let start = now()
+        while now() - start < seconds {
+            chooser.pump(timeout: min(0.1, seconds - (now() - start)))
+            last.merge(chooser.threads()) { $1 }
+        }
+        let elapsed = now() - start
+        let idleOutput = chooser.output.count - outputBefore
+        let alive = chooser.threads().count
+        chooser.send(Array("q".utf8))
+        chooser.finish(timeout: 10)
+        // Threads that started meanwhile count from zero.
+        let woken = last.sorted { $0.key < $1.key }.map { tid, thread in
+            (tid: tid, thread: thread, switches: thread.switches - (before[tid]?.switches ?? 0))
+        }
+        let switches = woken.reduce(0) { $0 + $1.switches }
+        let byThread = woken.map { "\($0.tid) \($0.thread.name) [\($0.thread.waitChannel)] \($0.switches)" }.joined(separator: ", ")
+        return (Double(switches) / elapsed, switches, alive, last.count - alive, elapsed, idleOutput, byThread)
+    }
+
+    /// CPU seconds this thread has used.
+    static func threadCPU() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// The 1-minute load average: a busy machine stretches every time here.
+    static func loadAverage() -> String {
+        ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").first.map(String.init) ?? "?"
+    }
+
+    // MARK: Output
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    static func fixed(_ value: Double, _ decimals: Int) -> String { String(format: "%.\(decimals)f", value) }
+
+    static func verdict(_ met: Bool) -> String { met ? "met" : "MISSED" }
+
+    static func printTable(_ rows: [[String]]) {
+        let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max()! }
+        for row in rows {
+            let cells = row.enumerated().map { column, text in
+                column == 0 ? text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[column] - text.count) + text
+            }
+            print(cells.joined(separator: "  ").trimmingCharacters(in: .whitespaces))
+        }
+    }
+}
+
+/// Deterministic made-up accounts: varied names, emails, providers and states.
+enum Synthetic {
+    static let first = [
+        "Ada", "Grace", "Alan", "Zoë", "Edsger", "Barbara", "Donald", "Frances", "John", "Margaret", "Ken", "Radia",
+        "Dennis", "Karen", "Tim", "Hedy", "Claude", "Sophie", "Linus", "Adele", "Niklaus", "Jean", "Guido", "Anita",
+        "Bjarne", "Shafi", "Leslie", "Lynn", "Tony", "Mary", "Yukihiro", "Åsa", "Jürgen", "Chloé", "Ngozi", "Wei",
+    ]
+    static let last = [
+        "Lovelace", "Hopper", "Turing", "Ångström", "Dijkstra", "Liskov", "Knuth", "Allen", "McCarthy", "Hamilton",
+        "Thompson", "Perlman", "Ritchie", "Spärck Jones", "Berners-Lee", "Lamarr", "Shannon", "Wilson", "Torvalds",
+        "Goldberg", "Wirth", "Sammet", "van Rossum", "Borg", "Stroustrup", "Goldwasser", "Lamport", "Conway", "Hoare",
+        "Keller", "Matsumoto", "Lindqvist", "Schmidhuber", "Lefèvre", "Okafor", "Zhang", "Lopez", "Lowe",
+    ]
+    static let providers: [ProviderID] = ["github", "google", "microsoft", "gitlab", "demo", "work"]
+    static let domains = ["example.org", "mail.example.com", "uni.example.edu", "corp.example.net"]
+
+    /// Account `index` (ids from 1), with one to three identities at distinct providers.
+    static func account(_ index: Int) -> Account {
+        var random = UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15 &+ 0xD1B5_4A32_D192_ED03
+        func next(_ bound: Int) -> Int {
+            random ^= random >> 33
+            random = random &* 0xFF51_AFD7_ED55_8CCD
+            random ^= random >> 29
+            return Int(random % UInt64(bound))
+        }
+        let given = first[next(first.count)], family = last[next(last.count)]
+        let name = "\(given) \(family)"
+        let handle = (given + "." + family).lowercased().filter { $0.isLetter || $0 == "." }
+        let count = index % 3 == 0 ? 2 : (index % 17 == 0 ? 3 : 1)
+        let start = next(providers.count)
+        let identities = (0..<count).map { offset in
+            let provider = providers[(start + offset) % providers.count]
+            let states: [CredentialState] = [.authorized, .authorized, .authorized, .authorized, .expired, .revoked, .notFound]
+            return LinkedIdentity(
+                identity: Identity(provider: provider, subject: "\(provider.rawValue)-\(index)"),
+                displayName: offset == 0 ? name : "\(given) at \(provider.rawValue)",
+                email: "\(handle)\(index % 97)@\(domains[next(domains.count)])", emailVerified: true,
+                state: states[next(states.count)])
+        }
+        return Account(id: AccountID(Int64(index + 1)), name: name, identities: identities)
+    }
+}
+
+/// Why a figure could not be taken.
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
