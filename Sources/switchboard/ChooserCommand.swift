@@ -56,7 +56,8 @@ enum Chooser {
         let bus = NotificationBus(onFailure: { failure in failures.withLock { $0.append(failure.description) } })
         let providers = ProviderDirectory(configuration: configuration, transport: URLSessionTransport(timeout: 15))
         let terminal = CursesTerminal()
-        let colors = environment["NO_COLOR"].map { $0.isEmpty ? terminal.colors : 0 } ?? terminal.colors
+        // NO_COLOR is decided once, by ThemeSelection: monochrome unless a theme was asked for.
+        let colors = terminal.colors
         var state = AppState(
             session: session, size: terminal.size, now: Date(), guide: guide, theme: selection.theme.reduced(toColors: colors),
             providers: configuration.providers.map { ProviderChoice(id: $0.id, name: $0.name, problem: $0.problem) })

@@ -302,7 +302,7 @@ struct ReducerTests {
     func identityChanged() {
         var state = several()
         let change = IdentityStateChanged(identity: Identity(provider: "github", subject: "583231"), previous: .authorized, current: .revoked)
-        #expect(state.reduce(.identityChanged(change, accountName: "Ada Lovelace")) == [.reload])
+        #expect(state.reduce(.identityChanged(change)) == [.reload])
         #expect(state.toasts.last?.text.hasPrefix("Ada Lovelace's github sign-in is revoked") == true)
         #expect(state.reduce(.accountsChanged) == [.reload])
     }

@@ -18,7 +18,7 @@ public enum Action: Sendable {
     /// Bus (guide pane's subscription): whose guide to show, with their favourites.
     case guideFor(Account?, favourites: Set<String>)
     /// Bus: a credential check found an identity in a new state.
-    case identityChanged(IdentityStateChanged, accountName: String?)
+    case identityChanged(IdentityStateChanged)
     /// The provider gave a code to show.
     case codeReady(WaitingCode)
     /// Bus: the sign-in moved to a new phase.

@@ -215,8 +215,8 @@ public final class ChooserLoop {
         guard signIn?.generation == generation else { return }
         if let pending = report.conflict {
             pendingConflict = pending
-            let names = (try? environment.database.accounts()) ?? []
-            let name = { (id: AccountID) in names.first { $0.id == id }?.name ?? "account \(id)" }
+            let database = environment.database
+            let name = { (id: AccountID) in (try? database.account(id))??.name ?? "account \(id)" }
             ended(generation, SignInEnding(outcome: report.outcome), conflict: ConflictDialog(
                 conflict: pending.conflict, providerName: providerName, ownerName: name(pending.conflict.owner),
                 activeName: name(pending.conflict.active)))

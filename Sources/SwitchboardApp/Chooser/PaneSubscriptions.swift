@@ -13,10 +13,7 @@ enum PaneSubscriptions {
             bus.subscribe(UserStatusChanged.self, name: "status bar") { send(.statusChanged($0)) },
             // Accounts pane: accounts and identity states.
             bus.subscribe(AccountsChanged.self, name: "accounts pane") { _ in send(.accountsChanged) },
-            bus.subscribe(IdentityStateChanged.self, name: "accounts pane") { change in
-                let name = (try? database.accounts())?.first { $0.identities.contains { $0.identity == change.identity } }?.name
-                send(.identityChanged(change, accountName: name))
-            },
+            bus.subscribe(IdentityStateChanged.self, name: "accounts pane") { send(.identityChanged($0)) },
             // Guide pane: whose guide to show, with their favourites.
             bus.subscribe(UserStatusChanged.self, name: "guide pane") { change in
                 guard change.session == session else { return }

@@ -30,8 +30,10 @@ extension AppState {
         case .guideFor(let person, let favourites):
             showGuide(for: person, favourites: favourites)
             return []
-        case .identityChanged(let change, let name):
+        case .identityChanged(let change):
             if !change.current.isAvailable, change.previous != change.current {
+                // The pane already holds the accounts: no store read for the name.
+                let name = accounts.list.accounts.first { $0.identities.contains { $0.identity == change.identity } }?.name.displaySafe
                 let whose = name.map { "\($0)'s " } ?? ""
                 notify("\(whose)\(change.identity.provider) sign-in is \(change.current.rawValue) — sign in again to use it.", .warning)
             }

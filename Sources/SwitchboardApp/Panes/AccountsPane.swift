@@ -87,8 +87,7 @@ enum AccountsPane {
             let room = rect.width - count.displayWidth - 3
             let text = "/" + pane.filter.displaySafe
             let shown = text.displayWidth > room - 1 ? "…" + String(text.suffix(max(1, room - 2))) : text
-            let used = buffer.write(" " + shown + cursor, x: rect.x, y: rect.y, style: theme[.filter], limit: room)
-            _ = used
+            buffer.write(" " + shown + cursor, x: rect.x, y: rect.y, style: theme[.filter], limit: room)
         } else {
             buffer.write(" / filter", x: rect.x, y: rect.y, style: theme[.muted])
         }

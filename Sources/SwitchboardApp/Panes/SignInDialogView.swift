@@ -25,7 +25,7 @@ enum SignInDialogView {
             waiting(code, providerName: providerName, state: state, in: inner, into: &buffer)
         case .finished(let ending):
             let inner = DialogFrame.draw(title: title, size: Size(width: min(64, wanted.width), height: min(wanted.height, 10)), state: state, into: &buffer)
-            finished(ending, providerName: providerName, mode: dialog.mode, state: state, in: inner, into: &buffer)
+            finished(ending, providerName: providerName, state: state, in: inner, into: &buffer)
         }
     }
 
@@ -87,7 +87,7 @@ enum SignInDialogView {
         }
     }
 
-    private static func finished(_ ending: SignInEnding, providerName: String, mode: AuthMode, state: AppState, in inner: Rect, into buffer: inout Buffer) {
+    private static func finished(_ ending: SignInEnding, providerName: String, state: AppState, in inner: Rect, into buffer: inout Buffer) {
         let theme = state.theme
         let name = ending.accountName?.displaySafe ?? "you"
         let (headline, role, detail): (String, ThemeRole, String) = switch ending.outcome {
@@ -105,6 +105,5 @@ enum SignInDialogView {
         }
         buffer.write(headline.truncated(toWidth: inner.width), x: inner.x, y: inner.y + 1, style: theme[role])
         DialogFrame.paragraph(detail.displaySafe, in: inner, y: inner.y + 3, style: theme[.text], into: &buffer)
-        _ = mode
     }
 }
