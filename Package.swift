@@ -43,24 +43,28 @@ let package = Package(
             dependencies: ["SwitchboardCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "TerminalUI", dependencies: ["ConfigFile"]),
+        // The chooser's state, reducer, panes and dialogs: everything that
+        // draws a frame. No Foundation (FoundationEssentials at most), so that
+        // the launcher can draw the first frame before loading the rest.
+        .target(name: "ChooserUI", dependencies: ["SwitchboardCore", "TerminalUI", "ConfigFile"]),
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
         .target(name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI"]),
         .target(
             name: "SwitchboardApp",
-            dependencies: ["SwitchboardCore", "DeviceFlow", "Store", "QRCode", "TerminalUI", "ConfigFile", "DemoProvider"],
+            dependencies: ["SwitchboardCore", "ChooserUI", "DeviceFlow", "Store", "QRCode", "TerminalUI", "ConfigFile", "DemoProvider"],
             resources: [.copy("Resources")]
         ),
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "SwitchboardCore", "Store", "DeviceFlow", "QRCode", "DemoProvider", "SwitchboardApp", "TerminalUI",
+                "SwitchboardCore", "Store", "DeviceFlow", "QRCode", "DemoProvider", "SwitchboardApp", "ChooserUI", "TerminalUI",
                 "CursesBackend", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "switchboard-bench",
             dependencies: [
-                "SwitchboardCore", "Store", "SwitchboardApp", "TerminalUI",
+                "SwitchboardCore", "Store", "SwitchboardApp", "ChooserUI", "TerminalUI",
                 // Run by `switchboard-bench tui`; listed so they are built with it.
                 "switchboard", "curses-baseline", "curses-frames",
             ]
@@ -71,7 +75,7 @@ let package = Package(
         .executableTarget(name: "curses-baseline", dependencies: ["CNcurses"]),
         .executableTarget(
             name: "curses-frames",
-            dependencies: ["CNcurses", "CursesBackend", "Store", "SwitchboardApp", "SwitchboardCore", "TerminalUI"]
+            dependencies: ["CNcurses", "CursesBackend", "Store", "SwitchboardApp", "ChooserUI", "SwitchboardCore", "TerminalUI"]
         ),
         .target(name: "TestSupport", dependencies: ["Store", "DeviceFlow"], path: "Tests/TestSupport"),
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"]),
@@ -85,7 +89,7 @@ let package = Package(
         .testTarget(name: "DeviceFlowTests", dependencies: ["DeviceFlow", "DemoProvider", "TestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "SwitchboardAppTests", dependencies: ["SwitchboardApp", "DemoProvider", "TestSupport", "TerminalUI"],
+            name: "SwitchboardAppTests", dependencies: ["SwitchboardApp", "ChooserUI", "DemoProvider", "TestSupport", "TerminalUI"],
             exclude: ["Snapshots"]
         ),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", "switchboard-bench"]),

@@ -14,10 +14,14 @@ public enum ConfigFile {
     /// Reads and parses the TOML file at `path`. Errors name the file as `displayName`,
     /// or as `path` when none is given; unreadable files and invalid UTF-8 are errors too.
     public static func load(path: String, displayName: String? = nil) throws(ConfigError) -> TOMLDocument {
+        try TOMLParser.parse(try text(path: path, displayName: displayName), file: displayName ?? path)
+    }
+
+    /// The text of the file at `path`, read with POSIX calls (errors name
+    /// the file as `displayName`, or as `path`).
+    public static func text(path: String, displayName: String? = nil) throws(ConfigError) -> String {
         let name = displayName ?? path
-        let bytes = try readFile(path, name: name)
-        let text = try decodeUTF8(bytes, file: name)
-        return try TOMLParser.parse(text, file: name)
+        return try decodeUTF8(try readFile(path, name: name), file: name)
     }
 
     /// Decodes `bytes` as UTF-8; invalid bytes are an error at their line and column.

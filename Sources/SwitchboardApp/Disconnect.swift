@@ -1,3 +1,4 @@
+import ChooserUI
 import DeviceFlow
 import Foundation
 import Store

@@ -1,3 +1,4 @@
+import ChooserUI
 import DemoProvider
 import DeviceFlow
 import Foundation

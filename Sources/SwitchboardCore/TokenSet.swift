@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The tokens a provider issued for an identity. Secret: its descriptions
 /// are redacted, so it can't leak through logs or string interpolation.

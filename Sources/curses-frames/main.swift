@@ -3,6 +3,7 @@ import CursesBackend
 import Foundation
 import Store
 import SwitchboardApp
+import ChooserUI
 import SwitchboardCore
 import TerminalUI
 

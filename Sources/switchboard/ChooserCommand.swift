@@ -4,6 +4,7 @@ import DeviceFlow
 import Foundation
 import Store
 import SwitchboardApp
+import ChooserUI
 import SwitchboardCore
 import Synchronization
 import TerminalUI

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DeviceFlow
 import SwitchboardApp
+import ChooserUI
 import Store
 import SwitchboardCore
 

@@ -4,6 +4,7 @@ import DeviceFlow
 import Foundation
 import Store
 import SwitchboardApp
+import ChooserUI
 import SwitchboardCore
 
 struct SignInCommand: AsyncParsableCommand {

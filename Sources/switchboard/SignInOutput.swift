@@ -3,6 +3,7 @@ import Foundation
 import QRCode
 import Store
 import SwitchboardApp
+import ChooserUI
 import SwitchboardCore
 
 /// What `sign-in` prints: for people, the code, URL, QR code, a live

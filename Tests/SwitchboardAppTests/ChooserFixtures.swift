@@ -1,5 +1,6 @@
 import Foundation
 @testable import SwitchboardApp
+@testable import ChooserUI
 import SwitchboardCore
 import TerminalUI
 

@@ -5,6 +5,7 @@ import Store
 import Testing
 import TestSupport
 @testable import SwitchboardApp
+@testable import ChooserUI
 import SwitchboardCore
 import TerminalUI
 

@@ -5,6 +5,7 @@ import Testing
 import TestSupport
 import Store
 @testable import SwitchboardApp
+@testable import ChooserUI
 import SwitchboardCore
 
 /// A store, a bus that records what it carries, and a demo provider, all on one manual clock.

@@ -1,3 +1,4 @@
+import ChooserUI
 import Store
 import SwitchboardCore
 

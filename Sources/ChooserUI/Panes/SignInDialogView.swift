@@ -1,4 +1,3 @@
-import Foundation
 import SwitchboardCore
 import TerminalUI
 
@@ -61,7 +60,8 @@ enum SignInDialogView {
         buffer.write(spaced, x: box.x + 2, y: box.y + 1, style: theme[.code])
         y = box.maxY + 1
         let remaining = max(0, Int(code.expiresAt.timeIntervalSince(state.now).rounded(.up)))
-        let countdown = String(format: "Expires in %d:%02d", remaining / 60, remaining % 60)
+        let seconds = remaining % 60
+        let countdown = "Expires in \(remaining / 60):\(seconds < 10 ? "0" : "")\(seconds)"
         buffer.write(countdown, x: textArea.x, y: y, style: remaining < 30 ? theme[.statusWarning] : theme[.text])
         y += 1
         let spinner = ["◐", "◓", "◑", "◒"][code.polls % 4]

@@ -1,5 +1,4 @@
 import ConfigFile
-import Foundation
 
 /// One show in tonight's listings.
 public struct Show: Hashable, Sendable {
@@ -31,15 +30,15 @@ public struct Guide: Hashable, Sendable {
 
     /// The listings shipped with Switchboard.
     public static func bundled() throws(ConfigError) -> Guide {
-        guard let url = Bundle.module.url(forResource: "guide", withExtension: "toml", subdirectory: "Resources") else {
+        guard let path = BundledFiles.path("guide.toml") else {
             throw ConfigError(file: "guide.toml", message: "the listings file is missing from the package")
         }
-        return try load(path: url.path)
+        return try load(path: path)
     }
 
     /// Reads listings; errors name the file, line and key.
     public static func load(path: String) throws(ConfigError) -> Guide {
-        let document = try ConfigFile.load(path: path, displayName: (path as NSString).lastPathComponent)
+        let document = try ConfigFile.load(path: path, displayName: path.split(separator: "/").last.map(String.init) ?? path)
         let root = document.root
         try root.rejectUnknownKeys(allowed: ["title", "show"])
         var seen = Set<String>()
