@@ -40,8 +40,11 @@ let package = Package(
         ),
         .target(
             name: "Store",
-            dependencies: ["SwitchboardCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SwitchboardCore", "StoreSnapshot", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        // The launcher's read of the store: SQLite's C API, no GRDB, no Foundation.
+        .target(name: "StoreSnapshot", dependencies: ["SwitchboardCore", "CSQLite"]),
         .target(name: "TerminalUI", dependencies: ["ConfigFile"]),
         // The chooser's state, reducer, panes and dialogs: everything that
         // draws a frame. No Foundation (FoundationEssentials at most), so that
@@ -54,12 +57,36 @@ let package = Package(
             dependencies: ["SwitchboardCore", "ChooserUI", "DeviceFlow", "Store", "QRCode", "TerminalUI", "ConfigFile", "DemoProvider"],
             resources: [.copy("Resources")]
         ),
+        // What the launcher needs for the first frame; Foundation-free.
+        .target(
+            name: "ChooserLaunch",
+            dependencies: ["ChooserUI", "ConfigFile", "StoreSnapshot", "SwitchboardCore", "TerminalUI"]
+        ),
+        // The launcher: the `switchboard` program. It draws the chooser's
+        // first frame, then loads `switchboard-runtime` into the process with
+        // dlopen. The plugin has it built alongside: a target dependency
+        // would link the runtime's libraries (Foundation…) into the launcher.
         .executableTarget(
             name: "switchboard",
+            dependencies: ["ChooserLaunch", "ChooserUI", "CNcurses", "CursesBackend", "SwitchboardCore"],
+            plugins: ["BuildRuntime"]
+        ),
+        .plugin(name: "BuildRuntime", capability: .buildTool(), dependencies: ["switchboard-runtime"]),
+        // Everything else: the CLI and the chooser's UI loop, with GRDB,
+        // Foundation and the HTTP stack. An executable target so that the
+        // plugin can have it built, but linked as a shared object
+        // (clang's -shared, which drops the usual -pie; it says so, hence the
+        // -Wno-…) for the launcher to load; -Bsymbolic
+        // keeps its calls on its own copies of the modules both images hold.
+        .executableTarget(
+            name: "switchboard-runtime",
             dependencies: [
                 "SwitchboardCore", "Store", "DeviceFlow", "QRCode", "DemoProvider", "SwitchboardApp", "ChooserUI", "TerminalUI",
-                "CursesBackend", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+                "CNcurses", "CursesBackend", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            linkerSettings: [.unsafeFlags([
+                "-Xclang-linker", "-shared", "-Xclang-linker", "-Wno-unused-command-line-argument", "-Xlinker", "-Bsymbolic",
+            ])]
         ),
         .executableTarget(
             name: "switchboard-bench",

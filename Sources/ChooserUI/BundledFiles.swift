@@ -1,4 +1,5 @@
 import ConfigFile
+import SwitchboardCore
 
 #if canImport(Glibc)
     import Glibc
@@ -15,12 +16,8 @@ import ConfigFile
 public enum BundledFiles {
     /// The resource folder, if it is beside the running executable.
     public static let folder: String? = {
-        var path = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &path, path.count - 1)
-        guard count > 0 else { return nil }
-        let executable = String(decoding: path[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = executable.lastIndex(of: "/") else { return nil }
-        let folder = String(executable[..<slash]) + "/Switchboard_SwitchboardApp.resources/Resources"
+        guard let executables = RunningProcess.executableFolder else { return nil }
+        let folder = executables + "/Switchboard_SwitchboardApp.resources/Resources"
         return access(folder, R_OK) == 0 ? folder : nil
     }()
 

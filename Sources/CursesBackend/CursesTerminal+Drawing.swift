@@ -16,14 +16,18 @@ extension CursesTerminal {
     /// Shows `buffer`: writes only the cells that differ from the frame drawn
     /// before, in runs of one style, then one `doupdate` (which itself sends
     /// only what differs from the screen). The first frame, a frame of a new
-    /// size and the frame after `invalidate()` clear and repaint everything.
+    /// size and the frame after `invalidate()` clear and repaint everything
+    /// (except a terminal's first frame after it was handed over).
     /// Cells beyond the terminal's edge are left out.
     public func draw(_ buffer: Buffer) {
         guard isRunning else { return }
         let standard = sb_stdscr()
         let rows = Int(sb_lines()), columns = Int(sb_cols())
         let previous = lastFrame?.size == buffer.size ? lastFrame : nil
-        if previous == nil {
+        if previous == nil, adopted {
+            // Handed over: curses knows what is on screen and sends only what differs.
+            adopted = false
+        } else if previous == nil {
             werase(standard)
             clearok(sb_curscr(), true)
         }

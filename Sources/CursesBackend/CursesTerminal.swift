@@ -53,7 +53,7 @@ public final class CursesTerminal {
     public let measuresOutput: Bool
 
     /// Whether curses owns the terminal (until `stop()`).
-    public private(set) var isRunning = false
+    public internal(set) var isRunning = false
     /// The terminal's size in cells.
     public internal(set) var size = Size(width: 0, height: 0)
     /// The colours the terminal shows (curses' `COLORS`); 0 without colour.
@@ -84,9 +84,15 @@ public final class CursesTerminal {
     var emptyWakeUps = 0
     /// The frame on screen; nil when the next draw repaints everything.
     var lastFrame: Buffer?
+    /// Whether the screen shows a frame this instance did not draw (it was
+    /// handed over): the first draw then lets curses send only what differs.
+    var adopted = false
+    /// The tty modes from before curses started, restored at the end.
+    var shellModes: termios?
+    var mouse = true
     var pairs: [ColorPair: Int32] = [:]
 
-    private static var running = false
+    static var running = false
 
     /// Takes over the terminal on `input` and `output`: full screen (the
     /// alternate screen), raw keys — Ctrl-C arrives as `.control("c")`,
@@ -118,6 +124,37 @@ public final class CursesTerminal {
         }
     }
 
+    /// The designated form of `init(adopting:)` (CursesTerminal+Handoff).
+    init(
+        adopting screen: OpaquePointer, output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>,
+        handoff: sb_handoff, measuresOutput: Bool
+    ) throws {
+        self.input = fileno(input)
+        self.output = fileno(output)
+        self.measuresOutput = measuresOutput
+        guard !Self.running else { throw CursesError.alreadyRunning }
+        isUTF8 = sb_codeset_is_utf8() != 0
+        var ends: [Int32] = [-1, -1]
+        guard sb_make_pipe(&ends) == 0 else { throw CursesError.system("pipe", errno) }
+        wakePipe = (ends[0], ends[1])
+        shellModes = handoff.has_shell_modes != 0 ? handoff.shell_modes : nil
+        mouse = handoff.mouse != 0
+        // The launcher's handlers and restore go, then this image's come:
+        // one after the other on this thread, so a signal finds one of them.
+        handoff.release?()
+        Self.installHandlers(fd: self.output, termios: shellModes, wakeFD: wakePipe.write)
+        self.screen = screen
+        outputFile = output
+        inputFile = input
+        set_term(screen)
+        Self.running = true
+        isRunning = true
+        adopted = true
+        measured { configureModes(mouse: mouse) }
+        Self.armRestore(bytes: restoreSequence(mouse: mouse))
+        size = Size(width: Int(sb_cols()), height: Int(sb_lines()))
+    }
+
     private func start(terminalType: String?, mouse: Bool) throws {
         guard !Self.running else { throw CursesError.alreadyRunning }
         guard isatty(input) == 1, isatty(output) == 1 else { throw CursesError.notATerminal }
@@ -130,9 +167,10 @@ public final class CursesTerminal {
         guard sb_make_pipe(&ends) == 0 else { throw CursesError.system("pipe", errno) }
         wakePipe = (ends[0], ends[1])
         var modes = termios()
-        let hasModes = tcgetattr(output, &modes) == 0
+        shellModes = tcgetattr(output, &modes) == 0 ? modes : nil
+        self.mouse = mouse
         // Before newterm, so that curses leaves SIGWINCH, SIGINT and SIGTERM to us.
-        Self.installHandlers(fd: output, termios: hasModes ? modes : nil, wakeFD: wakePipe.write)
+        Self.installHandlers(fd: output, termios: shellModes, wakeFD: wakePipe.write)
 
         outputFile = Self.stream(output, mode: "w")
         inputFile = Self.stream(input, mode: "r")

@@ -104,7 +104,7 @@ extension CursesTerminal {
     }
 
     /// Disarms the restore and puts back the handlers after an orderly stop.
-    static func disarmRestore() {
+    nonisolated static func disarmRestore() {
         let state = restoreState
         state.pointee.deliver_terminations = 0
         state.pointee.wake_fd = -1

@@ -36,11 +36,7 @@ public struct ProviderConfiguration: Sendable {
     /// The config file's path: `--config`, else `SWITCHBOARD_CONFIG`, else
     /// `$XDG_CONFIG_HOME/switchboard/config.toml`, else `~/.config/...`.
     public static func path(explicit: String?, environment: [String: String]) -> (path: String, explicit: Bool) {
-        if let explicit, !explicit.isEmpty { return (explicit, true) }
-        if let path = environment["SWITCHBOARD_CONFIG"], !path.isEmpty { return (path, true) }
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
-        return (base + "/switchboard/config.toml", false)
+        ConfigLocation.resolve(explicit: explicit, environment: environment)
     }
 
     /// Reads the file at `path`. A missing file is no error unless it was

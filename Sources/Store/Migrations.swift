@@ -1,12 +1,13 @@
 import GRDB
+import StoreSnapshot
 
 /// `PRAGMA application_id` of a Switchboard database ("SWBD").
-let switchboardApplicationID: Int32 = 0x5357_4244
+let switchboardApplicationID = StoreSchema.applicationID
 
-/// The named migrations, oldest first. Never edit a shipped one; add another.
+/// The migrations, named by `StoreSchema.migrations`, oldest first.
 var migrator: DatabaseMigrator {
     var migrator = DatabaseMigrator()
-    migrator.registerMigration("v1: accounts, identities, credentials, sessions, favourites, provider data, events") { db in
+    migrator.registerMigration(StoreSchema.migrations[0]) { db in
         try db.execute(sql: "PRAGMA application_id = \(switchboardApplicationID)")
         try db.create(table: "account") { t in
             t.autoIncrementedPrimaryKey("id")

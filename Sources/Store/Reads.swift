@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StoreSnapshot
 import SwitchboardCore
 
 extension AppDatabase {
@@ -44,7 +45,7 @@ extension AppDatabase {
     /// The starred shows of an account.
     public func favourites(of account: AccountID) throws(StoreError) -> Set<String> {
         try read { db in
-            Set(try String.fetchAll(db, sql: "SELECT showId FROM favourite WHERE accountId = ?", arguments: [account.rawValue]))
+            Set(try String.fetchAll(db, sql: StoreSchema.favouritesSQL, arguments: [account.rawValue]))
         }
     }
 
@@ -62,30 +63,20 @@ extension AppDatabase {
         let only = ids.map { "IN (\(databaseQuestionMarks(count: $0.count)))" }
         let arguments = ids.map { StatementArguments($0) } ?? StatementArguments()
         var accounts: [(id: Int64, name: String)] = []
-        let accountRows = try Row.fetchCursor(db, sql: """
-            SELECT id, name FROM account \(only.map { "WHERE id \($0)" } ?? "")
-            ORDER BY lastUsedAt DESC NULLS LAST, useCount DESC, id
-            """, arguments: arguments)
+        let accountRows = try Row.fetchCursor(db, sql: StoreSchema.accountsSQL(filter: only), arguments: arguments)
         while let row = try accountRows.next() { accounts.append((row[0], row[1])) }
         var identities: [Int64: [LinkedIdentity]] = [:]
-        let identityRows = try Row.fetchCursor(db, sql: """
-            SELECT accountId, provider, subject, displayName, email, emailVerified, state
-            FROM identity \(only.map { "WHERE accountId \($0)" } ?? "")
-            ORDER BY linkedAt, provider, subject
-            """, arguments: arguments)
+        let identityRows = try Row.fetchCursor(db, sql: StoreSchema.identitiesSQL(filter: only), arguments: arguments)
         while let row = try identityRows.next() {
-            let identity = LinkedIdentity(
-                identity: Identity(provider: ProviderID(row[1] as String), subject: row[2]), displayName: row[3], email: row[4],
-                emailVerified: row[5], state: CredentialState(rawValue: row[6] as String) ?? .notFound)
-            identities[row[0], default: []].append(identity)
+            identities[row[0], default: []].append(StoreSchema.identity(
+                provider: row[1], subject: row[2], displayName: row[3], email: row[4], emailVerified: row[5], state: row[6]))
         }
-        return accounts.map { Account(id: AccountID($0.id), name: $0.name, identities: identities.removeValue(forKey: $0.id) ?? []) }
+        return StoreSchema.assemble(accounts, identities: identities)
     }
 
     static func activeID(_ db: Database, session: SessionKey) throws -> AccountID? {
-        let rows = try SessionRecord.filter(keys: [session.rawValue, SessionKey.machine.rawValue]).fetchAll(db)
-        let chosen = rows.first { $0.key == session.rawValue } ?? rows.first { $0.key == SessionKey.machine.rawValue }
-        return chosen?.accountId.map { AccountID($0) }
+        let rows = try Row.fetchAll(db, sql: StoreSchema.activeSQL, arguments: [session.rawValue, SessionKey.machine.rawValue])
+        return StoreSchema.activeID(rows.map { ($0[0], $0[1]) }, session: session)
     }
 
     static func active(_ db: Database, session: SessionKey) throws -> ActiveAccount {

@@ -38,8 +38,13 @@ public final class ChooserLoop {
             bus: environment.bus, database: environment.database, session: state.session) { [weak self] action in
                 self?.send(action)
             }
-        perform(.reload)
-        send(PaneSubscriptions.guideAction(for: state.active.account, database: environment.database))
+        // What the launcher did for its first frame, so this frame is the same.
+        let database = environment.database
+        do {
+            let active = try database.active(in: state.session)
+            let favourites = try active.id.map { try database.favourites(of: $0) } ?? []
+            state.open(accounts: try database.accounts(), active: active, favourites: favourites)
+        } catch { fail(error) }
         flush()
         checkActiveCredentials()
     }

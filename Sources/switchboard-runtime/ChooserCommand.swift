@@ -25,6 +25,16 @@ struct ChooserCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        do {
+            try await open()
+        } catch {
+            // A failure before the chooser ran: give the launcher's terminal back before the message.
+            await MainActor.run { launcherTerminal?.stop() }
+            throw error
+        }
+    }
+
+    private func open() async throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw fail("the chooser needs a terminal; scripts use the subcommands (switchboard --help)", .usage)
         }
@@ -35,9 +45,8 @@ struct ChooserCommand: AsyncParsableCommand {
         let guide: Guide
         do { guide = try Guide.bundled() } catch { throw fail(error.description, .configuration) }
         let environment = ProcessInfo.processInfo.environment
-        let source = theme != nil ? "--theme" : (configuration.file.map { "\($0): theme" } ?? "--theme")
-        let selection = ThemeSelection.resolve(
-            requested: theme ?? configuration.theme, source: source, environment: environment, builtInText: BundledFiles.themeText)
+        let selection = ThemeSelection.chooser(
+            flag: theme, configTheme: configuration.theme, configFile: configuration.file, environment: environment)
         let failures = try await Chooser.run(
             session: session, database: database, configuration: configuration, guide: guide, selection: selection, environment: environment)
         for failure in failures { FileHandle.standardError.write(Data("switchboard: \(failure)\n".utf8)) }
@@ -56,13 +65,14 @@ enum Chooser {
         let failures = Mutex<[String]>([])
         let bus = NotificationBus(onFailure: { failure in failures.withLock { $0.append(failure.description) } })
         let providers = ProviderDirectory(configuration: configuration, transport: URLSessionTransport(timeout: 15))
-        let terminal = CursesTerminal()
+        // The launcher's, showing the first frame, or a new one.
+        let terminal = launcherTerminal ?? CursesTerminal()
+        launcherTerminal = nil
         // NO_COLOR is decided once, by ThemeSelection: monochrome unless a theme was asked for.
         let colors = terminal.colors
-        var state = AppState(
-            session: session, size: terminal.size, now: Date(), guide: guide, theme: selection.theme.reduced(toColors: colors),
+        let state = AppState.opening(
+            session: session, size: terminal.size, now: Date(), guide: guide, selection: selection, colors: colors,
             providers: configuration.providers.map { ProviderChoice(id: $0.id, name: $0.name, problem: $0.problem) })
-        if let warning = selection.warning { state.notify(warning, .warning) }
         let loop = ChooserLoop(
             state: state,
             environment: ChooserEnvironment(

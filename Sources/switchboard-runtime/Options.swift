@@ -46,20 +46,9 @@ struct CommonOptions: ParsableArguments {
 
     /// The session this invocation acts in.
     func sessionKey() throws -> SessionKey {
-        switch SessionKey.resolve(explicit: session, environment: ProcessInfo.processInfo.environment, terminalName: terminalName()) {
+        switch SessionKey.resolve(explicit: session, environment: ProcessInfo.processInfo.environment, terminalName: SessionKey.terminalName()) {
         case .success(let key): return key
         case .failure(let error): throw fail(error.description, .usage)
         }
-    }
-
-    /// The controlling terminal's name without `/dev/`, if any.
-    private func terminalName() -> String? {
-        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
-            if let name = ttyname(descriptor) {
-                let path = String(cString: name)
-                return path.hasPrefix("/dev/") ? String(path.dropFirst(5)) : path
-            }
-        }
-        return nil
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// The `switchboard` command: the scriptable face of the account chooser.
-@main
+/// The launcher enters it through `switchboard_runtime_enter` (Entry.swift).
 struct Switchboard: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switchboard",

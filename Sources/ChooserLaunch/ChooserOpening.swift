@@ -1,0 +1,60 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import ChooserUI
+import ConfigFile
+import StoreSnapshot
+import SwitchboardCore
+import TerminalUI
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What the launcher reads to draw the chooser's first frame before it
+/// loads the runtime: the session, the guide, the theme and the store's
+/// contents — the runtime reads the same, the slow way, and draws the same
+/// frame (`AppState.opening` and `open`).
+public struct ChooserOpening: Sendable {
+    public let session: SessionKey
+    public let guide: Guide
+    public let selection: ThemeSelection
+    public let snapshot: StoreSnapshot
+
+    /// Everything for the first frame, or nil when the runtime should do it
+    /// all: a session name that is not valid, a config file that is named
+    /// but missing or does not parse, no shipped guide, or a database the
+    /// snapshot cannot read (none yet, another schema…). The runtime then
+    /// reports the problem or makes the database, as it always did.
+    public static func prepare(environment: [String: String], terminalName: String?) -> ChooserOpening? {
+        guard case .success(let session) = SessionKey.resolve(explicit: nil, environment: environment, terminalName: terminalName)
+        else { return nil }
+        let config = ConfigLocation.resolve(explicit: nil, environment: environment)
+        var configTheme: String?, configFile: String?
+        if access(config.path, F_OK) == 0 {
+            // Only the theme matters to the first frame; the runtime checks the rest.
+            do {
+                let document = try ConfigFile.load(path: config.path)
+                (configTheme, configFile) = (try document.root.optionalString("theme"), document.file)
+            } catch { return nil }
+        } else if config.explicit {
+            return nil
+        }
+        guard let guide = try? Guide.bundled(),
+            let snapshot = StoreSnapshot.read(path: DatabaseLocation.resolve(explicit: nil, environment: environment), session: session)
+        else { return nil }
+        let selection = ThemeSelection.chooser(flag: nil, configTheme: configTheme, configFile: configFile, environment: environment)
+        return ChooserOpening(session: session, guide: guide, selection: selection, snapshot: snapshot)
+    }
+
+    /// The first frame's state on a terminal of `size` showing `colors` colours.
+    public func state(size: Size, colors: Int, now: Date) -> AppState {
+        // Providers show only in the sign-in dialog, which the runtime opens.
+        var state = AppState.opening(session: session, size: size, now: now, guide: guide, selection: selection, colors: colors, providers: [])
+        state.open(accounts: snapshot.accounts, active: snapshot.active, favourites: snapshot.favourites)
+        return state
+    }
+}

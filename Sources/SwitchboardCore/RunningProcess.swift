@@ -1,0 +1,31 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Facts about this process, read with POSIX calls (no Foundation).
+public enum RunningProcess {
+    /// The folder of the running executable (`/proc/self/exe`), if known.
+    public static let executableFolder: String? = {
+        var path = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &path, path.count - 1)
+        guard count > 0 else { return nil }
+        let executable = String(decoding: path[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return executable.lastIndex(of: "/").map { String(executable[..<$0]) }
+    }()
+
+    /// The environment as `ProcessInfo` gives it: the first of repeated names wins.
+    public static func environment() -> [String: String] {
+        var result: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "="), result[String(text[..<equals])] == nil {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return result
+    }
+}

@@ -1,0 +1,48 @@
+// `switchboard`: the launcher. With no arguments, on a terminal, it draws
+// the chooser's first frame from a quick read of the store — without
+// loading Foundation, GRDB or the HTTP stack — then loads the runtime
+// into this process and hands it the terminal. Every other command line
+// goes straight to the runtime. The runtime is the file beside this one:
+// `switchboard-runtime-tool`, as SwiftPM builds it for the launcher (see
+// Package.swift), else `switchboard-runtime`.
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import ChooserLaunch
+import ChooserUI
+import CNcurses
+import CursesBackend
+import SwitchboardCore
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+var handoff: sb_handoff?
+if CommandLine.arguments.count == 1, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1,
+    let opening = ChooserOpening.prepare(environment: RunningProcess.environment(), terminalName: SessionKey.terminalName()),
+    let terminal = try? CursesTerminal(input: STDIN_FILENO, output: STDOUT_FILENO)
+{
+    terminal.draw(Screen.draw(opening.state(size: terminal.size, colors: terminal.colors, now: Date())))
+    handoff = terminal.handOff(release: { CursesTerminal.releaseHandedOff() })
+}
+
+let folder = RunningProcess.executableFolder ?? "."
+let runtimePath = ["switchboard-runtime-tool", "switchboard-runtime"].map { folder + "/" + $0 }.first { access($0, R_OK) == 0 }
+    ?? folder + "/switchboard-runtime-tool"
+guard let image = dlopen(runtimePath, RTLD_NOW | RTLD_LOCAL), let entry = dlsym(image, "switchboard_runtime_enter") else {
+    let reason = dlerror().map { String(cString: $0) } ?? "no entry point"
+    if handoff != nil { CursesTerminal.emergencyRestore() }
+    let message = "switchboard: cannot load the runtime: \(reason)\n"
+    _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+    exit(70)
+}
+typealias RuntimeEntry = @convention(c) (UnsafePointer<sb_handoff>?) -> Void
+if var handoff {
+    unsafeBitCast(entry, to: RuntimeEntry.self)(&handoff)
+} else {
+    unsafeBitCast(entry, to: RuntimeEntry.self)(nil)
+}
+exit(0)  // not reached: the runtime ends the process
