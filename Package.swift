@@ -116,10 +116,11 @@ let package = Package(
         .testTarget(name: "DeviceFlowTests", dependencies: ["DeviceFlow", "DemoProvider", "TestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "SwitchboardAppTests", dependencies: ["SwitchboardApp", "ChooserUI", "DemoProvider", "TestSupport", "TerminalUI"],
+            name: "SwitchboardAppTests",
+            dependencies: ["SwitchboardApp", "ChooserUI", "ChooserLaunch", "DemoProvider", "TestSupport", "TerminalUI"],
             exclude: ["Snapshots"]
         ),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", "switchboard-bench"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "StoreSnapshot", "TestSupport", "switchboard-bench"]),
         .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -29,7 +29,8 @@ public struct ChooserOpening: Sendable {
     /// but missing or does not parse, no shipped guide, or a database the
     /// snapshot cannot read (none yet, another schema…). The runtime then
     /// reports the problem or makes the database, as it always did.
-    public static func prepare(environment: [String: String], terminalName: String?) -> ChooserOpening? {
+    /// Reads at most `rows` accounts: no more than the frame can show at that height.
+    public static func prepare(environment: [String: String], terminalName: String?, rows: Int) -> ChooserOpening? {
         guard case .success(let session) = SessionKey.resolve(explicit: nil, environment: environment, terminalName: terminalName)
         else { return nil }
         let config = ConfigLocation.resolve(explicit: nil, environment: environment)
@@ -44,7 +45,8 @@ public struct ChooserOpening: Sendable {
             return nil
         }
         guard let guide = try? Guide.bundled(),
-            let snapshot = StoreSnapshot.read(path: DatabaseLocation.resolve(explicit: nil, environment: environment), session: session)
+            let snapshot = StoreSnapshot.read(
+                path: DatabaseLocation.resolve(explicit: nil, environment: environment), session: session, limit: max(rows, 1))
         else { return nil }
         let selection = ThemeSelection.chooser(flag: nil, configTheme: configTheme, configFile: configFile, environment: environment)
         return ChooserOpening(session: session, guide: guide, selection: selection, snapshot: snapshot)
@@ -54,7 +56,7 @@ public struct ChooserOpening: Sendable {
     public func state(size: Size, colors: Int, now: Date) -> AppState {
         // Providers show only in the sign-in dialog, which the runtime opens.
         var state = AppState.opening(session: session, size: size, now: now, guide: guide, selection: selection, colors: colors, providers: [])
-        state.open(accounts: snapshot.accounts, active: snapshot.active, favourites: snapshot.favourites)
+        state.open(accounts: snapshot.accounts, total: snapshot.total, active: snapshot.active, favourites: snapshot.favourites)
         return state
     }
 }

@@ -34,9 +34,10 @@ extension AppState {
         return state
     }
 
-    /// Takes in what the store holds: the accounts, who is active, their favourites.
-    public mutating func open(accounts: [Account], active: ActiveAccount, favourites: Set<String>) {
-        _ = reduce(.loaded(AccountList(accounts), active: active))
+    /// Takes in what the store holds: the accounts (perhaps only the first
+    /// `accounts` of `total`), who is active, their favourites.
+    public mutating func open(accounts: [Account], total: Int? = nil, active: ActiveAccount, favourites: Set<String>) {
+        _ = reduce(.loaded(AccountList(accounts, total: total), active: active))
         _ = reduce(.guideFor(active.account, favourites: favourites))
     }
 }

@@ -13,12 +13,21 @@ public enum StoreSchema {
     ]
 
     /// Accounts (`id`, `name`), most recently then most often used first;
-    /// `filter` is a condition on `id` such as `IN (?)`, or nil for all.
-    public static func accountsSQL(filter: String?) -> String {
+    /// `filter` is a condition on `id` such as `IN (?)`, or nil for all;
+    /// `limited` adds a `LIMIT ?` parameter after the filter's.
+    public static func accountsSQL(filter: String?, limited: Bool = false) -> String {
         """
         SELECT id, name FROM account \(filter.map { "WHERE id \($0)" } ?? "")
-        ORDER BY lastUsedAt DESC NULLS LAST, useCount DESC, id
+        ORDER BY lastUsedAt DESC NULLS LAST, useCount DESC, id\(limited ? " LIMIT ?" : "")
         """
+    }
+
+    /// How many accounts there are.
+    public static let countSQL = "SELECT count(*) FROM account"
+
+    /// A filter for `accountsSQL` and `identitiesSQL`: one of `count` ids.
+    public static func anyOf(_ count: Int) -> String {
+        "IN (" + repeatElement("?", count: count).joined(separator: ",") + ")"
     }
 
     /// Identities (`accountId`, `provider`, `subject`, `displayName`,

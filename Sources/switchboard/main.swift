@@ -21,8 +21,11 @@ import SwitchboardCore
 #endif
 
 var handoff: sb_handoff?
+var rows: Int32 = 0, columns: Int32 = 0
 if CommandLine.arguments.count == 1, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1,
-    let opening = ChooserOpening.prepare(environment: RunningProcess.environment(), terminalName: SessionKey.terminalName()),
+    sb_get_winsize(STDOUT_FILENO, &rows, &columns) == 0,
+    let opening = ChooserOpening.prepare(
+        environment: RunningProcess.environment(), terminalName: SessionKey.terminalName(), rows: Int(rows)),
     let terminal = try? CursesTerminal(input: STDIN_FILENO, output: STDOUT_FILENO)
 {
     terminal.draw(Screen.draw(opening.state(size: terminal.size, colors: terminal.colors, now: Date())))

@@ -10,6 +10,9 @@ import TerminalUI
     import Darwin
 #endif
 
+/// Whether the handed-over terminal's `release` ran (a C function pointer captures nothing).
+nonisolated(unsafe) private var handOffReleased = false
+
 /// The backend against a real pseudo-terminal, as xterm-256color: what it
 /// writes, and what it reads back as events. Serialized: curses drives one
 /// terminal at a time.
@@ -112,6 +115,38 @@ final class CursesTerminalTests {
         #expect(one.contains("X"))
         #expect(one.count <= 16, "one cell took \(one.count) bytes: \(one.shown)")
         for clear in Self.clearScreen { #expect(!one.contains(clear)) }
+    }
+
+    @Test("a terminal handed over carries on: the adopter's first frame writes only what changed, and the restore is its own")
+    func handOver() throws {
+        let pty = try PseudoTerminal()
+        let launcher = try start(pty)
+        let first = draw(listFrame(selected: 0), on: launcher, pty)
+        #expect(first.contains("Barbara Liskov"))
+        handOffReleased = false
+        let handoff = launcher.handOff(release: {
+            handOffReleased = true
+            CursesTerminal.releaseHandedOff()
+        })
+        #expect(!launcher.isRunning && !handOffReleased)
+
+        let runtime = try CursesTerminal(adopting: handoff, measuresOutput: true)
+        defer { runtime.stop() }
+        #expect(handOffReleased, "the launcher's restore was not released")
+        #expect(CursesTerminal.handlesTermination, "the adopter's SIGTERM handler is not installed")
+        // Re-applying the modes may re-send a few mode strings; never the frame, never a clear.
+        let setup = pty.output(count: runtime.bytesWritten)
+        for clear in Self.clearScreen { #expect(!setup.contains(clear)) }
+        #expect(!setup.contains("Barbara Liskov"))
+        #expect(runtime.size == launcher.size)
+
+        // At most curses resetting the attributes it no longer knows; no cell, no clear.
+        let same = draw(listFrame(selected: 0), on: runtime, pty)
+        #expect(same.count <= 16 && !same.contains("Ada Lovelace"), "the same frame after the handover wrote \(same.shown)")
+        for clear in Self.clearScreen { #expect(!same.contains(clear)) }
+        let moved = draw(listFrame(selected: 1), on: runtime, pty)
+        #expect(moved.contains("▸ Grace Hopper"))
+        for clear in Self.clearScreen { #expect(!moved.contains(clear)) }
     }
 
     @Test("moving the highlight by one row writes the two rows only")

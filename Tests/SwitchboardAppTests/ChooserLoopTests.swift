@@ -6,6 +6,7 @@ import Testing
 import TestSupport
 @testable import SwitchboardApp
 @testable import ChooserUI
+import ChooserLaunch
 import SwitchboardCore
 import TerminalUI
 
@@ -47,6 +48,47 @@ final class LoopRig {
 @Suite("The UI loop, end to end in-process")
 @MainActor
 struct ChooserLoopTests {
+    @Test("the launcher's first frame, read the quick way, is the UI loop's first frame, cell for cell")
+    func launcherFrame() async throws {
+        let rig = try await AppRig(interval: 1)
+        defer { Task { await rig.stop() } }
+        let session = SessionKey("pts/1")!
+        // More accounts than rows, so the launcher reads only the first of them.
+        let people = (0..<34).map { index in
+            LinkedIdentity(
+                identity: Identity(provider: index % 3 == 0 ? "github" : "demo", subject: "person-\(index)"), displayName: "Person \(index)",
+                email: "person\(index)@example.org", emailVerified: true, state: index % 5 == 0 ? .expired : .authorized)
+        }
+        let ids = try Sample.signIn(people, into: rig.database, session: session)
+        try rig.database.setFavourite(Fixture.guide.shows.last!.id, starred: true, for: ids.last!)
+        let environment = [
+            "SWITCHBOARD_DATABASE": rig.folder.file("switchboard.sqlite"), "SWITCHBOARD_SESSION": session.rawValue,
+            "HOME": rig.folder.path, "XDG_CONFIG_HOME": rig.folder.file("config"),
+        ]
+        let size = Size(width: 100, height: 30), now = Date()
+
+        let opening = try #require(ChooserOpening.prepare(environment: environment, terminalName: nil, rows: size.height))
+        #expect(opening.snapshot.accounts.count == size.height && opening.snapshot.total == people.count)
+        let launcher = Screen.draw(opening.state(size: size, colors: 256, now: now))
+
+        var frames: [Buffer] = []
+        let state = AppState.opening(
+            session: session, size: size, now: now, guide: try Guide.bundled(),
+            selection: ThemeSelection.chooser(flag: nil, configTheme: nil, configFile: nil, environment: environment), colors: 256,
+            providers: [ProviderChoice(id: "demo", name: "Demo")])
+        let loop = ChooserLoop(
+            state: state,
+            environment: ChooserEnvironment(
+                database: rig.database, bus: rig.bus, providers: rig.providers, clock: SystemFlowClock(), copy: { _ in }, open: { _ in },
+                nextTheme: { _ in (Theme.monochrome, nil) }),
+            render: { frames.append(Screen.draw($0)) })
+        loop.start()
+        let first = try #require(frames.first)
+        #expect(first.lines == launcher.lines)
+        #expect(first.changes(from: launcher).isEmpty, "the frames differ in style")
+        #expect(first.text.contains("● Person 33") && first.text.contains("\(people.count) accounts"))
+    }
+
     @Test("a sign-in through the dialog: code, approval on the demo server, welcome; status bar and guide follow the bus")
     func signInThroughTheDialog() async throws {
         let t = try await LoopRig()
