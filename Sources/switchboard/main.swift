@@ -28,7 +28,10 @@ if CommandLine.arguments.count == 1, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FI
         environment: RunningProcess.environment(), terminalName: SessionKey.terminalName(), rows: Int(rows)),
     let terminal = try? CursesTerminal(input: STDIN_FILENO, output: STDOUT_FILENO)
 {
-    terminal.draw(Screen.draw(opening.state(size: terminal.size, colors: terminal.colors, now: Date())))
+    // Without a snapshot the screen stays blank, as curses knows it, and the runtime draws.
+    if let state = opening.state(size: terminal.size, colors: terminal.colors, now: Date()) {
+        terminal.draw(Screen.draw(state))
+    }
     handoff = terminal.handOff(release: { CursesTerminal.releaseHandedOff() })
 }
 

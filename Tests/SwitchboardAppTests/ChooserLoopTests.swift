@@ -68,8 +68,9 @@ struct ChooserLoopTests {
         let size = Size(width: 100, height: 30), now = Date()
 
         let opening = try #require(ChooserOpening.prepare(environment: environment, terminalName: nil, rows: size.height))
-        #expect(opening.snapshot.accounts.count == size.height && opening.snapshot.total == people.count)
-        let launcher = Screen.draw(opening.state(size: size, colors: 256, now: now))
+        let snapshot = try #require(opening.snapshot)
+        #expect(snapshot.accounts.count == size.height && snapshot.total == people.count)
+        let launcher = Screen.draw(try #require(opening.state(size: size, colors: 256, now: now)))
 
         var frames: [Buffer] = []
         let state = AppState.opening(
