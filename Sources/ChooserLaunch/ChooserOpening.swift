@@ -31,8 +31,9 @@ public struct ChooserOpening: Sendable {
     /// all: a session name that is not valid, a config file that is named
     /// but missing or does not parse, no shipped guide, or no database file
     /// yet. The runtime then reports the problem or makes the database, as
-    /// it always did. The store's read starts here and may still fail: see
-    /// `snapshot`.
+    /// it always did. The store's read starts here and may still fail (see
+    /// `snapshot`): the launcher then hands over a blank terminal, and the
+    /// runtime reports the problem once the terminal is back.
     /// Reads at most `rows` accounts: no more than the frame can show at that height.
     public static func prepare(environment: [String: String], terminalName: String?, rows: Int) -> ChooserOpening? {
         guard case .success(let session) = SessionKey.resolve(explicit: nil, environment: environment, terminalName: terminalName)

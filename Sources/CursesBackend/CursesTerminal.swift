@@ -139,20 +139,35 @@ public final class CursesTerminal {
         wakePipe = (ends[0], ends[1])
         shellModes = handoff.has_shell_modes != 0 ? handoff.shell_modes : nil
         mouse = handoff.mouse != 0
-        // The launcher's handlers and restore go, then this image's come:
-        // one after the other on this thread, so a signal finds one of them.
-        handoff.release?()
-        Self.installHandlers(fd: self.output, termios: shellModes, wakeFD: wakePipe.write)
         self.screen = screen
         outputFile = output
         inputFile = input
         set_term(screen)
+        // The launcher's handlers and restore go, then this image's come,
+        // with those signals held meanwhile, so none finds the terminal unguarded.
+        let restore = restoreSequence(mouse: mouse)
+        var held = sigset_t(), previous = sigset_t()
+        sigemptyset(&held)
+        for signal in terminatingSignals + crashSignals + [SIGWINCH] { sigaddset(&held, signal) }
+        pthread_sigmask(SIG_BLOCK, &held, &previous)
+        handoff.release?()
+        Self.installHandlers(fd: self.output, termios: shellModes, wakeFD: wakePipe.write)
+        Self.armRestore(bytes: restore)
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
         Self.running = true
         isRunning = true
         adopted = true
         measured { configureModes(mouse: mouse) }
-        Self.armRestore(bytes: restoreSequence(mouse: mouse))
         size = Size(width: Int(sb_cols()), height: Int(sb_lines()))
+        // Resized while the runtime loaded: curses takes the new size, and the first frame repaints all.
+        var rows: Int32 = 0, columns: Int32 = 0
+        if sb_get_winsize(self.output, &rows, &columns) == 0, rows > 0, columns > 0,
+            Int(rows) != size.height || Int(columns) != size.width
+        {
+            resizeterm(rows, columns)
+            size = Size(width: Int(columns), height: Int(rows))
+            adopted = false
+        }
     }
 
     private func start(terminalType: String?, mouse: Bool) throws {

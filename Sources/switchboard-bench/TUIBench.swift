@@ -23,8 +23,9 @@ import TerminalUI
 ///   threads while it sits idle, per second (see `idleFloor`).
 ///
 /// Supporting lines give the absolute times and bytes, the anchors', the
-/// exit time of `switchboard --version` (the cost of merely starting the
-/// binary), each keystroke's time, and which thread woke while idle.
+/// exit time of `switchboard --version` (the launcher loading the whole
+/// runtime: what any command costs to start), each keystroke's time, and
+/// which thread woke while idle.
 enum TUIBench {
     struct Options {
         var runs = 15
@@ -108,7 +109,7 @@ enum TUIBench {
         figure("first-frame-baseline-ms", first.baseline * 1000, decimals: 2)
         figure("baseline-exit-ms", first.baselineExit * 1000, decimals: 2)
         figure("switchboard-version-exit-ms", first.versionExit * 1000, decimals: 2)
-        // What the chooser's own work costs beyond starting the binary at all.
+        // The first frame against starting the whole program (below 1: the launcher draws before the runtime loads).
         figure("first-frame-over-version-exit", first.ours / first.versionExit, decimals: 2)
         figure("first-frame-ratio", firstRatio, decimals: 2)
         figure("bytes-ours", Double(bytes.ours))
@@ -175,9 +176,9 @@ enum TUIBench {
 
     /// Medians of exec-to-first-frame, ours and the baseline's, run
     /// alternately after one discarded warm-up each; the median time the
-    /// baseline took to exit; and, as the floor of ours, the median time
-    /// `switchboard --version` (same binary: loading and starting it, no
-    /// database, no curses) took to exit.
+    /// baseline took to exit; and the median time `switchboard --version`
+    /// (the launcher, then the runtime loaded: no database, no curses) took
+    /// to exit.
     static func firstFrame(_ tools: Tools, environment: [String: String], runs: Int) throws
         -> (ours: Double, baseline: Double, baselineExit: Double, versionExit: Double)
     {

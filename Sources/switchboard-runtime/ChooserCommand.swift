@@ -25,10 +25,13 @@ struct ChooserCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Messages written while the launcher's frame is up wait until the terminal is back.
+        let held = await MainActor.run { launcherTerminal != nil } ? HeldStandardError() : nil
+        defer { held?.release() }
         do {
             try await open()
         } catch {
-            // A failure before the chooser ran: give the launcher's terminal back before the message.
+            // A failure before the chooser ran: give the launcher's terminal back, then the message.
             await MainActor.run { launcherTerminal?.stop() }
             throw error
         }

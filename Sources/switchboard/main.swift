@@ -35,11 +35,14 @@ if CommandLine.arguments.count == 1, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FI
     handoff = terminal.handOff(release: { CursesTerminal.releaseHandedOff() })
 }
 
-let folder = RunningProcess.executableFolder ?? "."
+// Never a relative path: that would load whatever library the working folder holds.
+let folder = RunningProcess.executableFolder ?? "(unknown: /proc/self/exe cannot be read)"
 let runtimePath = ["switchboard-runtime-tool", "switchboard-runtime"].map { folder + "/" + $0 }.first { access($0, R_OK) == 0 }
     ?? folder + "/switchboard-runtime-tool"
-guard let image = dlopen(runtimePath, RTLD_NOW | RTLD_LOCAL), let entry = dlsym(image, "switchboard_runtime_enter") else {
-    let reason = dlerror().map { String(cString: $0) } ?? "no entry point"
+guard folder.hasPrefix("/"), let image = dlopen(runtimePath, RTLD_NOW | RTLD_LOCAL),
+    let entry = dlsym(image, "switchboard_runtime_enter")
+else {
+    let reason = folder.hasPrefix("/") ? dlerror().map { String(cString: $0) } ?? "no entry point" : "cannot find \(runtimePath)"
     if handoff != nil { CursesTerminal.emergencyRestore() }
     let message = "switchboard: cannot load the runtime: \(reason)\n"
     _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }

@@ -42,7 +42,7 @@ public final class ChooserLoop {
         let database = environment.database
         do {
             let active = try database.active(in: state.session)
-            let favourites = try active.id.map { try database.favourites(of: $0) } ?? []
+            let favourites = active.id.flatMap { try? database.favourites(of: $0) } ?? []
             state.open(accounts: try database.accounts(), active: active, favourites: favourites)
         } catch { fail(error) }
         flush()
