@@ -143,11 +143,7 @@ enum TUIBench {
         let configuration: String
 
         init() throws {
-            var path = [CChar](repeating: 0, count: 4096)
-            let count = readlink("/proc/self/exe", &path, path.count - 1)
-            guard count > 0 else { throw BenchError("cannot find /proc/self/exe") }
-            let folder = (String(decoding: path[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) as NSString)
-                .deletingLastPathComponent
+            guard let folder = RunningProcess.executableFolder else { throw BenchError("cannot find /proc/self/exe") }
             switchboard = folder + "/switchboard"
             baseline = folder + "/curses-baseline"
             frames = folder + "/curses-frames"

@@ -48,10 +48,6 @@ else {
     _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
     exit(70)
 }
-typealias RuntimeEntry = @convention(c) (UnsafePointer<sb_handoff>?) -> Void
-if var handoff {
-    unsafeBitCast(entry, to: RuntimeEntry.self)(&handoff)
-} else {
-    unsafeBitCast(entry, to: RuntimeEntry.self)(nil)
-}
+let enter = unsafeBitCast(entry, to: (@convention(c) (UnsafePointer<sb_handoff>?) -> Void).self)
+if var handoff { enter(&handoff) } else { enter(nil) }
 exit(0)  // not reached: the runtime ends the process
