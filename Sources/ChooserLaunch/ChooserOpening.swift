@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 import ChooserUI
 import ConfigFile
 import Dispatch
@@ -63,7 +58,7 @@ public struct ChooserOpening: Sendable {
 
     /// The first frame's state on a terminal of `size` showing `colors`
     /// colours, or nil without a snapshot.
-    public func state(size: Size, colors: Int, now: Date) -> AppState? {
+    public func state(size: Size, colors: Int, now: Moment) -> AppState? {
         guard let snapshot else { return nil }
         // Providers show only in the sign-in dialog, which the runtime opens.
         var state = AppState.opening(session: session, size: size, now: now, guide: guide, selection: selection, colors: colors, providers: [])

@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 import SwitchboardCore
 import TerminalUI
 
@@ -12,7 +7,7 @@ public enum Action: Sendable {
     /// A key, a mouse event or a resize.
     case input(InputEvent)
     /// A second passed (only while a countdown shows) or a toast ran out.
-    case tick(Date)
+    case tick(Moment)
     /// The accounts and who is active, as read from the store.
     case loaded(AccountList, active: ActiveAccount)
     /// Bus: accounts or their identities changed; the list is read again.

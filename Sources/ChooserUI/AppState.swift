@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 import SwitchboardCore
 import TerminalUI
 
@@ -81,14 +76,14 @@ public struct Toast: Hashable, Sendable {
     public let id: Int
     public let text: String
     public let kind: Kind
-    public let expiresAt: Date
+    public let expiresAt: Moment
 }
 
 /// Everything the chooser shows. One UI loop owns it; only `reduce` changes it.
 public struct AppState: Sendable {
     public let session: SessionKey
     public var size: Size
-    public var now: Date
+    public var now: Moment
     public var focus: Focus = .accounts
     public var active: ActiveAccount = .anonymous
     public var accounts = AccountsPaneState()
@@ -101,7 +96,7 @@ public struct AppState: Sendable {
     /// Demo approval hints name this program.
     public var isRunning = true
 
-    public init(session: SessionKey, size: Size, now: Date, guide: Guide, theme: Theme, providers: [ProviderChoice]) {
+    public init(session: SessionKey, size: Size, now: Moment, guide: Guide, theme: Theme, providers: [ProviderChoice]) {
         self.session = session
         self.size = size
         self.now = now
@@ -111,7 +106,7 @@ public struct AppState: Sendable {
     }
 
     /// Seconds a toast stays up.
-    public static let toastSeconds: TimeInterval = 6
+    public static let toastSeconds: Double = 6
 
     /// Whether a one-second tick is needed (a countdown shows).
     public var needsTicks: Bool {
@@ -120,5 +115,5 @@ public struct AppState: Sendable {
     }
 
     /// When the next toast goes away, if any is up.
-    public var nextToastExpiry: Date? { toasts.map(\.expiresAt).min() }
+    public var nextToastExpiry: Moment? { toasts.map(\.expiresAt).min() }
 }

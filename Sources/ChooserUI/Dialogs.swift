@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 import SwitchboardCore
 
 /// A dialog over the panes. At most one is open.
@@ -44,7 +39,7 @@ public struct WaitingCode: Sendable {
     public let verificationURI: String
     /// The URI with the code filled in, when the provider gives one.
     public let completeURI: String?
-    public let expiresAt: Date
+    public let expiresAt: Moment
     /// Polls made so far, for the poll indicator.
     public var polls = 0
     /// Seconds between polls (grows on slow_down).
@@ -55,7 +50,7 @@ public struct WaitingCode: Sendable {
     /// The QR code's rows (half blocks), for the complete URI.
     public let qrRows: [String]
 
-    public init(userCode: String, verificationURI: String, completeURI: String?, expiresAt: Date, interval: Int, demoServer: String?, qrRows: [String]) {
+    public init(userCode: String, verificationURI: String, completeURI: String?, expiresAt: Moment, interval: Int, demoServer: String?, qrRows: [String]) {
         self.userCode = userCode
         self.verificationURI = verificationURI
         self.completeURI = completeURI

@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 import SwitchboardCore
 import TerminalUI
 
@@ -25,7 +20,7 @@ extension AppState {
     /// reduce the same two actions (`.loaded`, `.guideFor`), so that the
     /// runtime's first frame is the launcher's.
     public static func opening(
-        session: SessionKey, size: Size, now: Date, guide: Guide, selection: ThemeSelection, colors: Int,
+        session: SessionKey, size: Size, now: Moment, guide: Guide, selection: ThemeSelection, colors: Int,
         providers: [ProviderChoice]
     ) -> AppState {
         var state = AppState(

@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 import SwitchboardCore
 import TerminalUI
 
@@ -76,7 +71,7 @@ extension AppState {
 
     /// Adds a toast that goes away after `toastSeconds`.
     public mutating func notify(_ text: String, _ kind: Toast.Kind) {
-        toasts.append(Toast(id: nextToastID, text: text, kind: kind, expiresAt: now.addingTimeInterval(Self.toastSeconds)))
+        toasts.append(Toast(id: nextToastID, text: text, kind: kind, expiresAt: now.advanced(by: Self.toastSeconds)))
         nextToastID += 1
         if toasts.count > 3 { toasts.removeFirst(toasts.count - 3) }
     }

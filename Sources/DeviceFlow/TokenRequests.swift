@@ -49,6 +49,6 @@ public struct TokenClient: Sendable {
         guard type.lowercased() == "bearer" else { throw .invalidResponse("unsupported token_type \(type.displaySafeSingleLine)") }
         return TokenSet(
             accessToken: access, refreshToken: fields["refresh_token"], idToken: fields["id_token"], tokenType: type,
-            scope: fields["scope"], expiresAt: fields.integer("expires_in").map { date.addingTimeInterval(TimeInterval($0)) })
+            scope: fields["scope"], expiresAt: fields.integer("expires_in").map { Moment(secondsSince1970: date.timeIntervalSince1970 + Double($0)) })
     }
 }

@@ -22,13 +22,14 @@ struct CredentialRecord: Codable, FetchableRecord, PersistableRecord {
         idToken = tokens.idToken
         tokenType = tokens.tokenType
         scope = tokens.scope
-        expiresAt = tokens.expiresAt
+        expiresAt = tokens.expiresAt.map { Date(timeIntervalSince1970: $0.secondsSince1970) }
         updatedAt = date
     }
 
     var tokens: TokenSet? {
         accessToken.map {
-            TokenSet(accessToken: $0, refreshToken: refreshToken, idToken: idToken, tokenType: tokenType ?? "Bearer", scope: scope, expiresAt: expiresAt)
+            TokenSet(accessToken: $0, refreshToken: refreshToken, idToken: idToken, tokenType: tokenType ?? "Bearer", scope: scope,
+                expiresAt: expiresAt.map { Moment(secondsSince1970: $0.timeIntervalSince1970) })
         }
     }
 }

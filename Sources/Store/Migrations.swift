@@ -79,5 +79,10 @@ var migrator: DatabaseMigrator {
             BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
             """)
     }
+    // The chooser lists the first accounts in this order; with the index,
+    // reading them no longer sorts the whole table.
+    migrator.registerMigration(StoreSchema.migrations[1]) { db in
+        try db.execute(sql: "CREATE INDEX account_in_listed_order ON account(lastUsedAt DESC, useCount DESC, id)")
+    }
     return migrator
 }

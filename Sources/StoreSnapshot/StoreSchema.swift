@@ -9,7 +9,8 @@ public enum StoreSchema {
 
     /// The migrations' names, oldest first. Never edit a shipped one; add another.
     public static let migrations = [
-        "v1: accounts, identities, credentials, sessions, favourites, provider data, events"
+        "v1: accounts, identities, credentials, sessions, favourites, provider data, events",
+        "v2: accounts indexed in their listed order",
     ]
 
     /// Accounts (`id`, `name`), most recently then most often used first;

@@ -61,7 +61,7 @@ public struct CredentialCheck: Sendable {
     private func probe(_ identity: Identity, _ tokens: TokenSet) async throws(FlowFailure) -> CredentialState {
         let provider = try await providers.resolve(identity.provider)
         var tokens = tokens
-        if tokens.isExpired(at: clock.now()) {
+        if tokens.isExpired(at: Moment(secondsSince1970: clock.now().timeIntervalSince1970)) {
             switch try await provider.tokenClient(transport: providers.transport, clock: clock).refresh(tokens, at: provider.endpoints.token) {
             case .revoked: return .revoked
             case .refreshed(let fresh):

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The tokens a provider issued for an identity. Secret: its descriptions
 /// are redacted, so it can't leak through logs or string interpolation.
 public struct TokenSet: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
@@ -14,11 +8,11 @@ public struct TokenSet: Hashable, Sendable, CustomStringConvertible, CustomDebug
     public var tokenType: String
     public var scope: String?
     /// When the access token stops working, if the provider said.
-    public var expiresAt: Date?
+    public var expiresAt: Moment?
 
     public init(
         accessToken: String, refreshToken: String? = nil, idToken: String? = nil, tokenType: String = "Bearer",
-        scope: String? = nil, expiresAt: Date? = nil
+        scope: String? = nil, expiresAt: Moment? = nil
     ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
@@ -28,11 +22,11 @@ public struct TokenSet: Hashable, Sendable, CustomStringConvertible, CustomDebug
         self.expiresAt = expiresAt
     }
 
-    /// Whether the access token has run out at `date` (30 s early, so it is
-    /// never used in its last moments).
-    public func isExpired(at date: Date) -> Bool {
+    /// Whether the access token has run out at `moment` (30 s early, so it is
+    /// never used in its last seconds).
+    public func isExpired(at moment: Moment) -> Bool {
         guard let expiresAt else { return false }
-        return expiresAt.timeIntervalSince(date) < 30
+        return moment.distance(to: expiresAt) < 30
     }
 
     public var description: String { "TokenSet(redacted)" }

@@ -37,7 +37,7 @@ guard terminal.colors >= 256, terminal.hasDefaultColors else {
 }
 
 var state = AppState(
-    session: session, size: terminal.size, now: Date(), guide: guide,
+    session: session, size: terminal.size, now: Moment.now(), guide: guide,
     theme: ThemeSelection.resolve(requested: nil, environment: environment, builtInText: BundledFiles.themeText).theme
         .reduced(toColors: terminal.colors),
     providers: [])

@@ -19,7 +19,7 @@ extension TUIBench {
         let list = AccountList(accounts)
         let theme = ThemeSelection.resolve(requested: nil, environment: [:], builtInText: BundledFiles.themeText).theme.reduced(toColors: 256)
         var start = AppState(
-            session: SessionKey("bench")!, size: Size(width: columns, height: rows), now: Date(), guide: (try? Guide.bundled()) ?? Guide(title: "", shows: []),
+            session: SessionKey("bench")!, size: Size(width: columns, height: rows), now: Moment.now(), guide: (try? Guide.bundled()) ?? Guide(title: "", shows: []),
             theme: theme, providers: [])
         _ = start.reduce(.loaded(list, active: .anonymous))
         let query = "ada lo"

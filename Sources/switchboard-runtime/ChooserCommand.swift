@@ -74,7 +74,7 @@ enum Chooser {
         // NO_COLOR is decided once, by ThemeSelection: monochrome unless a theme was asked for.
         let colors = terminal.colors
         let state = AppState.opening(
-            session: session, size: terminal.size, now: Date(), guide: guide, selection: selection, colors: colors,
+            session: session, size: terminal.size, now: Moment.now(), guide: guide, selection: selection, colors: colors,
             providers: configuration.providers.map { ProviderChoice(id: $0.id, name: $0.name, problem: $0.problem) })
         let loop = ChooserLoop(
             state: state,

@@ -6,11 +6,6 @@
 // `switchboard-runtime-tool`, as SwiftPM builds it for the launcher (see
 // Package.swift), else `switchboard-runtime`.
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 import ChooserLaunch
 import ChooserUI
 import CNcurses
@@ -29,7 +24,7 @@ if CommandLine.arguments.count == 1, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FI
     let terminal = try? CursesTerminal(input: STDIN_FILENO, output: STDOUT_FILENO)
 {
     // Without a snapshot the screen stays blank, as curses knows it, and the runtime draws.
-    if let state = opening.state(size: terminal.size, colors: terminal.colors, now: Date()) {
+    if let state = opening.state(size: terminal.size, colors: terminal.colors, now: Moment.now()) {
         terminal.draw(Screen.draw(state))
     }
     handoff = terminal.handOff(release: { CursesTerminal.releaseHandedOff() })

@@ -59,6 +59,17 @@ struct SnapshotTests {
         #expect(snapshot.favourites == ["news"])
     }
 
+    @Test("the first accounts come from the index in their order: the table is not sorted, however many accounts there are")
+    func readsInIndexOrder() throws {
+        _ = try populate()
+        let plan = try DatabaseQueue(path: path).read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + StoreSchema.accountsSQL(filter: nil, limited: true), arguments: [40])
+                .map { $0["detail"] as String }
+        }
+        #expect(plan.contains { $0.contains("USING INDEX account_in_listed_order") }, "\(plan)")
+        #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
+    }
+
     @Test("nil for anything but a current Switchboard database: none, another application's, an unknown migration")
     func refuses() throws {
         #expect(StoreSnapshot.read(path: path, session: session) == nil)
@@ -67,7 +78,7 @@ struct SnapshotTests {
         #expect(StoreSnapshot.read(path: other, session: session) == nil)
         _ = try populate()
         #expect(StoreSnapshot.read(path: path, session: session) != nil)
-        try DatabaseQueue(path: path).write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v2: from the future')") }
+        try DatabaseQueue(path: path).write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')") }
         #expect(StoreSnapshot.read(path: path, session: session) == nil)
     }
 }

@@ -8,7 +8,7 @@ import TerminalUI
 /// reducer itself.
 enum Fixture {
     static let session = SessionKey("pts/1")!
-    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let now = Moment(secondsSince1970: 1_800_000_000)
 
     static let guide = Guide(title: "Tonight", shows: [
         Show(id: "news", time: "18:00", channel: "Channel 1", title: "Evening News"),
@@ -64,7 +64,7 @@ enum Fixture {
     static func code(demo: Bool = true, polls: Int = 2) -> WaitingCode {
         var code = WaitingCode(
             userCode: "WDJB-MJHT", verificationURI: "http://127.0.0.1:8628/device",
-            completeURI: "http://127.0.0.1:8628/device?user_code=WDJB-MJHT", expiresAt: now.addingTimeInterval(299),
+            completeURI: "http://127.0.0.1:8628/device?user_code=WDJB-MJHT", expiresAt: now.advanced(by: 299),
             interval: 5, demoServer: demo ? "http://127.0.0.1:8628" : nil,
             qrRows: ChooserLoop.qrRows("http://127.0.0.1:8628/device?user_code=WDJB-MJHT"))
         code.polls = polls

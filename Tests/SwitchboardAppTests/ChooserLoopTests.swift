@@ -19,7 +19,7 @@ final class LoopRig {
 
     init() async throws {
         rig = try await AppRig(interval: 1)  // real time: polls a second apart
-        let state = AppState(session: session, size: Size(width: 100, height: 30), now: Date(), guide: Fixture.guide, theme: .builtIn,
+        let state = AppState(session: session, size: Size(width: 100, height: 30), now: Moment.now(), guide: Fixture.guide, theme: .builtIn,
                              providers: [ProviderChoice(id: "demo", name: "Demo")])
         loop = ChooserLoop(
             state: state,
@@ -65,7 +65,7 @@ struct ChooserLoopTests {
             "SWITCHBOARD_DATABASE": rig.folder.file("switchboard.sqlite"), "SWITCHBOARD_SESSION": session.rawValue,
             "HOME": rig.folder.path, "XDG_CONFIG_HOME": rig.folder.file("config"),
         ]
-        let size = Size(width: 100, height: 30), now = Date()
+        let size = Size(width: 100, height: 30), now = Moment.now()
 
         let opening = try #require(ChooserOpening.prepare(environment: environment, terminalName: nil, rows: size.height))
         let snapshot = try #require(opening.snapshot)

@@ -66,7 +66,7 @@ struct ScreenSnapshotTests {
         var state = Fixture.state(size: size)
         _ = Fixture.press(.character("a"), .down, .down, .enter, on: &state)
         _ = state.reduce(.codeReady(Fixture.code()))
-        _ = state.reduce(.tick(Fixture.now.addingTimeInterval(12)))
+        _ = state.reduce(.tick(Fixture.now.advanced(by: 12)))
         Snapshot.check(Screen.draw(state), Self.name("signin-waiting", size))
     }
 

@@ -19,12 +19,12 @@ public struct ChooserEnvironment: Sendable {
     public var open: @Sendable (String) throws -> Void
     /// The theme after the one named, and a warning when its file was bad.
     public var nextTheme: @Sendable (String) -> (Theme, String?)
-    public var now: @Sendable () -> Date
+    public var now: @Sendable () -> Moment
 
     public init(
         database: AppDatabase, bus: NotificationBus, providers: ProviderDirectory, clock: any FlowClock = SystemFlowClock(),
         copy: @escaping @MainActor @Sendable (String) -> Void, open: @escaping @Sendable (String) throws -> Void,
-        nextTheme: @escaping @Sendable (String) -> (Theme, String?), now: @escaping @Sendable () -> Date = { Date() }
+        nextTheme: @escaping @Sendable (String) -> (Theme, String?), now: @escaping @Sendable () -> Moment = { Moment.now() }
     ) {
         self.database = database
         self.bus = bus

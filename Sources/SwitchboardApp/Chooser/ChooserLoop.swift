@@ -94,8 +94,8 @@ public final class ChooserLoop {
         if state.needsTicks, ticker == nil {
             ticker = Task { @MainActor [weak self] in
                 while !Task.isCancelled {
-                    let now = self?.environment.now() ?? Date()
-                    let fraction = now.timeIntervalSince1970.truncatingRemainder(dividingBy: 1)
+                    let now = self?.environment.now() ?? Moment.now()
+                    let fraction = now.secondsSince1970.truncatingRemainder(dividingBy: 1)
                     try? await Task.sleep(for: .milliseconds(Int((1 - fraction) * 1000) + 5))
                     guard let self, !Task.isCancelled else { return }
                     self.send(.tick(self.environment.now()))
@@ -108,7 +108,7 @@ public final class ChooserLoop {
         toastTimer?.cancel()
         toastTimer = nil
         if let expiry = state.nextToastExpiry, ticker == nil {
-            let delay = max(0.05, expiry.timeIntervalSince(environment.now()))
+            let delay = max(0.05, environment.now().distance(to: expiry))
             toastTimer = Task { @MainActor [weak self] in
                 try? await Task.sleep(for: .milliseconds(Int(delay * 1000) + 5))
                 guard let self, !Task.isCancelled else { return }
@@ -261,7 +261,7 @@ public final class ChooserLoop {
     nonisolated static func waiting(_ code: DeviceAuthorization, demoServer: String?) -> WaitingCode {
         WaitingCode(
             userCode: code.userCode, verificationURI: code.verificationURI.absoluteString,
-            completeURI: code.verificationURIComplete?.absoluteString, expiresAt: code.expiresAt, interval: code.interval,
+            completeURI: code.verificationURIComplete?.absoluteString, expiresAt: Moment(secondsSince1970: code.expiresAt.timeIntervalSince1970), interval: code.interval,
             demoServer: demoServer, qrRows: qrRows(code.qrPayload))
     }
 
