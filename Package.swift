@@ -4,6 +4,15 @@ import PackageDescription
 /// Switchboard — a terminal account chooser. Module map and the one-way
 /// dependency rule: see `../shared/DESIGN.md` §5. `SwitchboardCore` imports
 /// nothing of ours; arrows only point down.
+/// Release settings of the modules the launcher runs before its first frame
+/// (and of its anchor, so both are built the same way). Concrete generic
+/// types are made with direct metadata accessors rather than from mangled
+/// names: a mangled name makes the runtime look up every conformance the
+/// type needs by scanning all loaded images, about 25 µs a type at launch.
+let launchSettings: [SwiftSetting] = [
+    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release))
+]
+
 let package = Package(
     name: "Switchboard",
     platforms: [.macOS(.v15)],
@@ -21,13 +30,13 @@ let package = Package(
     targets: [
         .target(
             name: "SwitchboardCore",
-            swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+            swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))] + launchSettings
         ),
         .target(
             name: "DeviceFlow",
             dependencies: ["SwitchboardCore", "ConfigFile", .product(name: "JWTKit", package: "jwt-kit")]
         ),
-        .target(name: "ConfigFile"),
+        .target(name: "ConfigFile", swiftSettings: launchSettings),
         .target(name: "QRCode"),
         .target(
             name: "DemoProvider",
@@ -44,14 +53,14 @@ let package = Package(
         ),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         // The launcher's read of the store: SQLite's C API, no GRDB, no Foundation.
-        .target(name: "StoreSnapshot", dependencies: ["SwitchboardCore", "CSQLite"]),
-        .target(name: "TerminalUI", dependencies: ["ConfigFile"]),
+        .target(name: "StoreSnapshot", dependencies: ["SwitchboardCore", "CSQLite"], swiftSettings: launchSettings),
+        .target(name: "TerminalUI", dependencies: ["ConfigFile"], swiftSettings: launchSettings),
         // The chooser's state, reducer, panes and dialogs: everything that
         // draws a frame. No Foundation (FoundationEssentials at most), so that
         // the launcher can draw the first frame before loading the rest.
-        .target(name: "ChooserUI", dependencies: ["SwitchboardCore", "TerminalUI", "ConfigFile"]),
+        .target(name: "ChooserUI", dependencies: ["SwitchboardCore", "TerminalUI", "ConfigFile"], swiftSettings: launchSettings),
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
-        .target(name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI"]),
+        .target(name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI"], swiftSettings: launchSettings),
         .target(
             name: "SwitchboardApp",
             dependencies: ["SwitchboardCore", "ChooserUI", "DeviceFlow", "Store", "QRCode", "TerminalUI", "ConfigFile", "DemoProvider"],
@@ -60,7 +69,8 @@ let package = Package(
         // What the launcher needs for the first frame; Foundation-free.
         .target(
             name: "ChooserLaunch",
-            dependencies: ["ChooserUI", "ConfigFile", "StoreSnapshot", "SwitchboardCore", "TerminalUI"]
+            dependencies: ["ChooserUI", "ConfigFile", "StoreSnapshot", "SwitchboardCore", "TerminalUI"],
+            swiftSettings: launchSettings
         ),
         // The launcher: the `switchboard` program. It draws the chooser's
         // first frame, then loads `switchboard-runtime` into the process with
@@ -69,6 +79,7 @@ let package = Package(
         .executableTarget(
             name: "switchboard",
             dependencies: ["ChooserLaunch", "ChooserUI", "CNcurses", "CursesBackend", "SwitchboardCore"],
+            swiftSettings: launchSettings,
             plugins: ["BuildRuntime"]
         ),
         .plugin(name: "BuildRuntime", capability: .buildTool(), dependencies: ["switchboard-runtime"]),
@@ -99,7 +110,7 @@ let package = Package(
         // Anchors of `switchboard-bench tui`: bare curses start-up, and the
         // chooser's frames painted naively. Benchmark anchors only: like the
         // backend, they call curses directly.
-        .executableTarget(name: "curses-baseline", dependencies: ["CNcurses"]),
+        .executableTarget(name: "curses-baseline", dependencies: ["CNcurses"], swiftSettings: launchSettings),
         .executableTarget(
             name: "curses-frames",
             dependencies: ["CNcurses", "CursesBackend", "Store", "SwitchboardApp", "ChooserUI", "SwitchboardCore", "TerminalUI"]

@@ -16,13 +16,14 @@ public enum RunningProcess {
     }()
 
     /// The environment as `ProcessInfo` gives it: the first of repeated names wins.
+    /// Split at the first `=` byte, not by characters: no grapheme breaking at launch.
     public static func environment() -> [String: String] {
         var result: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "="), result[String(text[..<equals])] == nil {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            if let equals = strchr(pointer, 0x3D) {
+                let name = String(decoding: UnsafeRawBufferPointer(start: pointer, count: pointer.distance(to: equals)), as: UTF8.self)
+                if result[name] == nil { result[name] = String(cString: equals + 1) }
             }
             entry += 1
         }
