@@ -1,16 +1,22 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Switchboard — a terminal account chooser. Module map and the one-way
-/// dependency rule: see `../shared/DESIGN.md` §5. `SwitchboardCore` imports
-/// nothing of ours; arrows only point down.
+// Switchboard — a terminal account chooser. Module map and the one-way
+// dependency rule: see `../shared/DESIGN.md` §5. `SwitchboardCore` imports
+// nothing of ours; arrows only point down.
+
 /// Release settings of the modules the launcher runs before its first frame
-/// (and of its anchor, so both are built the same way). Concrete generic
-/// types are made with direct metadata accessors rather than from mangled
-/// names: a mangled name makes the runtime look up every conformance the
-/// type needs by scanning all loaded images, about 25 µs a type at launch.
+/// (and of its anchor, so both are built the same way):
+/// - concrete generic types are made with direct metadata accessors, not
+///   from mangled names: a mangled name makes the runtime look up each
+///   conformance the type needs by scanning every loaded image, about 25 µs
+///   a type at launch;
+/// - cross-module optimization, so that generic code is specialized and
+///   small functions inlined across these modules.
 let launchSettings: [SwiftSetting] = [
-    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release))
+    .unsafeFlags(
+        ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors", "-cross-module-optimization"],
+        .when(configuration: .release))
 ]
 
 let package = Package(
@@ -30,7 +36,7 @@ let package = Package(
     targets: [
         .target(
             name: "SwitchboardCore",
-            swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))] + launchSettings
+            swiftSettings: launchSettings
         ),
         .target(
             name: "DeviceFlow",
@@ -56,7 +62,7 @@ let package = Package(
         .target(name: "StoreSnapshot", dependencies: ["SwitchboardCore", "CSQLite"], swiftSettings: launchSettings),
         .target(name: "TerminalUI", dependencies: ["ConfigFile"], swiftSettings: launchSettings),
         // The chooser's state, reducer, panes and dialogs: everything that
-        // draws a frame. No Foundation (FoundationEssentials at most), so that
+        // draws a frame. No Foundation (time is SwitchboardCore.Moment), so that
         // the launcher can draw the first frame before loading the rest.
         .target(name: "ChooserUI", dependencies: ["SwitchboardCore", "TerminalUI", "ConfigFile"], swiftSettings: launchSettings),
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
