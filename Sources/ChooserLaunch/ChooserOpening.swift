@@ -92,6 +92,14 @@ final class BackgroundValue<Value: Sendable>: @unchecked Sendable {
         }
     }
 
+    /// A thread nobody waited for (a terminal that would not start) is let go:
+    /// it ends on its own. Not joined here, as this may run on that very thread.
+    deinit {
+        thread.withLock { thread in
+            if let running = thread { pthread_detach(running) }
+        }
+    }
+
     /// The value, once the thread has ended.
     func wait() -> Value {
         thread.withLock { thread in
@@ -102,7 +110,9 @@ final class BackgroundValue<Value: Sendable>: @unchecked Sendable {
     }
 }
 
-/// Starts `body` on a new thread; nil when no thread could be made.
+/// Starts `body` on a new thread; nil when no thread could be made. The
+/// thread blocks every signal, so that the terminal's signals (resize,
+/// interrupt, suspend) reach the thread that handles them.
 func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
     final class Start: Sendable {
         let body: @Sendable () -> Void
@@ -110,10 +120,14 @@ func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
     }
     let context = Unmanaged.passRetained(Start(body)).toOpaque()
     var thread = pthread_t()
+    var all = sigset_t(), previous = sigset_t()
+    sigfillset(&all)
+    pthread_sigmask(SIG_SETMASK, &all, &previous)  // the new thread inherits it
     let status = pthread_create(&thread, nil, { context in
         Unmanaged<Start>.fromOpaque(context!).takeRetainedValue().body()
         return nil
     }, context)
+    pthread_sigmask(SIG_SETMASK, &previous, nil)
     guard status == 0 else {
         Unmanaged<Start>.fromOpaque(context).release()
         return nil

@@ -16,10 +16,16 @@ public enum RunningProcess {
     }()
 
     /// The environment as `ProcessInfo` gives it: the first of repeated names wins.
-    /// Split at the first `=` byte, not by characters: no grapheme breaking at launch.
     public static func environment() -> [String: String] {
+        environment(from: environ)
+    }
+
+    /// The variables of a C environment block (`NAME=value` strings up to a
+    /// null): the first of repeated names wins; an entry without `=` is skipped.
+    /// Split at the first `=` byte, not by characters: no grapheme breaking at launch.
+    public static func environment(from block: UnsafePointer<UnsafeMutablePointer<CChar>?>) -> [String: String] {
         var result: [String: String] = [:]
-        var entry = environ
+        var entry = block
         while let pointer = entry.pointee {
             if let equals = strchr(pointer, 0x3D) {
                 let name = String(decoding: UnsafeRawBufferPointer(start: pointer, count: pointer.distance(to: equals)), as: UTF8.self)

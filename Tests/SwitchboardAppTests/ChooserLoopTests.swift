@@ -48,6 +48,26 @@ final class LoopRig {
 @Suite("The UI loop, end to end in-process")
 @MainActor
 struct ChooserLoopTests {
+    @Test("the launcher leaves to the runtime a missing database, a named config that is missing or does not parse; its read can be awaited twice")
+    func launcherFallbacks() throws {
+        let folder = TemporaryFolder()
+        let database = folder.file("switchboard.sqlite")
+        var environment = ["SWITCHBOARD_DATABASE": database, "SWITCHBOARD_SESSION": "pts/1", "HOME": folder.path, "XDG_CONFIG_HOME": folder.file("config")]
+        #expect(ChooserOpening.prepare(environment: environment, terminalName: nil, rows: 30) == nil, "no database yet")
+
+        _ = try Sample.signIn([Sample.adaGitHub], into: try AppDatabase(path: database), session: SessionKey("pts/1")!)
+        let opening = try #require(ChooserOpening.prepare(environment: environment, terminalName: nil, rows: 30))
+        #expect(opening.snapshot?.accounts.map(\.name) == ["Ada Lovelace"])
+        #expect(opening.snapshot?.accounts.map(\.name) == ["Ada Lovelace"], "the second wait gives the same")
+
+        environment["SWITCHBOARD_CONFIG"] = folder.file("missing.toml")
+        #expect(ChooserOpening.prepare(environment: environment, terminalName: nil, rows: 30) == nil, "a named config that is missing")
+        let bad = folder.file("bad.toml")
+        try Data("theme = [unclosed\n".utf8).write(to: URL(fileURLWithPath: bad))
+        environment["SWITCHBOARD_CONFIG"] = bad
+        #expect(ChooserOpening.prepare(environment: environment, terminalName: nil, rows: 30) == nil, "a config that does not parse")
+    }
+
     @Test("the launcher's first frame, read the quick way, is the UI loop's first frame, cell for cell")
     func launcherFrame() async throws {
         let rig = try await AppRig(interval: 1)
