@@ -61,13 +61,18 @@ extension CursesTerminal {
     }
 
     private func apply(_ style: Style) {
-        var attributes = sb_a_normal()
-        if style.attributes.contains(.bold) { attributes |= sb_a_bold() }
-        if style.attributes.contains(.dim) { attributes |= sb_a_dim() }
-        if style.attributes.contains(.italic) { attributes |= sb_a_italic() }
-        if style.attributes.contains(.underline) { attributes |= sb_a_underline() }
-        if style.attributes.contains(.reverse) { attributes |= sb_a_reverse() }
-        _ = sb_wattr_set(sb_stdscr(), attributes, pair(for: style))
+        _ = sb_wattr_set(sb_stdscr(), Self.cursesAttributes(style.attributes), pair(for: style))
+    }
+
+    /// The curses attributes for `attributes` (colours aside).
+    public nonisolated static func cursesAttributes(_ attributes: TextAttributes) -> attr_t {
+        var result = sb_a_normal()
+        if attributes.contains(.bold) { result |= sb_a_bold() }
+        if attributes.contains(.dim) { result |= sb_a_dim() }
+        if attributes.contains(.italic) { result |= sb_a_italic() }
+        if attributes.contains(.underline) { result |= sb_a_underline() }
+        if attributes.contains(.reverse) { result |= sb_a_reverse() }
+        return result
     }
 
     /// The colour pair for `style`'s colours, allocated the first time.

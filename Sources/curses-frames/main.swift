@@ -58,12 +58,7 @@ func colorNumber(_ color: Color) -> Int32 {
 }
 
 @MainActor func apply(_ style: Style) {
-    var attributes = sb_a_normal()
-    if style.attributes.contains(.bold) { attributes |= sb_a_bold() }
-    if style.attributes.contains(.dim) { attributes |= sb_a_dim() }
-    if style.attributes.contains(.italic) { attributes |= sb_a_italic() }
-    if style.attributes.contains(.underline) { attributes |= sb_a_underline() }
-    if style.attributes.contains(.reverse) { attributes |= sb_a_reverse() }
+    let attributes = CursesTerminal.cursesAttributes(style.attributes)
     let key = [colorNumber(style.foreground), colorNumber(style.background)]
     var pair: Int32 = 0
     if key != [-1, -1] {
