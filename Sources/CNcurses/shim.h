@@ -36,22 +36,6 @@ static inline attr_t sb_a_reverse(void) { return A_REVERSE; }
 static inline attr_t sb_a_normal(void) { return A_NORMAL; }
 static inline void sb_getmaxyx(WINDOW *w, int *y, int *x) { getmaxyx(w, *y, *x); }
 
-/* A running terminal handed from the launcher to the runtime it loads into
-   the same process. Each image holds its own copy of the backend, but both
-   use the one libncursesw: the screen, its streams, the shell's tty modes
-   (from before curses started), the mouse setting, and the launcher's
-   `release`, which the runtime calls just before it installs its own
-   signal handlers and restore. */
-typedef struct sb_handoff {
-    SCREEN *screen;
-    FILE *output;
-    FILE *input;
-    struct termios shell_modes;
-    int has_shell_modes;
-    int mouse;
-    void (*release)(void);
-} sb_handoff;
-
 /* Mouse masks are function-like macros. */
 static inline mmask_t sb_mouse_mask(void) {
     return BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED;

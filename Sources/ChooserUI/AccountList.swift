@@ -5,9 +5,6 @@ import SwitchboardCore
 /// 100,000 accounts is a byte scan, not a string comparison per keystroke.
 public struct AccountList: Sendable {
     public let accounts: [Account]
-    /// How many accounts the store holds: more than `accounts` when only
-    /// the first were read (the launcher reads only what its frame shows).
-    public let total: Int
     /// Names, emails and providers of every account, lower-cased, as UTF-8,
     /// one after another: account `i`'s are `text[starts[i]..<starts[i + 1]]`.
     /// One buffer rather than an array per account, so a scan streams
@@ -17,9 +14,8 @@ public struct AccountList: Sendable {
     private let starts: [Int]
     private static let padding = 32
 
-    public init(_ accounts: [Account], total: Int? = nil) {
+    public init(_ accounts: [Account]) {
         self.accounts = accounts
-        self.total = max(total ?? accounts.count, accounts.count)
         var text: [UInt8] = [], starts: [Int] = []
         starts.reserveCapacity(accounts.count + 1)
         for account in accounts {
@@ -53,8 +49,8 @@ public struct AccountList: Sendable {
 
     public static let empty = AccountList([])
 
-    /// How many accounts the store holds (see `total`).
-    public var count: Int { total }
+    /// How many accounts the store holds.
+    public var count: Int { accounts.count }
 
     /// Indices of the accounts whose name, email or provider contains `query`
     /// (case-insensitive). Searching within `candidates` — the result for a

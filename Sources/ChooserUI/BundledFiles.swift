@@ -1,36 +1,21 @@
-import ConfigFile
-import SwitchboardCore
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// Files shipped with the package: the guide's listings and the theme files.
-///
-/// They are `SwitchboardApp`'s resources, which SwiftPM copies beside the
-/// executables into `Switchboard_SwitchboardApp.resources`. They are found
-/// from the running executable's folder with POSIX calls, not `Bundle`, so
-/// that the launcher can draw its first frame without loading Foundation.
+/// Files compiled into the program: the guide's listings and the built-in
+/// themes. `Resources/` (and `themes/` at the top of the repository, a link
+/// to `Resources/themes`) holds their sources; SwiftPM embeds their bytes,
+/// so a copied executable needs no folder beside it.
 public enum BundledFiles {
-    /// The resource folder, if it is beside the running executable.
-    public static let folder: String? = {
-        guard let executables = RunningProcess.executableFolder else { return nil }
-        let folder = executables + "/Switchboard_SwitchboardApp.resources/Resources"
-        return access(folder, R_OK) == 0 ? folder : nil
-    }()
+    /// The built-in themes, by name.
+    static let themes: [String: [UInt8]] = [
+        "default": PackageResources.default_toml,
+        "light": PackageResources.light_toml,
+        "high-contrast": PackageResources.high_contrast_toml,
+        "monochrome": PackageResources.monochrome_toml,
+    ]
 
-    /// The path of the shipped file `name` (`guide.toml`, `themes/light.toml`), if present.
-    public static func path(_ name: String) -> String? {
-        guard let folder else { return nil }
-        let path = folder + "/" + name
-        return access(path, R_OK) == 0 ? path : nil
-    }
+    /// The text of the guide's listings (`Resources/guide.toml`).
+    public static var guideText: String { String(decoding: PackageResources.guide_toml, as: UTF8.self) }
 
-    /// The text of the built-in theme `name` (`themes/NAME.toml`), if shipped.
+    /// The text of the built-in theme `name` (`Resources/themes/NAME.toml`), if there is one.
     public static func themeText(_ name: String) -> String? {
-        guard let path = path("themes/\(name).toml") else { return nil }
-        return try? ConfigFile.text(path: path)
+        themes[name].map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -17,8 +17,8 @@ public struct Show: Hashable, Sendable {
     }
 }
 
-/// Tonight's listings: the TV guide of seed 000, read from a data file
-/// shipped with the package (`Resources/guide.toml`).
+/// Tonight's listings: the per-person "TV guide", read from a data file
+/// compiled into the program (`Resources/guide.toml`).
 public struct Guide: Hashable, Sendable {
     public let title: String
     public let shows: [Show]
@@ -28,18 +28,14 @@ public struct Guide: Hashable, Sendable {
         self.shows = shows
     }
 
-    /// The listings shipped with Switchboard.
+    /// The listings compiled into Switchboard.
     public static func bundled() throws(ConfigError) -> Guide {
-        guard let path = BundledFiles.path("guide.toml") else {
-            throw ConfigError(file: "guide.toml", message: "the listings file is missing from the package")
-        }
-        return try load(path: path)
+        try parse(BundledFiles.guideText, file: "guide.toml")
     }
 
-    /// Reads listings; errors name the file, line and key.
-    public static func load(path: String) throws(ConfigError) -> Guide {
-        let document = try ConfigFile.load(path: path, displayName: path.split(separator: "/").last.map(String.init) ?? path)
-        let root = document.root
+    /// Reads listings from `text`; errors name `file`, the line and the key.
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> Guide {
+        let root = try TOMLParser.parse(text, file: file).root
         try root.rejectUnknownKeys(allowed: ["title", "show"])
         var seen = Set<String>()
         var shows: [Show] = []

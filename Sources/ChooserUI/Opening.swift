@@ -16,9 +16,7 @@ extension ThemeSelection {
 extension AppState {
     /// The chooser's state before the store is read, on a terminal of
     /// `size` that shows `colors` colours, with a toast if the theme could
-    /// not be used. The launcher and the runtime both start from it, then
-    /// reduce the same two actions (`.loaded`, `.guideFor`), so that the
-    /// runtime's first frame is the launcher's.
+    /// not be used.
     public static func opening(
         session: SessionKey, size: Size, now: Moment, guide: Guide, selection: ThemeSelection, colors: Int,
         providers: [ProviderChoice]
@@ -29,10 +27,9 @@ extension AppState {
         return state
     }
 
-    /// Takes in what the store holds: the accounts (perhaps only the first
-    /// `accounts` of `total`), who is active, their favourites.
-    public mutating func open(accounts: [Account], total: Int? = nil, active: ActiveAccount, favourites: Set<String>) {
-        _ = reduce(.loaded(AccountList(accounts, total: total), active: active))
+    /// Takes in what the store holds: the accounts, who is active, their favourites.
+    public mutating func open(accounts: [Account], active: ActiveAccount, favourites: Set<String>) {
+        _ = reduce(.loaded(AccountList(accounts), active: active))
         _ = reduce(.guideFor(active.account, favourites: favourites))
     }
 }

@@ -16,18 +16,14 @@ extension CursesTerminal {
     /// Shows `buffer`: writes only the cells that differ from the frame drawn
     /// before, in runs of one style, then one `doupdate` (which itself sends
     /// only what differs from the screen). The first frame, a frame of a new
-    /// size and the frame after `invalidate()` clear and repaint everything
-    /// (except a terminal's first frame after it was handed over).
+    /// size and the frame after `invalidate()` clear and repaint everything.
     /// Cells beyond the terminal's edge are left out.
     public func draw(_ buffer: Buffer) {
         guard isRunning else { return }
         let standard = sb_stdscr()
         let rows = Int(sb_lines()), columns = Int(sb_cols())
         let previous = lastFrame?.size == buffer.size ? lastFrame : nil
-        if previous == nil, adopted {
-            // Handed over: curses knows what is on screen and sends only what differs.
-            adopted = false
-        } else if previous == nil {
+        if previous == nil {
             werase(standard)
             clearok(sb_curscr(), true)
         }
@@ -50,7 +46,7 @@ extension CursesTerminal {
         }
         flush()
         wnoutrefresh(standard)
-        measured { _ = doupdate() }
+        doupdate()
         lastFrame = buffer
     }
 

@@ -49,8 +49,6 @@ public final class CursesTerminal {
     public let input: Int32
     /// File descriptor the screen is written to.
     public let output: Int32
-    /// Whether the bytes written are counted, in `bytesWritten`.
-    public let measuresOutput: Bool
 
     /// Whether curses owns the terminal (until `stop()`).
     public internal(set) var isRunning = false
@@ -65,10 +63,6 @@ public final class CursesTerminal {
     /// Whether the character set is UTF-8; without it text beyond ASCII
     /// shows as `?`. A locale without UTF-8 is given C.UTF-8's characters.
     public private(set) var isUTF8 = false
-    /// Bytes written to the terminal since it started, when
-    /// `measuresOutput` is set: the kernel's count of bytes this thread
-    /// wrote (Linux `/proc/thread-self/io`), taken around each write.
-    public private(set) var bytesWritten = 0
 
     var screen: OpaquePointer?
     var outputFile: UnsafeMutablePointer<FILE>?
@@ -84,9 +78,6 @@ public final class CursesTerminal {
     var emptyWakeUps = 0
     /// The frame on screen; nil when the next draw repaints everything.
     var lastFrame: Buffer?
-    /// Whether the screen shows a frame this instance did not draw (it was
-    /// handed over): the first draw then lets curses send only what differs.
-    var adopted = false
     /// The tty modes from before curses started, restored at the end.
     var shellModes: termios?
     var mouse = true
@@ -100,14 +91,10 @@ public final class CursesTerminal {
     /// and the mouse when `mouse` is set.
     ///
     /// - Parameters:
-    ///   - terminalType: the terminfo entry; nil for `$TERM`.
-    ///   - measuresOutput: count the bytes written, in `bytesWritten`.
-    public init(
-        input: Int32, output: Int32, terminalType: String? = nil, mouse: Bool = true, measuresOutput: Bool = false
-    ) throws {
+    /// - Parameter terminalType: the terminfo entry; nil for `$TERM`.
+    public init(input: Int32, output: Int32, terminalType: String? = nil, mouse: Bool = true) throws {
         self.input = input
         self.output = output
-        self.measuresOutput = measuresOutput
         try start(terminalType: terminalType, mouse: mouse)
     }
 
@@ -121,52 +108,6 @@ public final class CursesTerminal {
             let message = "Error opening terminal: \(error)\n"
             _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
             exit(1)
-        }
-    }
-
-    /// The designated form of `init(adopting:)` (CursesTerminal+Handoff).
-    init(
-        adopting screen: OpaquePointer, output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>,
-        handoff: sb_handoff, measuresOutput: Bool
-    ) throws {
-        self.input = fileno(input)
-        self.output = fileno(output)
-        self.measuresOutput = measuresOutput
-        guard !Self.running else { throw CursesError.alreadyRunning }
-        isUTF8 = sb_codeset_is_utf8() != 0
-        var ends: [Int32] = [-1, -1]
-        guard sb_make_pipe(&ends) == 0 else { throw CursesError.system("pipe", errno) }
-        wakePipe = (ends[0], ends[1])
-        shellModes = handoff.has_shell_modes != 0 ? handoff.shell_modes : nil
-        mouse = handoff.mouse != 0
-        self.screen = screen
-        outputFile = output
-        inputFile = input
-        set_term(screen)
-        // The launcher's handlers and restore go, then this image's come,
-        // with those signals held meanwhile, so none finds the terminal unguarded.
-        let restore = restoreSequence(mouse: mouse)
-        var held = sigset_t(), previous = sigset_t()
-        sigemptyset(&held)
-        for signal in terminatingSignals + crashSignals + [SIGWINCH] { sigaddset(&held, signal) }
-        pthread_sigmask(SIG_BLOCK, &held, &previous)
-        handoff.release?()
-        Self.installHandlers(fd: self.output, termios: shellModes, wakeFD: wakePipe.write)
-        Self.armRestore(bytes: restore)
-        pthread_sigmask(SIG_SETMASK, &previous, nil)
-        Self.running = true
-        isRunning = true
-        adopted = true
-        measured { configureModes(mouse: mouse) }
-        size = Size(width: Int(sb_cols()), height: Int(sb_lines()))
-        // Resized while the runtime loaded: curses takes the new size, and the first frame repaints all.
-        var rows: Int32 = 0, columns: Int32 = 0
-        if sb_get_winsize(self.output, &rows, &columns) == 0, rows > 0, columns > 0,
-            Int(rows) != size.height || Int(columns) != size.width
-        {
-            resizeterm(rows, columns)
-            size = Size(width: Int(columns), height: Int(rows))
-            adopted = false
         }
     }
 
@@ -202,7 +143,7 @@ public final class CursesTerminal {
         set_term(screen)
         Self.running = true
         isRunning = true
-        measured { configureModes(mouse: mouse) }
+        configureModes(mouse: mouse)
         Self.armRestore(bytes: restoreSequence(mouse: mouse))
         size = Size(width: Int(sb_cols()), height: Int(sb_lines()))
     }
@@ -284,7 +225,7 @@ public final class CursesTerminal {
         // Signals stop writing to the pipe (so its closing raises no SIGPIPE)
         // and, until endwin is done, restore the terminal themselves.
         Self.detachWakePipe()
-        measured { _ = endwin() }
+        endwin()
         releaseResources()
         isRunning = false
         Self.running = false
@@ -311,16 +252,14 @@ public final class CursesTerminal {
     /// They must not move the cursor or change what is shown.
     public func writeRaw(_ bytes: [UInt8]) {
         guard isRunning else { return }
-        measured {
-            doupdate()
-            bytes.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let n = write(output, raw.baseAddress! + offset, raw.count - offset)
-                    if n < 0, errno == EINTR { continue }
-                    if n <= 0 { break }
-                    offset += n
-                }
+        doupdate()
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(output, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { break }
+                offset += n
             }
         }
     }
@@ -329,26 +268,5 @@ public final class CursesTerminal {
     /// when its `set-clipboard` is on, and through ssh).
     public func copyToClipboard(_ text: String) {
         writeRaw(OSC52.sequence(copying: text))
-    }
-
-    /// Runs `body`, adding what it wrote to `bytesWritten` when measuring.
-    func measured(_ body: () -> Void) {
-        guard measuresOutput, let before = Self.bytesWrittenByThisThread() else { return body() }
-        body()
-        if let after = Self.bytesWrittenByThisThread() { bytesWritten += after - before }
-    }
-
-    /// The kernel's count of bytes this thread has written (Linux `wchar`).
-    static func bytesWrittenByThisThread() -> Int? {
-        let fd = open("/proc/thread-self/io", O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard n > 0 else { return nil }
-        for line in String(decoding: buffer[..<n], as: UTF8.self).split(separator: "\n") where line.hasPrefix("wchar:") {
-            return Int(line.dropFirst(6).drop { $0 == " " })
-        }
-        return nil
     }
 }

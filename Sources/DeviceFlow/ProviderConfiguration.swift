@@ -39,14 +39,20 @@ public struct ProviderConfiguration: Sendable {
         ConfigLocation.resolve(explicit: explicit, environment: environment)
     }
 
-    /// Reads the file at `path`. A missing file is no error unless it was
-    /// named explicitly; every other problem names file, line and key.
-    public static func load(path: String, explicit: Bool) throws(ConfigError) -> ProviderConfiguration {
-        guard FileManager.default.fileExists(atPath: path) else {
-            if explicit { throw ConfigError(file: path, line: nil, column: nil, key: nil, message: "no such file") }
-            return ProviderConfiguration(providers: [], file: nil)
-        }
+    /// Reads the file at `path`; a missing file gives the defaults (see
+    /// `missingFileNotice` for what to say when it was named). Every other
+    /// problem names file, line and key.
+    public static func load(path: String) throws(ConfigError) -> ProviderConfiguration {
+        guard FileManager.default.fileExists(atPath: path) else { return ProviderConfiguration(providers: [], file: nil) }
         return try parse(ConfigFile.load(path: path))
+    }
+
+    /// What to say, once, when a configuration file named with `--config`
+    /// or `SWITCHBOARD_CONFIG` does not exist; nil when there is nothing to say.
+    public static func missingFileNotice(explicit: String?, environment: [String: String]) -> String? {
+        let (path, named) = self.path(explicit: explicit, environment: environment)
+        guard named, !FileManager.default.fileExists(atPath: path) else { return nil }
+        return "\(path.displaySafe): no such configuration file; using the defaults"
     }
 
     /// Reads a parsed document.

@@ -1,5 +1,4 @@
 import GRDB
-import StoreSnapshot
 
 /// `PRAGMA application_id` of a Switchboard database ("SWBD").
 let switchboardApplicationID = StoreSchema.applicationID

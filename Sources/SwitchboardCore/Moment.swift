@@ -6,9 +6,8 @@
 
 /// A point in wall-clock time: seconds since 1970-01-01 00:00 UTC.
 ///
-/// The core's own time type, so that the modules the launcher loads need no
-/// Foundation (loading FoundationEssentials alone costs about 1 ms at exec).
-/// Modules that use Foundation convert at their edge:
+/// The core's own time type, so that the core and the chooser's panes need
+/// no Foundation. Modules that use Foundation convert at their edge:
 /// `Moment(secondsSince1970: date.timeIntervalSince1970)` and
 /// `Date(timeIntervalSince1970: moment.secondsSince1970)`.
 public struct Moment: Hashable, Sendable, Strideable, CustomStringConvertible {

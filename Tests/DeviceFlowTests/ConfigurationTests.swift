@@ -67,9 +67,13 @@ struct ConfigurationTests {
         #expect(configuration.provider("demo")?.issuer?.port == 9000)
     }
 
-    @Test("a named file that is missing is an error; the default one may be absent")
+    @Test("a missing file gives the defaults; only a named one is worth a notice, which names it")
     func missingFile() throws {
-        #expect(throws: ConfigError.self) { try ProviderConfiguration.load(path: "/nonexistent/config.toml", explicit: true) }
-        #expect(try ProviderConfiguration.load(path: "/nonexistent/config.toml", explicit: false).providers.map(\.id) == ["demo"])
+        #expect(try ProviderConfiguration.load(path: "/nonexistent/config.toml").providers.map(\.id) == ["demo"])
+        let notice = ProviderConfiguration.missingFileNotice(explicit: "/nonexistent/config.toml", environment: [:])
+        #expect(notice == "/nonexistent/config.toml: no such configuration file; using the defaults")
+        #expect(ProviderConfiguration.missingFileNotice(explicit: nil, environment: ["SWITCHBOARD_CONFIG": "/nonexistent/b.toml"])?
+            .hasPrefix("/nonexistent/b.toml") == true)
+        #expect(ProviderConfiguration.missingFileNotice(explicit: nil, environment: ["HOME": "/nonexistent"]) == nil, "the default file may be absent")
     }
 }

@@ -7,7 +7,7 @@ import Testing
 private enum ShippedThemes {
     static let directory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()
-        .appendingPathComponent("../../Sources/SwitchboardApp/Resources/themes")
+        .appendingPathComponent("../../themes")
         .standardizedFileURL.path
 
     static func path(_ name: String) -> String { directory + "/\(name).toml" }

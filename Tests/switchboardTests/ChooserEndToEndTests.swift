@@ -478,7 +478,7 @@ private func selectAccount(_ name: String, in tmux: Tmux) async throws {
 
 /// The id of the show titled `title` in the listings shipped with the package.
 private func showID(titled title: String) throws -> String {
-    let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/SwitchboardApp/Resources/guide.toml")
+    let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/ChooserUI/Resources/guide.toml")
     let text = try String(contentsOf: guide, encoding: .utf8)
     for block in text.components(separatedBy: "[[show]]") where block.contains("title = \"\(title)\"") {
         if let match = block.firstMatch(of: /id = "([^"]+)"/) { return String(match.output.1) }

@@ -38,7 +38,6 @@ public final class ChooserLoop {
             bus: environment.bus, database: environment.database, session: state.session) { [weak self] action in
                 self?.send(action)
             }
-        // What the launcher did for its first frame, so this frame is the same.
         let database = environment.database
         do {
             let active = try database.active(in: state.session)

@@ -10,7 +10,7 @@ import Synchronization
 import TerminalUI
 
 /// `switchboard` with no subcommand: the full-screen account chooser.
-struct ChooserCommand: AsyncParsableCommand {
+struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
         commandName: "choose",
         abstract: "Open the account chooser (what `switchboard` alone does).")
@@ -25,19 +25,6 @@ struct ChooserCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        // Messages written while the launcher's frame is up wait until the terminal is back.
-        let held = await MainActor.run { launcherTerminal != nil } ? HeldStandardError() : nil
-        defer { held?.release() }
-        do {
-            try await open()
-        } catch {
-            // A failure before the chooser ran: give the launcher's terminal back, then the message.
-            await MainActor.run { launcherTerminal?.stop() }
-            throw error
-        }
-    }
-
-    private func open() async throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw fail("the chooser needs a terminal; scripts use the subcommands (switchboard --help)", .usage)
         }
@@ -51,7 +38,8 @@ struct ChooserCommand: AsyncParsableCommand {
         let selection = ThemeSelection.chooser(
             flag: theme, configTheme: configuration.theme, configFile: configuration.file, environment: environment)
         let failures = try await Chooser.run(
-            session: session, database: database, configuration: configuration, guide: guide, selection: selection, environment: environment)
+            session: session, database: database, configuration: configuration, guide: guide, selection: selection,
+            environment: environment, notice: options.missingConfigNotice)
         for failure in failures { FileHandle.standardError.write(Data("switchboard: \(failure)\n".utf8)) }
     }
 }
@@ -59,23 +47,23 @@ struct ChooserCommand: AsyncParsableCommand {
 /// Wires the chooser to the terminal and runs it until the person quits.
 @MainActor
 enum Chooser {
-    /// Returns what went wrong on the way (failing bus subscribers), to print
-    /// once the terminal is back.
+    /// Shows `notice` (a configuration file not found) as a toast. Returns
+    /// what went wrong on the way (failing bus subscribers), to print once
+    /// the terminal is back.
     static func run(
         session: SessionKey, database: AppDatabase, configuration: ProviderConfiguration, guide: Guide,
-        selection: ThemeSelection, environment: [String: String]
+        selection: ThemeSelection, environment: [String: String], notice: String?
     ) async throws -> [String] {
         let failures = Mutex<[String]>([])
         let bus = NotificationBus(onFailure: { failure in failures.withLock { $0.append(failure.description) } })
         let providers = ProviderDirectory(configuration: configuration, transport: URLSessionTransport(timeout: 15))
-        // The launcher's, showing the first frame, or a new one.
-        let terminal = launcherTerminal ?? CursesTerminal()
-        launcherTerminal = nil
+        let terminal = CursesTerminal()
         // NO_COLOR is decided once, by ThemeSelection: monochrome unless a theme was asked for.
         let colors = terminal.colors
-        let state = AppState.opening(
+        var state = AppState.opening(
             session: session, size: terminal.size, now: Moment.now(), guide: guide, selection: selection, colors: colors,
             providers: configuration.providers.map { ProviderChoice(id: $0.id, name: $0.name, problem: $0.problem) })
+        if let notice { state.notify(notice, .warning) }
         let loop = ChooserLoop(
             state: state,
             environment: ChooserEnvironment(

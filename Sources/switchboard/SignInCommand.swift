@@ -7,7 +7,7 @@ import SwitchboardApp
 import ChooserUI
 import SwitchboardCore
 
-struct SignInCommand: AsyncParsableCommand {
+struct SignInCommand: AsyncParsableCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
         commandName: "sign-in",
         abstract: "Sign in with a provider by the device flow: a code to enter on another device, a URL and a QR code.",

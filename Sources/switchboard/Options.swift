@@ -4,6 +4,11 @@ import DeviceFlow
 import Store
 import SwitchboardCore
 
+/// A command that takes the common options.
+protocol TakesCommonOptions {
+    var options: CommonOptions { get }
+}
+
 /// Options every subcommand takes.
 struct CommonOptions: ParsableArguments {
     @Option(name: .long, help: "The database file (default: $SWITCHBOARD_DATABASE, else $XDG_DATA_HOME/switchboard/switchboard.sqlite).")
@@ -20,9 +25,9 @@ struct CommonOptions: ParsableArguments {
 
     /// The providers: configured ones and Demo. Errors name file, line and key.
     func providerConfiguration() throws -> ProviderConfiguration {
-        let (path, explicit) = ProviderConfiguration.path(explicit: config, environment: ProcessInfo.processInfo.environment)
+        let path = ProviderConfiguration.path(explicit: config, environment: ProcessInfo.processInfo.environment).path
         do {
-            let configuration = try ProviderConfiguration.load(path: path, explicit: explicit)
+            let configuration = try ProviderConfiguration.load(path: path)
             warnIfReadableByOthers(configuration)
             return configuration
         } catch {
@@ -37,6 +42,12 @@ struct CommonOptions: ParsableArguments {
             mode.intValue & 0o077 != 0
         else { return }
         FileHandle.standardError.write(Data("switchboard: warning: \(file) holds client secrets and others can read it; run chmod 600 \(file)\n".utf8))
+    }
+
+    /// What to say when the configuration file named by `--config` or
+    /// `SWITCHBOARD_CONFIG` is missing (the command then runs with defaults).
+    var missingConfigNotice: String? {
+        ProviderConfiguration.missingFileNotice(explicit: config, environment: ProcessInfo.processInfo.environment)
     }
 
     /// Opens the database this invocation uses.

@@ -5,7 +5,7 @@ import ChooserUI
 import Store
 import SwitchboardCore
 
-struct AccountsCommand: AsyncParsableCommand {
+struct AccountsCommand: AsyncParsableCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
         commandName: "accounts", abstract: "List accounts, most recently used first; ● marks the active one.")
 
@@ -26,7 +26,7 @@ struct AccountsCommand: AsyncParsableCommand {
     }
 }
 
-struct StatusCommand: AsyncParsableCommand {
+struct StatusCommand: AsyncParsableCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
         commandName: "status", abstract: "Show who this session acts as; --check re-checks every stored credential with its provider.")
 
@@ -87,7 +87,7 @@ struct CheckedStatusJSON: Encodable {
     }
 }
 
-struct SwitchCommand: AsyncParsableCommand {
+struct SwitchCommand: AsyncParsableCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
         commandName: "switch", abstract: "Make an account active in this session.")
 
@@ -109,7 +109,7 @@ struct SwitchCommand: AsyncParsableCommand {
     }
 }
 
-struct SignOutCommand: AsyncParsableCommand {
+struct SignOutCommand: AsyncParsableCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
         commandName: "sign-out", abstract: "Act as nobody in this session; identities stay available.")
 
@@ -128,7 +128,7 @@ struct SignOutCommand: AsyncParsableCommand {
     }
 }
 
-struct DisconnectCommand: AsyncParsableCommand {
+struct DisconnectCommand: AsyncParsableCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
         commandName: "disconnect",
         abstract: "Forget an identity and the data fetched with it; an account left with none is deleted.")

@@ -1,40 +1,30 @@
 import SwitchboardCore
 
-/// What both readers of the store agree on: the schema's identity and the
-/// queries that list accounts. `Store` (GRDB) owns the schema and every
-/// write; `StoreSnapshot` (SQLite's C API) reads with the same SQL.
-public enum StoreSchema {
+/// The schema's identity and the queries that list accounts, in one place:
+/// the migrations create what these read.
+enum StoreSchema {
     /// `PRAGMA application_id` of a Switchboard database ("SWBD").
-    public static let applicationID: Int32 = 0x5357_4244
+    static let applicationID: Int32 = 0x5357_4244
 
     /// The migrations' names, oldest first. Never edit a shipped one; add another.
-    public static let migrations = [
+    static let migrations = [
         "v1: accounts, identities, credentials, sessions, favourites, provider data, events",
         "v2: accounts indexed in their listed order",
     ]
 
     /// Accounts (`id`, `name`), most recently then most often used first;
-    /// `filter` is a condition on `id` such as `IN (?)`, or nil for all;
-    /// `limited` adds a `LIMIT ?` parameter after the filter's.
-    public static func accountsSQL(filter: String?, limited: Bool = false) -> String {
+    /// `filter` is a condition on `id` such as `IN (?)`, or nil for all.
+    static func accountsSQL(filter: String?) -> String {
         """
         SELECT id, name FROM account \(filter.map { "WHERE id \($0)" } ?? "")
-        ORDER BY lastUsedAt DESC NULLS LAST, useCount DESC, id\(limited ? " LIMIT ?" : "")
+        ORDER BY lastUsedAt DESC NULLS LAST, useCount DESC, id
         """
-    }
-
-    /// How many accounts there are.
-    public static let countSQL = "SELECT count(*) FROM account"
-
-    /// A filter for `accountsSQL` and `identitiesSQL`: one of `count` ids.
-    public static func anyOf(_ count: Int) -> String {
-        "IN (" + repeatElement("?", count: count).joined(separator: ",") + ")"
     }
 
     /// Identities (`accountId`, `provider`, `subject`, `displayName`,
     /// `email`, `emailVerified`, `state`), oldest link first; `filter` is a
     /// condition on `accountId`, or nil for all.
-    public static func identitiesSQL(filter: String?) -> String {
+    static func identitiesSQL(filter: String?) -> String {
         """
         SELECT accountId, provider, subject, displayName, email, emailVerified, state
         FROM identity \(filter.map { "WHERE accountId \($0)" } ?? "")
@@ -43,13 +33,13 @@ public enum StoreSchema {
     }
 
     /// The session rows that decide who is active: `session`'s own, then the machine default's.
-    public static let activeSQL = "SELECT key, accountId FROM session WHERE key IN (?, ?)"
+    static let activeSQL = "SELECT key, accountId FROM session WHERE key IN (?, ?)"
 
     /// The starred shows of one account.
-    public static let favouritesSQL = "SELECT showId FROM favourite WHERE accountId = ?"
+    static let favouritesSQL = "SELECT showId FROM favourite WHERE accountId = ?"
 
     /// One identity row of `identitiesSQL`, as the chooser sees it.
-    public static func identity(
+    static func identity(
         provider: String, subject: String, displayName: String?, email: String?, emailVerified: Bool, state: String
     ) -> LinkedIdentity {
         LinkedIdentity(
@@ -58,13 +48,13 @@ public enum StoreSchema {
     }
 
     /// Accounts in their order, each with its identities.
-    public static func assemble(_ accounts: [(id: Int64, name: String)], identities: [Int64: [LinkedIdentity]]) -> [Account] {
+    static func assemble(_ accounts: [(id: Int64, name: String)], identities: [Int64: [LinkedIdentity]]) -> [Account] {
         var identities = identities
         return accounts.map { Account(id: AccountID($0.id), name: $0.name, identities: identities.removeValue(forKey: $0.id) ?? []) }
     }
 
     /// Who is active, from the rows of `activeSQL`: the session's choice, else the machine default.
-    public static func activeID(_ rows: [(key: String, accountId: Int64?)], session: SessionKey) -> AccountID? {
+    static func activeID(_ rows: [(key: String, accountId: Int64?)], session: SessionKey) -> AccountID? {
         let chosen = rows.first { $0.key == session.rawValue } ?? rows.first { $0.key == SessionKey.machine.rawValue }
         return chosen?.accountId.map { AccountID($0) }
     }

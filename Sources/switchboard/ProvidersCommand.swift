@@ -3,7 +3,7 @@ import Foundation
 import DeviceFlow
 import SwitchboardCore
 
-struct ProvidersCommand: AsyncParsableCommand {
+struct ProvidersCommand: AsyncParsableCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
         commandName: "providers", abstract: "List the providers you can sign in with, and what each still needs.")
 
@@ -19,7 +19,8 @@ struct ProvidersCommand: AsyncParsableCommand {
             print("\(provider.id)\t\(provider.name.displaySafe) (\(provider.kind.rawValue))\t\(state)")
         }
         if configuration.file == nil {
-            print("\nNo configuration file; add providers in \(ProviderConfiguration.path(explicit: nil, environment: ProcessInfo.processInfo.environment).path)")
+            let path = ProviderConfiguration.path(explicit: options.config, environment: ProcessInfo.processInfo.environment).path
+            print("\nNo configuration file; add providers in \(path.displaySafe)")
         }
     }
 }

@@ -1,0 +1,43 @@
+import ArgumentParser
+import DeviceFlow
+import Foundation
+
+/// The `switchboard` command: the account chooser, and its commands for scripts.
+@main
+struct Switchboard: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "switchboard",
+        abstract: "Choose which provider account this terminal acts as.",
+        discussion: ExitStatus.documentation,
+        version: "0.1.0",
+        subcommands: [
+            ChooserCommand.self, AccountsCommand.self, StatusCommand.self, SwitchCommand.self, SignInCommand.self, SignOutCommand.self,
+            DisconnectCommand.self, ProvidersCommand.self, DemoCommand.self,
+        ],
+        defaultSubcommand: ChooserCommand.self
+    )
+
+    /// Parses the command line and runs the command. A configuration file
+    /// named but missing is said once here, for every command but the
+    /// chooser, which shows it on screen.
+    static func main() async { await parseAndRun() }
+
+    /// Off the main actor, where `run()` is: the command is not sent across.
+    nonisolated private static func parseAndRun() async {
+        do {
+            var command = try parseAsRoot()
+            if !(command is ChooserCommand) {
+                let notice = (command as? TakesCommonOptions).map { $0.options.missingConfigNotice }
+                    ?? ProviderConfiguration.missingFileNotice(explicit: nil, environment: ProcessInfo.processInfo.environment)
+                if let notice { FileHandle.standardError.write(Data("switchboard: \(notice)\n".utf8)) }
+            }
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
