@@ -3,8 +3,8 @@ import PackageDescription
 
 // Switchboard — a terminal account chooser. The module map and the one-way
 // dependency rule are in docs/ARCHITECTURE.md: `SwitchboardCore` imports
-// nothing of ours, arrows only point down, and only `CursesBackend` and the
-// `switchboard` executable import `CNcurses`.
+// nothing of ours, arrows only point down, and only `CursesBackend` (and the
+// benchmark anchors) import `CNcurses`.
 //
 // One executable: no plugins, no unsafe flags, resources compiled in, so a
 // copied `switchboard` runs alone.

@@ -68,7 +68,7 @@ public enum TransportError: Error, Equatable, Sendable, CustomStringConvertible 
 }
 
 /// Sends HTTP requests. The real one is `URLSessionTransport`; tests may
-/// swap it (DESIGN §5 principle 5).
+/// swap in their own, as for every other piece of I/O.
 public protocol HTTPTransport: Sendable {
     /// Sends `request`. Throws `TransportError`; cancelling the calling task
     /// cancels the request at once.

@@ -3,7 +3,7 @@ import SwitchboardCore
 
 /// Finds out who signed in: the id_token when one came (verified), else the
 /// userinfo endpoint, else the provider's own user API. The identity is
-/// (provider, stable id), never an email or a login name (DESIGN §2).
+/// (provider, stable id), never an email or a login name.
 public struct IdentityResolver: Sendable {
     public let provider: ProviderID
     public let endpoints: ProviderEndpoints
@@ -52,7 +52,7 @@ public struct IdentityResolver: Sendable {
         throw .configuration("\(provider) offers no way to learn who signed in (no id_token, userinfo or user API)")
     }
 
-    /// What re-checking a stored credential found (seed 002).
+    /// What re-checking a stored credential with the provider found.
     public func check(_ tokens: TokenSet) async throws(FlowFailure) -> CredentialState {
         guard let url = endpoints.userinfo ?? endpoints.userAPI else { return .authorized }
         let response: HTTPResponse

@@ -54,8 +54,8 @@ public struct ProviderSettings: Hashable, Sendable {
     }
 }
 
-/// What Switchboard knows of a kind of provider (DESIGN §4: differences are
-/// data here, not branches in the flow).
+/// What Switchboard knows of a kind of provider. How providers differ is
+/// data here, not branches in the flow.
 public struct ProviderTemplate: Sendable {
     public let kind: ProviderKind
     public let displayName: String

@@ -67,7 +67,7 @@ extension AppDatabase {
         }
     }
 
-    /// Records what a credential check found (seed 002). When an identity is
+    /// Records what a credential check found. When an identity is
     /// revoked or gone and its account has no authorized identity left, every
     /// session acting as that account is signed out, with the reason.
     public func recordCheck(_ identity: Identity, state: CredentialState, at date: Date = Date()) throws(StoreError) -> CredentialCheckResult {

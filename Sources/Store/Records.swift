@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import SwitchboardCore
 
-// Plain records, one per table; persistence lives in these extensions
-// (DESIGN §5 principle 6). Column names match the migrations.
+// Plain records, one per table; persistence lives here in the store, never
+// in the core's types. Column names match the migrations.
 
 struct AccountRecord: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "account"

@@ -25,8 +25,9 @@ public struct DisconnectResult: Hashable, Sendable {
     public let signedOut: [UserStatusChanged]
 }
 
-// The named writes (DESIGN §7). Each is one transaction that ends by
-// appending to the event log, and returns the fact for the bus.
+// The named writes. Each is one transaction; those that change who is
+// active or which identities exist append to the event log and return the
+// fact for the bus.
 extension AppDatabase {
     /// Applies a freshly verified identity by the authenticator's decision,
     /// storing its tokens in the same transaction. On a conflict nothing is

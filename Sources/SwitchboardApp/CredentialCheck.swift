@@ -16,7 +16,7 @@ public struct CheckReport: Sendable {
     public let signedOut: [UserStatusChanged]
 }
 
-/// Re-checks every stored credential (seed 002): refresh when expired
+/// Re-checks every stored credential: refresh when expired
 /// (`invalid_grant` means revoked), else ask userinfo. Results go to the
 /// store and, as facts, onto the bus.
 public struct CredentialCheck: Sendable {

@@ -71,7 +71,7 @@ public struct SessionKey: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { isMachine ? "machine default" : rawValue }
 
-    /// Picks the session key by the rule of DESIGN §2: an explicit name, then
+    /// Picks the session key by this rule: an explicit name, then
     /// `SWITCHBOARD_SESSION`, then the terminal's name, then the machine default.
     public static func resolve(
         explicit: String?, environment: [String: String], terminalName: String?

@@ -46,7 +46,7 @@ public enum AuthRefusal: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// An identity already linked to account `owner` turned up while `active`
-/// is active (seed 000).
+/// is active.
 public struct AuthConflict: Hashable, Sendable {
     public let identity: Identity
     public let active: AccountID
@@ -114,7 +114,7 @@ public enum AuthError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The layer between providers and the app (seed 000): given who is active,
+/// The layer between providers and the app: given who is active,
 /// a verified identity and the mode, it decides what happens. It knows no
 /// provider by name and does no I/O.
 public struct Authenticator: Sendable {

@@ -12,7 +12,8 @@ public enum StatusChangeReason: Hashable, Sendable {
     case merged
     /// An identity was disconnected and its account went away.
     case disconnected(Identity)
-    /// The provider revoked an identity of the active account (seed 002).
+    /// The provider revoked an identity of the active account (a credential
+    /// check found it).
     case revoked(Identity)
     /// Another process changed the store.
     case external

@@ -1,5 +1,5 @@
 /// Something a signed-in person can do. Panes ask for features, never for
-/// provider names (seed 000).
+/// provider names.
 public struct Feature: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }

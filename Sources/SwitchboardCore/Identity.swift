@@ -39,7 +39,7 @@ public struct Identity: Hashable, Comparable, Sendable, Codable, CustomStringCon
     }
 }
 
-/// What the last check of an identity's credentials found (seed 002).
+/// What the last check of an identity's credentials found.
 public enum CredentialState: String, Sendable, Codable, CaseIterable {
     /// The provider holds valid credentials: the identity is *available*.
     case authorized

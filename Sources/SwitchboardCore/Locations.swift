@@ -6,7 +6,7 @@
 
 /// Where the database lives: `--database`, else `SWITCHBOARD_DATABASE`, else
 /// `$XDG_DATA_HOME/switchboard/switchboard.sqlite`, else
-/// `~/.local/share/switchboard/switchboard.sqlite` (DESIGN §7).
+/// `~/.local/share/switchboard/switchboard.sqlite`.
 public enum DatabaseLocation {
     public static func resolve(explicit: String?, environment: [String: String]) -> String {
         if let explicit, !explicit.isEmpty { return explicit }
@@ -21,7 +21,8 @@ public enum DatabaseLocation {
 /// Where config.toml lives: `--config`, else `SWITCHBOARD_CONFIG`, else
 /// `$XDG_CONFIG_HOME/switchboard/config.toml`, else `~/.config/...`.
 public enum ConfigLocation {
-    /// The path, and whether it was named explicitly (then it must exist).
+    /// The path, and whether it was named explicitly (then a missing file
+    /// is worth telling the person about; the defaults are used either way).
     public static func resolve(explicit: String?, environment: [String: String]) -> (path: String, explicit: Bool) {
         if let explicit, !explicit.isEmpty { return (explicit, true) }
         if let path = environment["SWITCHBOARD_CONFIG"], !path.isEmpty { return (path, true) }

@@ -1,5 +1,5 @@
 /// How a sign-in ended. Every sign-in ends in exactly one of these, and each
-/// has its own screen and exit status (DESIGN §3, seeds 001 and 003).
+/// has its own screen in the chooser and its own exit status on the command line.
 public enum SignInOutcome: Hashable, Sendable {
     /// The person approved; the identity has been resolved to an account.
     case approved(AccountID, isNew: Bool)

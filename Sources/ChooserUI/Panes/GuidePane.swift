@@ -1,6 +1,6 @@
 import TerminalUI
 
-/// The TV guide of seed 000: tonight's listings, the active person's
+/// The TV guide: tonight's listings, the active person's
 /// favourites starred and first. Its state changes only through the
 /// `UserStatusChanged` events it subscribes to (and its own stars).
 enum GuidePane {

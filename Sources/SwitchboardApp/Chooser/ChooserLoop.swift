@@ -48,8 +48,8 @@ public final class ChooserLoop {
         checkActiveCredentials()
     }
 
-    /// Re-checks the active person's credentials in the background (seed
-    /// 002); a revocation arrives on the bus like any other change.
+    /// Re-checks the active person's credentials in the background; a
+    /// revocation arrives on the bus like any other change.
     private func checkActiveCredentials() {
         guard let account = state.active.id else { return }
         let check = CredentialCheck(database: environment.database, providers: environment.providers, bus: environment.bus, clock: environment.clock)
