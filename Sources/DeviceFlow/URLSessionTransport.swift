@@ -12,23 +12,33 @@ public final class URLSessionTransport: HTTPTransport {
     public let maximumBytes: Int
     /// Seconds a request may take in all.
     public let timeout: TimeInterval
-    private let session: URLSession
     private let delegate: Delegate
+    /// Made on the first request: making one sets up libcurl (about a
+    /// millisecond), which the chooser's first frame need not wait for.
+    private let madeSession = Mutex<URLSession?>(nil)
 
     public init(timeout: TimeInterval = 15, maximumBytes: Int = 1 << 20) {
         self.timeout = timeout
         self.maximumBytes = maximumBytes
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         delegate = Delegate(maximumBytes: maximumBytes)
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
-    deinit { session.invalidateAndCancel() }
+    deinit { madeSession.withLock { $0?.invalidateAndCancel() } }
+
+    private var session: URLSession {
+        madeSession.withLock { made in
+            if let made { return made }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = timeout
+            configuration.timeoutIntervalForResource = timeout
+            configuration.httpCookieStorage = nil
+            configuration.urlCache = nil
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+            made = session
+            return session
+        }
+    }
 
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         let limit = min(timeout, max(0.1, request.timeout ?? timeout))

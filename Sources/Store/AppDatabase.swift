@@ -18,7 +18,7 @@ public final class AppDatabase: Sendable {
         self.path = path
         try Self.prepareFile(at: path)
         do {
-            try Self.checkOwnership(path: path)
+            let ours = try Self.checkOwnership(path: path)
             // Ours (or new): only its owner may read it, whatever made it.
             chmod(path, 0o600)
             var configuration = Configuration()
@@ -29,6 +29,13 @@ public final class AppDatabase: Sendable {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON")
             }
             writer = try DatabasePool(path: path, configuration: configuration)
+            if ours {
+                // Checked by its header: what remains is whether a newer build wrote it.
+                let applied = try writer.read { try migrator.appliedIdentifiers($0) }
+                let unknown = applied.subtracting(migrator.migrations)
+                if !unknown.isEmpty { throw StoreError.newerSchema(path: path, unknown: unknown.sorted()) }
+                if applied.isSuperset(of: migrator.migrations) { return }
+            }
             try migrator.migrate(writer)
         } catch let error as StoreError {
             throw error
@@ -58,9 +65,13 @@ public final class AppDatabase: Sendable {
     }
 
     /// Refuses a database that belongs to something else or to a newer build.
-    /// Reads through a read-only connection, because opening the pool would
-    /// already switch a foreign file to WAL mode.
-    private static func checkOwnership(path: String) throws {
+    /// Returns true when SQLite's header already names the file as ours
+    /// (the application id, bytes 68–71), so that only the schema's version
+    /// is left to check once it is open; otherwise reads it through a
+    /// read-only connection, because opening the pool would already switch
+    /// a foreign file to WAL mode.
+    private static func checkOwnership(path: String) throws -> Bool {
+        if headerApplicationID(path: path) == switchboardApplicationID { return true }
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
@@ -74,6 +85,19 @@ public final class AppDatabase: Sendable {
             let unknown = try migrator.appliedIdentifiers(db).subtracting(known)
             if !unknown.isEmpty { throw StoreError.newerSchema(path: path, unknown: unknown.sorted()) }
         }
+        return false
+    }
+
+    /// The application id in the header of the SQLite file at `path`, or
+    /// nil when the file is shorter than a header or not SQLite's.
+    static func headerApplicationID(path: String) -> Int32? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var header = [UInt8](repeating: 0, count: 100)
+        let count = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count == header.count, header.starts(with: Array("SQLite format 3\0".utf8)) else { return nil }
+        return header[68..<72].reduce(0) { $0 << 8 | Int32($1) }
     }
 
     static func storeError(_ error: any Error, path: String) -> StoreError {
