@@ -58,6 +58,8 @@ let package = Package(
         ),
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
         .target(name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI"]),
+        .target(name: "CPseudoTerminal"),
+        .target(name: "ProcessKit", dependencies: ["CPseudoTerminal"]),
         .target(
             name: "SwitchboardApp",
             dependencies: ["SwitchboardCore", "ChooserUI", "DeviceFlow", "Store", "QRCode", "TerminalUI", "ConfigFile", "DemoProvider"]
@@ -73,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "switchboard-bench",
             dependencies: [
-                "SwitchboardCore", "Store", "SwitchboardApp", "ChooserUI", "TerminalUI",
+                "SwitchboardCore", "Store", "SwitchboardApp", "ChooserUI", "TerminalUI", "ProcessKit",
                 // Run by `switchboard-bench tui`; listed so they are built with it.
                 "switchboard", "curses-baseline", "curses-frames",
             ]
@@ -86,10 +88,10 @@ let package = Package(
             name: "curses-frames",
             dependencies: ["CNcurses", "CursesBackend", "Store", "SwitchboardApp", "ChooserUI", "SwitchboardCore", "TerminalUI"]
         ),
-        .target(name: "TestSupport", dependencies: ["Store", "DeviceFlow"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Store", "DeviceFlow", "ProcessKit"], path: "Tests/TestSupport"),
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"]),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile"]),
-        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CNcurses", "TerminalUI"]),
+        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CNcurses", "TerminalUI", "ProcessKit"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "ConfigFile"]),
         .testTarget(
             name: "DemoProviderTests",
@@ -102,8 +104,8 @@ let package = Package(
             dependencies: ["SwitchboardApp", "ChooserUI", "DemoProvider", "TestSupport", "TerminalUI"],
             exclude: ["Snapshots"]
         ),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", "switchboard-bench"]),
-        .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
+        .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport", "ProcessKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

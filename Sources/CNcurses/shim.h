@@ -77,41 +77,9 @@ static inline int sb_get_winsize(int fd, int *rows, int *cols) {
     *cols = ws.ws_col;
     return 0;
 }
-static inline int sb_set_winsize(int fd, int rows, int cols) {
-    struct winsize ws;
-    memset(&ws, 0, sizeof ws);
-    ws.ws_row = (unsigned short)rows;
-    ws.ws_col = (unsigned short)cols;
-    return ioctl(fd, TIOCSWINSZ, &ws);
-}
 static inline int sb_bytes_available(int fd) {
     int n = 0;
     return ioctl(fd, FIONREAD, &n) == 0 ? n : -1;
-}
-
-/* A pseudo-terminal pair (for tests and benchmarks): returns 0 and the
-   master and slave descriptors, close-on-exec, the slave not becoming the
-   controlling terminal. */
-extern int posix_openpt(int flags);
-extern int grantpt(int fd);
-extern int unlockpt(int fd);
-extern int ptsname_r(int fd, char *buf, size_t buflen);
-static inline int sb_open_pty(int *master, int *slave) {
-    char name[128];
-    int m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
-    if (m < 0) return -1;
-    if (grantpt(m) != 0 || unlockpt(m) != 0 || ptsname_r(m, name, sizeof name) != 0) {
-        close(m);
-        return -1;
-    }
-    int s = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
-    if (s < 0) {
-        close(m);
-        return -1;
-    }
-    *master = m;
-    *slave = s;
-    return 0;
 }
 
 /* A close-on-exec pipe whose ends do not block. */
@@ -124,9 +92,6 @@ static inline int sb_make_pipe(int fds[2]) {
     return 0;
 }
 static inline int sb_dup_cloexec(int fd) { return fcntl(fd, F_DUPFD_CLOEXEC, 0); }
-static inline int sb_set_nonblocking(int fd) {
-    return fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-}
 
 /* ---- Restoring the terminal from a signal handler --------------------
 

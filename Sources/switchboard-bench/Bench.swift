@@ -1,4 +1,5 @@
 import Foundation
+import ProcessKit
 
 /// `switchboard-bench SUITE` — prints `name: value` lines, one figure each.
 @main
@@ -8,8 +9,6 @@ struct Bench {
         switch arguments.first {
         case "bus":
             BusBench.run()
-        case "store-stress":
-            try StoreStress.run(Array(arguments.dropFirst()))
         case "tui":
             do { try TUIBench.run(Array(arguments.dropFirst())) } catch {
                 FileHandle.standardError.write(Data("tui: \(error)\n".utf8))
@@ -18,7 +17,6 @@ struct Bench {
         default:
             FileHandle.standardError.write(Data("""
                 usage: switchboard-bench bus
-                       switchboard-bench store-stress --database PATH --session NAME --accounts A,B --count N
                        switchboard-bench tui [--runs N] [--idle SECONDS] [--dump] [--workspace DIR]
 
                 """.utf8))
@@ -27,8 +25,8 @@ struct Bench {
     }
 }
 
-/// Monotonic seconds.
-func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+/// Monotonic seconds: the clock of ProcessKit's `TerminalProcess` times too.
+func now() -> Double { Monotonic.seconds() }
 
 /// Prints a figure as `name: value`.
 func figure(_ name: String, _ value: Double, decimals: Int = 0) {

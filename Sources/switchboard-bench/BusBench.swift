@@ -1,8 +1,10 @@
 import Foundation
+import Synchronization
 import SwitchboardCore
 
 /// Bus throughput against Foundation's `NotificationCenter`: deliveries per
-/// second for 1, 10 and 100 subscribers, each checking publish order.
+/// second for 1, 10 and 100 subscribers, each checking publish order; and
+/// first, how much resident memory a subscriber too slow to keep up costs.
 enum BusBench {
     struct Tick: BusEvent {
         let seq: Int
@@ -27,6 +29,10 @@ enum BusBench {
     static let deliveriesPerRun = 4_000_000
 
     static func run() {
+        let memory = slowSubscriberMemory()
+        figure("bus-rss-growth-kb", Double(memory.growthKB))
+        print("bus-rss-growth: \(memory.growthKB <= rssGrowthGoalKB ? "met" : "MISSED") (goal ≤ \(rssGrowthGoalKB) kB; "
+            + "\(memory.delivered) delivered to the slow subscriber, \(memory.missed) skipped)")
         var busRate: [Int: Double] = [:]
         var centerRate: [Int: Double] = [:]
         for subscribers in [1, 10, 100] {
@@ -40,6 +46,50 @@ enum BusBench {
             figure("ratio@\(subscribers)", busRate[subscribers]! / centerRate[subscribers]!, decimals: 1)
         }
         figure("ratio@10", busRate[10]! / centerRate[10]!, decimals: 1)
+    }
+
+    /// The most the process's resident memory may grow while the slow
+    /// subscriber falls behind: the events it skips must not be kept.
+    static let rssGrowthGoalKB = 64 * 1024
+
+    struct Heavy: BusEvent { let payload: [UInt8] }
+
+    /// Resident memory growth of this process while 100,000 events of 4 KiB
+    /// each (400 MB if they were kept) are published to an inline subscriber
+    /// and to one on its own queue that takes 0.5 ms an event, on a bus whose
+    /// ring holds 256 events; and how many events the slow subscriber got
+    /// and was told it skipped (together, every event). A process-wide
+    /// figure, so it is measured here, in a process of its own, before
+    /// anything else runs, and not in the tests.
+    static func slowSubscriberMemory() -> (growthKB: Int, delivered: Int, missed: Int) {
+        let events = 100_000
+        let bus = NotificationBus(capacity: 256)
+        let missed = Mutex(0), delivered = Mutex(0), inline = Mutex(0)
+        let slow = bus.subscribe(Heavy.self, on: .queue(DispatchQueue(label: "slow")), onLag: { count in missed.withLock { $0 += count } }) { _ in
+            delivered.withLock { $0 += 1 }
+            Thread.sleep(forTimeInterval: 0.0005)
+        }
+        let counter = bus.subscribe(Heavy.self, on: .inline) { event in inline.withLock { $0 += event.payload.count > 0 ? 1 : 0 } }
+        let before = residentKB()
+        for _ in 0..<events { bus.publish(Heavy(payload: [UInt8](repeating: 7, count: 4096))) }
+        let growth = residentKB() - before
+        // The slow subscriber catches up with what the ring still holds.
+        let deadline = now() + 30
+        while delivered.withLock({ $0 }) + missed.withLock({ $0 }) < events, now() < deadline { usleep(1000) }
+        slow.cancel()
+        if inline.withLock({ $0 }) != events {
+            fatalError("bus: the inline subscriber saw \(inline.withLock { $0 }) of \(events) events")
+        }
+        withExtendedLifetime(counter) {}
+        return (growth, delivered.withLock { $0 }, missed.withLock { $0 })
+    }
+
+    /// Resident set size of this process in kB, from /proc.
+    static func residentKB() -> Int {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+            let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
     }
 
     static func best(of runs: Int, _ body: () -> Double) -> Double {

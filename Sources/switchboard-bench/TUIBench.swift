@@ -1,4 +1,5 @@
 import Foundation
+import ProcessKit
 import Store
 import SwitchboardApp
 import ChooserUI
@@ -193,7 +194,7 @@ enum TUIBench {
         var ours: [Double] = [], baseline: [Double] = [], exits: [Double] = [], versions: [Double] = [], statuses: [Double] = []
         /// Exec to exit of `switchboard ARGUMENTS`, which must succeed.
         func exitTime(_ arguments: [String]) throws -> Double {
-            let process = try PtyProcess(tools.switchboard, arguments: arguments, environment: environment, columns: columns, rows: rows)
+            let process = try TerminalProcess(tools.switchboard, arguments: arguments, environment: environment, columns: columns, rows: rows)
             let status = process.finish(timeout: 10)
             guard status == 0 else {
                 throw BenchError("switchboard \(arguments.joined(separator: " ")) exited with status \(status):\n\(String(decoding: process.output, as: UTF8.self))")
@@ -201,7 +202,7 @@ enum TUIBench {
             return (process.hungUp ?? now()) - process.started
         }
         for run in -1..<runs {
-            let base = try PtyProcess(tools.baseline, environment: environment, columns: columns, rows: rows)
+            let base = try TerminalProcess(tools.baseline, environment: environment, columns: columns, rows: rows)
             guard let shown = base.wait(for: clearScreen, timeout: 10) else {
                 throw BenchError("curses-baseline drew nothing in 10 s")
             }
@@ -209,7 +210,7 @@ enum TUIBench {
             guard status == 0 else { throw BenchError("curses-baseline exited with status \(status)") }
             let exited = base.hungUp ?? now()  // the terminal hangs up when the program's last descriptor closes
 
-            let chooser = try PtyProcess(tools.switchboard, environment: environment, columns: columns, rows: rows)
+            let chooser = try TerminalProcess(tools.switchboard, environment: environment, columns: columns, rows: rows)
             guard let drawn = chooser.wait(for: quitLabel, timeout: 20) else {
                 throw BenchError("switchboard drew no key bar in 20 s:\n\(String(decoding: chooser.output, as: UTF8.self))")
             }
@@ -238,7 +239,7 @@ enum TUIBench {
         -> (ours: Int, anchor: Int, oursCleared: Bool, anchorCleared: Bool)
     {
         func secondFrame(_ executable: String) throws -> [UInt8] {
-            let process = try PtyProcess(executable, environment: environment, columns: columns, rows: rows)
+            let process = try TerminalProcess(executable, environment: environment, columns: columns, rows: rows)
             guard process.wait(for: quitLabel, timeout: 20) != nil else {
                 throw BenchError("\(executable) drew no key bar in 20 s")
             }
@@ -258,7 +259,7 @@ enum TUIBench {
             print("ours:   " + escaped(ours[0]))
             print("ncurses: " + escaped(anchor[0]))
         }
-        let cleared = { (runs: [[UInt8]]) in runs.contains { bytes in clears.contains { PtyProcess.find($0, in: bytes, from: 0) != nil } } }
+        let cleared = { (runs: [[UInt8]]) in runs.contains { bytes in clears.contains { TerminalProcess.find($0, in: bytes, from: 0) != nil } } }
         return (Int(median(ours.map { Double($0.count) })), Int(median(anchor.map { Double($0.count) })), cleared(ours), cleared(anchor))
     }
 
@@ -279,7 +280,7 @@ enum TUIBench {
     static func idleWakeups(_ tools: Tools, environment: [String: String], seconds: Double) throws
         -> (perSecond: Double, switches: Int, threads: Int, ended: Int, seconds: Double, outputBytes: Int, byThread: String)
     {
-        let chooser = try PtyProcess(tools.switchboard, environment: environment, columns: columns, rows: rows)
+        let chooser = try TerminalProcess(tools.switchboard, environment: environment, columns: columns, rows: rows)
         guard chooser.wait(for: quitLabel, timeout: 20) != nil else {
             throw BenchError("switchboard drew no key bar in 20 s")
         }

@@ -1,4 +1,5 @@
 import CNcurses
+import ProcessKit
 import Testing
 import TerminalUI
 
@@ -27,6 +28,9 @@ final class CursesTerminalTests {
     func start(
         _ pty: PseudoTerminal, type: String = "xterm-256color", mouse: Bool = true
     ) throws -> CursesTerminal {
+        // Sizes come from the terminal, not from the environment.
+        unsetenv("LINES")
+        unsetenv("COLUMNS")
         let terminal = try CursesTerminal(input: pty.slave, output: pty.slave, terminalType: type, mouse: mouse)
         startBytes = pty.output()
         return terminal

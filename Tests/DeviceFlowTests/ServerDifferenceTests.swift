@@ -177,23 +177,31 @@ struct ServerDifferenceTests {
         #expect(transport.inFlight == 0)
     }
 
-    @Test("on the real clock, a server that never answers cannot hold the flow past its deadline")
-    func neverAnswersRealTime() async throws {
-        let device = FaultServer.response(200, json, #"{"device_code":"d","user_code":"U","verification_uri":"https://x.test/d","expires_in":3,"interval":1}"#)
+    @Test("a server that never answers cannot hold the flow past its deadline: a poll's time limit ends there, not at the transport's",
+          .timeLimit(.minutes(1)))
+    func neverAnswersPastDeadline() async throws {
+        let device = FaultServer.response(200, json, #"{"device_code":"d","user_code":"U","verification_uri":"https://x.test/d","expires_in":2,"interval":1}"#)
         let server = try FaultServer { request in request.path.hasSuffix("/device") ? device : .hang }
         defer { server.stop() }
+        // The transport would wait 180 s. On the manual clock, the poll at +1
+        // may take only the 1 s left before the deadline (+2); once it has
+        // timed out, the next try (+3) would pass the deadline: expired, at
+        // the deadline. Were the poll's limit not honoured, it would take
+        // 180 s and the time limit above would end the test.
+        let clock = ManualClock()
+        let watched = WatchedTransport(URLSessionTransport(timeout: 180))
+        let transport = RecordingTransport(watched, clock: clock)
         let flow = DeviceFlow(
             deviceAuthorizationEndpoint: server.baseURL.appendingPathComponent("device"),
             tokenEndpoint: server.baseURL.appendingPathComponent("token"), client: ClientCredentials(clientID: "c"),
-            scopes: [], transport: URLSessionTransport(timeout: 180), clock: SystemFlowClock())
-        let start = Date()
-        _ = try await flow.requestCode()
+            scopes: [], transport: transport, clock: clock)
+        let code = try await flow.requestCode()
         #expect(await flow.waitForApproval() == .expired)
-        // The transport would wait 180 s; the deadline (3 s) caps each poll.
-        // The bound leaves room for a test run that starves the cooperative
-        // pool (CI once took 15.9 s here on two busy cores) and still fails
-        // long before the transport's timeout would end the flow.
-        #expect(Date().timeIntervalSince(start) < 60)
+        #expect(transport.times("/token").map { Int($0.timeIntervalSince(code.issuedAt).rounded()) } == [1])
+        #expect(watched.limits("/token") == [1], "the poll's own time limit: from +1 to the deadline")
+        #expect(watched.failures == [.timedOut(host: "127.0.0.1")])
+        #expect(clock.now() == code.expiresAt, "expired at the deadline on the flow's clock")
+        #expect(transport.inFlight == 0)
     }
 
     @Test("a device endpoint missing from discovery comes from configuration")

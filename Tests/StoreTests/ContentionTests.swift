@@ -1,14 +1,15 @@
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 import TestSupport
 @testable import Store
 import SwitchboardCore
 
-@Suite("Several processes on one database")
+@Suite("Several connections on one database")
 struct ContentionTests {
-    @Test("two processes switching the same session 1,000 times each: no errors, consistent end state, bystander untouched")
-    func twoProcesses() async throws {
+    @Test("two databases on one file switching the same session 1,000 times each at once: no errors, consistent end state, bystander untouched")
+    func twoWriters() async throws {
         let fixture = try Fixture()
         let db = fixture.database
         let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: db, session: .machine)
@@ -17,15 +18,24 @@ struct ContentionTests {
         let eventsBefore = try db.eventCount()
         let usesBefore = try await db.writer.read { try Int.fetchOne($0, sql: "SELECT sum(useCount) FROM account")! }
 
-        let bench = builtProduct("switchboard-bench")
-        let arguments = ["store-stress", "--database", db.path, "--session", "shared",
-                         "--accounts", ids.map { String($0.rawValue) }.joined(separator: ","), "--count", "1000"]
-        async let first = Task.detached { try runProcess(bench, arguments) }.value
-        async let second = Task.detached { try runProcess(bench, arguments) }.value
-        for result in try await [first, second] {
-            #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stdout.contains("errors: 0"), "\(result.stdout)")
+        // What two processes would have: each its own `AppDatabase` (its own
+        // GRDB pool, so its own SQLite connections and WAL locks) opened on
+        // the file, each switching from a thread of its own.
+        let shared = SessionKey("shared")!
+        let errors = await onTwoThreads { _ -> [String] in
+            let database: AppDatabase
+            do { database = try AppDatabase(path: db.path) } catch { return ["open: \(error)"] }
+            var errors: [String] = []
+            for index in 0..<1000 {
+                do {
+                    _ = try database.switchAccount(to: ids[index % ids.count], session: shared)
+                } catch {
+                    errors.append("switch \(index): \(error)")
+                }
+            }
+            return errors
         }
+        #expect(errors.flatMap { $0 }.isEmpty, "\(errors)")
 
         #expect(try db.eventCount() == eventsBefore + 2000)
         let (integrity, uses, switches) = try await db.writer.read { db in
@@ -37,7 +47,34 @@ struct ContentionTests {
         #expect(uses == usesBefore + 2000)
         #expect(switches == 2000)
         // Both end on the same account (index 999 % 2), whoever finished last.
-        #expect(try db.active(in: SessionKey("shared")!).id == ids[1])
+        #expect(try db.active(in: shared).id == ids[1])
         #expect(try db.active(in: bystander).id == ids[0])
     }
+}
+
+/// Runs `body` on two threads of their own (not the tests' cooperative
+/// pool), released together; returns what each gave, by thread number.
+private func onTwoThreads<T: Sendable>(_ body: @escaping @Sendable (Int) -> T) async -> [T] {
+    await withCheckedContinuation { continuation in
+        let results = ThreadResults<T>()
+        let start = DispatchSemaphore(value: 0)
+        for index in 0..<2 {
+            Thread.detachNewThread {
+                start.wait()
+                let result = body(index)
+                let all = results.byThread.withLock { results -> [T]? in
+                    results[index] = result
+                    return results.count == 2 ? (0..<2).map { results[$0]! } : nil
+                }
+                if let all { continuation.resume(returning: all) }
+            }
+        }
+        start.signal()
+        start.signal()
+    }
+}
+
+/// What each thread of `onTwoThreads` gave.
+private final class ThreadResults<T: Sendable>: Sendable {
+    let byThread = Mutex<[Int: T]>([:])
 }

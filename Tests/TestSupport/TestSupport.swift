@@ -1,4 +1,5 @@
 import Foundation
+import ProcessKit
 import Store
 import SwitchboardCore
 
@@ -15,35 +16,24 @@ public struct ProcessResult: Sendable {
     public let stderr: String
 }
 
-/// Runs `path` with `arguments` to completion, stdin closed. `environment`
-/// entries are added to a clean environment holding only PATH and HOME.
-public func runProcess(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.environment = childEnvironment(environment)
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    // Read both pipes to the end before waiting, so a chatty child cannot block.
-    let group = DispatchGroup()
-    nonisolated(unsafe) var stdout = Data(), stderr = Data()
-    DispatchQueue.global().async(group: group) { stdout = out.fileHandleForReading.readDataToEndOfFile() }
-    DispatchQueue.global().async(group: group) { stderr = err.fileHandleForReading.readDataToEndOfFile() }
-    group.wait()
-    process.waitUntilExit()
-    return ProcessResult(
-        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-        stderr: String(decoding: stderr, as: UTF8.self))
+/// Runs `path` with `arguments` to completion, stdin from /dev/null, through
+/// ProcessKit's spawner (output through files, nothing else of ours
+/// inherited). `environment` entries are added to a clean environment
+/// holding only PATH and HOME. A child still running after `timeout`
+/// seconds is killed (its status is then 137), so a test cannot hang.
+public func runProcess(
+    _ path: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 300
+) throws -> ProcessResult {
+    let result = try ChildProcess.run(path, arguments, environment: childEnvironment(environment), timeout: timeout)
+    let stderr = result.timedOut ? result.stderr + "\n(killed after \(timeout) s)\n" : result.stderr
+    return ProcessResult(status: result.status, stdout: result.stdout, stderr: stderr)
 }
 
 /// A clean environment for a child: PATH and HOME only, plus `extra`.
 func childEnvironment(_ extra: [String: String]) -> [String: String] {
-    var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
-    env["HOME"] = ProcessInfo.processInfo.environment["HOME"]
-    return env.merging(extra) { $1 }
+    var environment = ChildProcess.environment(keeping: ["HOME"], adding: [:])
+    environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    return environment.merging(extra) { $1 }
 }
 
 /// A fresh folder under the system's temporary folder; removed by `remove()`.

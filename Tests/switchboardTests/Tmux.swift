@@ -1,4 +1,5 @@
 import Foundation
+import ProcessKit
 import Synchronization
 import TestSupport
 
@@ -110,17 +111,20 @@ final class Tmux: Sendable {
     /// Not through Foundation's `Process`: the first command forks the tmux
     /// server, which would inherit the socket `Process` watches for its
     /// child's exit, so `waitUntilExit` would wait as long as the server lives.
+    /// ProcessKit's `ChildProcess.run` passes the server nothing of ours
+    /// (output through files, every other descriptor closed) and returns
+    /// when the tmux client itself has exited.
     @discardableResult
-    func run(_ arguments: [String]) async throws -> SpawnResult {
+    func run(_ arguments: [String]) async throws -> ChildProcess.Result {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try self.runNow(arguments) }) }
         }
     }
 
     /// `run`, blocking the calling thread.
-    private func runNow(_ arguments: [String]) throws -> SpawnResult {
-        try spawnAndWait(tmuxPath, ["-u", "-L", socket, "-f", folder.file("tmux.conf")] + arguments,
-                         environment: Self.tmuxEnvironment, outputFolder: folder.path)
+    private func runNow(_ arguments: [String]) throws -> ChildProcess.Result {
+        try ChildProcess.run(tmuxPath, ["-u", "-L", socket, "-f", folder.file("tmux.conf")] + arguments,
+                             environment: Self.tmuxEnvironment, timeout: 60)
     }
 
     /// tmux itself runs in a clean environment with a UTF-8 locale (so it
@@ -294,82 +298,6 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
     }
-}
-
-/// Runs `path` with `arguments` and exactly `environment` to completion:
-/// standard input from /dev/null, output through files in `outputFolder`,
-/// and no other descriptor of this process inherited (so a daemon it starts
-/// holds nothing of ours).
-func spawnAndWait(_ path: String, _ arguments: [String], environment: [String: String], outputFolder: String) throws -> SpawnResult {
-    let name = outputFolder + "/spawn-" + UUID().uuidString
-    let out = open(name + ".out", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    let err = open(name + ".err", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    defer {
-        if out >= 0 { close(out) }
-        if err >= 0 { close(err) }
-        unlink(name + ".out")
-        unlink(name + ".err")
-    }
-    guard out >= 0, err >= 0 else { throw TmuxError("cannot create \(name).out: \(String(cString: strerror(errno)))") }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, out, 1)
-    posix_spawn_file_actions_adddup2(&actions, err, 2)
-    closeInheritedDescriptors(&actions)
-    let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-        argv.forEach { free($0) }
-        envp.forEach { free($0) }
-    }
-    // What a shell would give it: no signal blocked (this thread, a
-    // dispatch worker's, blocks most), every signal's default action. The
-    // tmux server keeps what it inherits, and kill-server is a SIGTERM to itself.
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t(), all = sigset_t()
-    sigemptyset(&none)
-    sigfillset(&all)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-    guard spawned == 0 else { throw TmuxError("cannot run \(path): \(String(cString: strerror(spawned)))") }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1 {
-        guard errno == EINTR else { throw TmuxError("waitpid \(pid): \(String(cString: strerror(errno)))") }
-    }
-    let exited = status & 0x7f == 0
-    return SpawnResult(
-        status: exited ? (status >> 8) & 0xff : 128 + (status & 0x7f),
-        stdout: (try? String(contentsOfFile: name + ".out", encoding: .utf8)) ?? "",
-        stderr: (try? String(contentsOfFile: name + ".err", encoding: .utf8)) ?? "")
-}
-
-/// Adds "close every descriptor from 3 up" to `actions`: glibc's
-/// `posix_spawn_file_actions_addclosefrom_np` (2.34+) where there is one,
-/// else a close for each descriptor open now.
-private func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
-    typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np"),
-       unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3) == 0 {
-        return
-    }
-    let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-    for descriptor in open.compactMap(Int32.init) where descriptor > 2 {
-        posix_spawn_file_actions_addclose(&actions, descriptor)
-    }
-}
-
-/// What a finished command left behind.
-struct SpawnResult: Sendable {
-    let status: Int32
-    let stdout: String
-    let stderr: String
 }
 
 struct TmuxError: Error, CustomStringConvertible {
