@@ -152,16 +152,9 @@ struct DemoFlowTests {
     func cancelWhilePolling() async throws {
         // A token endpoint that never answers, and a transport that would
         // wait for it for 300 s: only cancellation ends the poll.
-        let device = FaultServer.response(200, "application/json", #"{"device_code":"d","user_code":"U","verification_uri":"https://x.test/d","expires_in":1800,"interval":5}"#)
-        let server = try FaultServer { request in request.path.hasSuffix("/device") ? device : .hang }
-        defer { server.stop() }
-        let clock = ManualClock()
-        let watched = WatchedTransport(URLSessionTransport(timeout: 300))
-        let transport = RecordingTransport(watched, clock: clock)
-        let flow = DeviceFlow(
-            deviceAuthorizationEndpoint: server.baseURL.appendingPathComponent("device"),
-            tokenEndpoint: server.baseURL.appendingPathComponent("token"), client: ClientCredentials(clientID: "c"),
-            scopes: [], transport: transport, clock: clock)
+        let rig = try HangingTokenRig(expiresIn: 1800, interval: 5, transportTimeout: 300)
+        defer { rig.server.stop() }
+        let (clock, watched, transport, flow) = (rig.clock, rig.watched, rig.transport, rig.flow)
         let code = try await flow.requestCode()
         let events = EventLog()
         let waiting = Task { await flow.waitForApproval { events.add($0) } }
@@ -172,6 +165,29 @@ struct DemoFlowTests {
         #expect(events.all == [.polling(attempt: 1)], "no retry after the cancelled poll")
         #expect(clock.now() == code.issuedAt.addingTimeInterval(5))
         #expect(transport.inFlight == 0)
+    }
+}
+
+/// A flow on a manual clock against a server whose token endpoint never
+/// answers, through a transport that would wait `transportTimeout` seconds.
+struct HangingTokenRig {
+    let server: FaultServer
+    let clock = ManualClock()
+    let watched: WatchedTransport
+    let transport: RecordingTransport
+    let flow: DeviceFlow
+
+    init(expiresIn: Int, interval: Int, transportTimeout: Double) throws {
+        let device = FaultServer.response(
+            200, "application/json",
+            #"{"device_code":"d","user_code":"U","verification_uri":"https://x.test/d","expires_in":\#(expiresIn),"interval":\#(interval)}"#)
+        server = try FaultServer { request in request.path.hasSuffix("/device") ? device : .hang }
+        watched = WatchedTransport(URLSessionTransport(timeout: transportTimeout))
+        transport = RecordingTransport(watched, clock: clock)
+        flow = DeviceFlow(
+            deviceAuthorizationEndpoint: server.baseURL.appendingPathComponent("device"),
+            tokenEndpoint: server.baseURL.appendingPathComponent("token"), client: ClientCredentials(clientID: "c"),
+            scopes: [], transport: transport, clock: clock)
     }
 }
 

@@ -180,21 +180,14 @@ struct ServerDifferenceTests {
     @Test("a server that never answers cannot hold the flow past its deadline: a poll's time limit ends there, not at the transport's",
           .timeLimit(.minutes(1)))
     func neverAnswersPastDeadline() async throws {
-        let device = FaultServer.response(200, json, #"{"device_code":"d","user_code":"U","verification_uri":"https://x.test/d","expires_in":2,"interval":1}"#)
-        let server = try FaultServer { request in request.path.hasSuffix("/device") ? device : .hang }
-        defer { server.stop() }
         // The transport would wait 180 s. On the manual clock, the poll at +1
         // may take only the 1 s left before the deadline (+2); once it has
         // timed out, the next try (+3) would pass the deadline: expired, at
         // the deadline. Were the poll's limit not honoured, it would take
         // 180 s and the time limit above would end the test.
-        let clock = ManualClock()
-        let watched = WatchedTransport(URLSessionTransport(timeout: 180))
-        let transport = RecordingTransport(watched, clock: clock)
-        let flow = DeviceFlow(
-            deviceAuthorizationEndpoint: server.baseURL.appendingPathComponent("device"),
-            tokenEndpoint: server.baseURL.appendingPathComponent("token"), client: ClientCredentials(clientID: "c"),
-            scopes: [], transport: transport, clock: clock)
+        let rig = try HangingTokenRig(expiresIn: 2, interval: 1, transportTimeout: 180)
+        defer { rig.server.stop() }
+        let (clock, watched, transport, flow) = (rig.clock, rig.watched, rig.transport, rig.flow)
         let code = try await flow.requestCode()
         #expect(await flow.waitForApproval() == .expired)
         #expect(transport.times("/token").map { Int($0.timeIntervalSince(code.issuedAt).rounded()) } == [1])
