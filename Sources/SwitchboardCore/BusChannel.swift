@@ -1,6 +1,7 @@
 import Synchronization
 
 /// What the bus needs of a channel without knowing its event type.
+@usableFromInline
 protocol AnyChannel: AnyObject, Sendable {
     var subscriberCount: Int { get }
     var bufferedCount: Int { get }
@@ -15,16 +16,17 @@ protocol SubscriberHandle: AnyObject, Sendable {
 /// One subscriber of events of type `E`. Inline subscribers (`executor` nil)
 /// are delivered to by whichever publisher holds the channel's inline drain
 /// token; the others each keep a cursor and drain in batches on their executor.
+@usableFromInline
 final class Subscriber<E: BusEvent>: BusDrainer, SubscriberHandle, @unchecked Sendable {
     // All `let`s but `cancelled`, which is atomic.
-    weak var channel: Channel<E>?
-    let name: String
-    let executor: (any BusExecutor)?
-    let onLag: (@Sendable (Int) -> Void)?
-    let handler: @Sendable (E) throws -> Void
+    @usableFromInline weak var channel: Channel<E>?
+    @usableFromInline let name: String
+    @usableFromInline let executor: (any BusExecutor)?
+    @usableFromInline let onLag: (@Sendable (Int) -> Void)?
+    @usableFromInline let handler: @Sendable (E) throws -> Void
     /// Sequence number of the first event this subscriber gets.
-    let since: Int
-    private let cancelled = Atomic<Bool>(false)
+    @usableFromInline let since: Int
+    @usableFromInline let cancelled = Atomic<Bool>(false)
 
     init(
         channel: Channel<E>, since: Int, name: String, executor: (any BusExecutor)?,
@@ -38,7 +40,7 @@ final class Subscriber<E: BusEvent>: BusDrainer, SubscriberHandle, @unchecked Se
         self.handler = handler
     }
 
-    var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+    @inlinable var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
     func cancel() {
         if cancelled.exchange(true, ordering: .acquiringAndReleasing) { return }
@@ -46,11 +48,12 @@ final class Subscriber<E: BusEvent>: BusDrainer, SubscriberHandle, @unchecked Se
     }
 
     /// Calls the handler, reporting a failure instead of passing it on.
-    @inline(__always)
+    @inlinable @inline(__always)
     func deliver(_ event: E) {
         do { try handler(event) } catch { channel?.report(error, subscriber: name, eventType: "\(E.self)") }
     }
 
+    @usableFromInline
     func drain() {
         guard let channel else { return }
         var batch: [E] = []
@@ -68,20 +71,22 @@ final class Subscriber<E: BusEvent>: BusDrainer, SubscriberHandle, @unchecked Se
 }
 
 /// The ring of one event type and everyone subscribed to it.
+@usableFromInline
 final class Channel<E: BusEvent>: AnyChannel, @unchecked Sendable {
-    private let state: Mutex<ChannelState<E>>
+    @usableFromInline let state: Mutex<ChannelState<E>>
     private let reportFailure: @Sendable (any Error, String, String) -> Void
     /// Reused by the holder of the inline drain token only.
-    private var inlineBatch: [E] = []
+    @usableFromInline var inlineBatch: [E] = []
 
     init(capacity: Int, report: @escaping @Sendable (any Error, String, String) -> Void) {
         state = Mutex(ChannelState(capacity: capacity))
         reportFailure = report
     }
 
-    var subscriberCount: Int { state.withLock { $0.inline.count + $0.cursors.count } }
-    var bufferedCount: Int { state.withLock { min($0.head, $0.ring.count) } }
+    @usableFromInline var subscriberCount: Int { state.withLock { $0.inline.count + $0.cursors.count } }
+    @usableFromInline var bufferedCount: Int { state.withLock { min($0.head, $0.ring.count) } }
 
+    @usableFromInline
     func report(_ error: any Error, subscriber: String, eventType: String) {
         reportFailure(error, subscriber, eventType)
     }
@@ -101,6 +106,7 @@ final class Channel<E: BusEvent>: AnyChannel, @unchecked Sendable {
     }
     func remove(_ subscriber: Subscriber<E>) { state.withLock { $0.remove(subscriber) } }
 
+    @inlinable
     func publish(_ event: E) {
         var wake: [Subscriber<E>] = []
         var inline: InlineSnapshot<E> = .empty
@@ -122,7 +128,8 @@ final class Channel<E: BusEvent>: AnyChannel, @unchecked Sendable {
 
     /// Delivers, holding the inline drain token, whatever handlers published
     /// meanwhile; gives the token back once caught up.
-    private func drainInline() {
+    @inlinable
+    func drainInline() {
         while true {
             var inline: InlineSnapshot<E> = .empty
             let (first, missed) = state.withLock { state in
@@ -143,20 +150,23 @@ final class Channel<E: BusEvent>: AnyChannel, @unchecked Sendable {
 }
 
 /// The inline subscribers at one moment. `strong` keeps them alive while
-/// `unretained` lets delivery skip reference counting per call.
-struct InlineSnapshot<E: BusEvent> {
-    static var empty: InlineSnapshot { InlineSnapshot(strong: []) }
+/// `unretained` lets delivery skip reference counting per call. Sendable:
+/// the subscribers are, and `unretained` points at the ones `strong` holds.
+@usableFromInline
+struct InlineSnapshot<E: BusEvent>: @unchecked Sendable {
+    @inlinable static var empty: InlineSnapshot { InlineSnapshot(strong: []) }
 
-    let strong: [Subscriber<E>]
-    private let unretained: [Unmanaged<Subscriber<E>>]
+    @usableFromInline let strong: [Subscriber<E>]
+    @usableFromInline let unretained: [Unmanaged<Subscriber<E>>]
 
+    @inlinable
     init(strong: [Subscriber<E>]) {
         self.strong = strong
         self.unretained = strong.map { Unmanaged.passUnretained($0) }
     }
 
     /// Delivers event number `seq` to each subscriber that was there for it.
-    @inline(__always)
+    @inlinable @inline(__always)
     func deliver(_ event: E, seq: Int) {
         withExtendedLifetime(strong) {
             for subscriber in unretained {
@@ -177,25 +187,26 @@ struct BatchResult {
 }
 
 /// A channel's ring and every subscriber's place in it, under its lock.
+@usableFromInline
 struct ChannelState<E: BusEvent>: ~Copyable {
-    static var batchLimit: Int { 1024 }
+    @inlinable static var batchLimit: Int { 1024 }
 
-    var ring: [E?]
+    @usableFromInline var ring: [E?]
     /// Sequence number of the next event to publish.
-    var head = 0
-    var inline: [Subscriber<E>] = [] {
+    @usableFromInline var head = 0
+    @usableFromInline var inline: [Subscriber<E>] = [] {
         didSet { inlineSnapshot = InlineSnapshot(strong: inline) }
     }
-    var inlineSnapshot: InlineSnapshot<E> = .empty
-    var inlineDraining = false
-    var inlineNext = 0
+    @usableFromInline var inlineSnapshot: InlineSnapshot<E> = .empty
+    @usableFromInline var inlineDraining = false
+    @usableFromInline var inlineNext = 0
     /// Next sequence number per executor subscriber.
     var cursors: [ObjectIdentifier: Int] = [:]
     /// Executor subscribers with nothing pending and no drain scheduled.
-    var idle: [Subscriber<E>] = []
+    @usableFromInline var idle: [Subscriber<E>] = []
 
     /// `ring.count - 1`; the count is a power of two.
-    let mask: Int
+    @usableFromInline let mask: Int
 
     init(capacity: Int) {
         precondition(capacity.nonzeroBitCount == 1, "ring capacity must be a power of two")
@@ -203,6 +214,7 @@ struct ChannelState<E: BusEvent>: ~Copyable {
         mask = capacity - 1
     }
 
+    @inlinable
     mutating func append(_ event: E) {
         ring[head & mask] = event
         head += 1
@@ -224,14 +236,16 @@ struct ChannelState<E: BusEvent>: ~Copyable {
     }
 
     /// Skips what was overwritten; returns how many events that was.
-    private mutating func skipOverwritten(_ next: inout Int) -> Int {
+    @inlinable
+    mutating func skipOverwritten(_ next: inout Int) -> Int {
         guard head - next > ring.count else { return 0 }
         let missed = head - ring.count - next
         next = head - ring.count
         return missed
     }
 
-    private func copy(from next: inout Int, into batch: inout [E]) {
+    @inlinable
+    func copy(from next: inout Int, into batch: inout [E]) {
         while next < head, batch.count < Self.batchLimit {
             batch.append(ring[next & mask]!)
             next += 1
@@ -241,6 +255,7 @@ struct ChannelState<E: BusEvent>: ~Copyable {
     /// For the inline token holder: the pending events, the first one's
     /// sequence number, how many were skipped, and who to deliver to. Gives
     /// the token back when nothing is pending.
+    @inlinable
     mutating func nextInlineBatch(into batch: inout [E], subscribers: inout InlineSnapshot<E>) -> (Int, Int) {
         var next = inlineNext
         let missed = skipOverwritten(&next)

@@ -31,7 +31,7 @@ public final class NotificationBus: Sendable {
     public let capacity: Int
     /// One channel per event type. A program has a handful of event types,
     /// so a linear scan beats hashing on every publish.
-    private let channels = Mutex<[(type: ObjectIdentifier, channel: any AnyChannel)]>([])
+    @usableFromInline let channels = Mutex<[(type: ObjectIdentifier, channel: any AnyChannel)]>([])
     private let onFailure: @Sendable (SubscriberFailure) -> Void
 
     /// - Parameters:
@@ -47,8 +47,12 @@ public final class NotificationBus: Sendable {
     }
 
     /// Publishes an event to every subscriber of its type.
+    ///
+    /// Inlinable, with the channel's publishing path, so that a caller in
+    /// another module gets it specialised for its event type.
+    @inlinable
     public func publish<E: BusEvent>(_ event: E) {
-        channel(for: E.self, creating: false)?.publish(event)
+        existingChannel(for: E.self)?.publish(event)
     }
 
     /// Subscribes to events of type `E`, delivered on `executor`.
@@ -95,6 +99,18 @@ public final class NotificationBus: Sendable {
     /// How many events the rings hold now; never more than `capacity` per type.
     public var bufferedCount: Int {
         channels.withLock { $0.reduce(0) { $0 + $1.channel.bufferedCount } }
+    }
+
+    /// The channel of events of type `E`, if anyone ever subscribed to them.
+    @inlinable
+    func existingChannel<E: BusEvent>(for type: E.Type) -> Channel<E>? {
+        let key = ObjectIdentifier(type)
+        return channels.withLock { channels in
+            for entry in channels where entry.type == key {
+                return unsafeDowncast(entry.channel, to: Channel<E>.self)
+            }
+            return nil
+        }
     }
 
     private func channel<E: BusEvent>(for type: E.Type, creating: Bool) -> Channel<E>? {
