@@ -26,10 +26,4 @@ extension AppState {
         if let warning = selection.warning { state.notify(warning, .warning) }
         return state
     }
-
-    /// Takes in what the store holds: the accounts, who is active, their favourites.
-    public mutating func open(accounts: [Account], active: ActiveAccount, favourites: Set<String>) {
-        _ = reduce(.loaded(AccountList(accounts), active: active))
-        _ = reduce(.guideFor(active.account, favourites: favourites))
-    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import SwitchboardCore
 
 /// The one owner of Switchboard's SQLite connection: it opens the file with
@@ -9,6 +10,10 @@ public final class AppDatabase: Sendable {
     /// Where the database file is.
     public let path: String
     let writer: DatabasePool
+    /// Events this instance appended to the log and no change feed has
+    /// passed yet: its own writes are published by whoever made them, so a
+    /// feed of other processes' changes skips them.
+    let ownEvents = Mutex<Set<Int64>>([])
 
     /// Opens (creating when missing) the database at `path`.
     ///
@@ -118,9 +123,17 @@ public final class AppDatabase: Sendable {
     }
 
     /// Runs one write transaction, mapping database errors to `StoreError`.
+    /// The events it appends are remembered as this instance's own once
+    /// it has committed.
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
-            return try writer.write(body)
+            let (result, appended) = try writer.write { db in
+                let before = try Int64.fetchOne(db, sql: "SELECT max(id) FROM event") ?? 0
+                let result = try body(db)
+                return (result, try Int64.fetchAll(db, sql: "SELECT id FROM event WHERE id > ?", arguments: [before]))
+            }
+            if !appended.isEmpty { ownEvents.withLock { $0.formUnion(appended) } }
+            return result
         } catch {
             throw Self.storeError(error, path: path)
         }

@@ -80,7 +80,7 @@ extension AppDatabase {
             let previous = CredentialState(rawValue: record.state) ?? .notFound
             guard previous != state else { return CredentialCheckResult(stateChange: nil, signedOut: []) }
             try Self.log("check", session: nil, account: AccountID(record.accountId),
-                         ["identity": identity.description, "state": state.rawValue], db: db, at: date)
+                         ["identity": identity.description, "state": state.rawValue, "previous": previous.rawValue], db: db, at: date)
             var signedOut: [UserStatusChanged] = []
             let usable = try IdentityRecord.filter(Column("accountId") == record.accountId && Column("state") == CredentialState.authorized.rawValue).fetchCount(db)
             if !state.isAvailable && usable == 0 {

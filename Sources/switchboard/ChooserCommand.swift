@@ -57,13 +57,22 @@ enum Chooser {
         let failures = Mutex<[String]>([])
         let bus = NotificationBus(onFailure: { failure in failures.withLock { $0.append(failure.description) } })
         let providers = ProviderDirectory(configuration: configuration, transport: URLSessionTransport(timeout: 15))
+        // Before the store is first read, so that no other program's change falls in between.
+        var feedProblem: String?
+        let feed: ChangeFeed?
+        do {
+            feed = try ChangeFeed(database: database, bus: bus) { error in failures.withLock { $0.append("\(error)") } }
+        } catch {
+            (feed, feedProblem) = (nil, "Changes made by other programs will show only after a restart: \(error)")
+        }
+        defer { feed?.cancel() }
         let terminal = CursesTerminal()
         // NO_COLOR is decided once, by ThemeSelection: monochrome unless a theme was asked for.
         let colors = terminal.colors
         var state = AppState.opening(
             session: session, size: terminal.size, now: Moment.now(), guide: guide, selection: selection, colors: colors,
             providers: configuration.providers.map { ProviderChoice(id: $0.id, name: $0.name, problem: $0.problem) })
-        if let notice { state.notify(notice, .warning) }
+        for notice in [notice, feedProblem].compactMap({ $0 }) { state.notify(notice, .warning) }
         let loop = ChooserLoop(
             state: state,
             environment: ChooserEnvironment(

@@ -17,6 +17,7 @@ public final class ChooserLoop {
     private let render: @MainActor (AppState) -> Void
     private var subscriptions: [Subscription] = []
     private var renderScheduled = false
+    private var reloadScheduled = false
     private var ticker: Task<Void, Never>?
     private var toastTimer: Task<Void, Never>?
     private var signIn: (generation: Int, run: SignInRun?, task: Task<Void, Never>)?
@@ -42,7 +43,8 @@ public final class ChooserLoop {
         do {
             let active = try database.active(in: state.session)
             let favourites = active.id.flatMap { try? database.favourites(of: $0) } ?? []
-            state.open(accounts: try database.accounts(), active: active, favourites: favourites)
+            reduce(.loaded(AccountList(try database.accounts()), active: active))
+            reduce(.guideFor(active.account, favourites: favourites))
         } catch { fail(error) }
         flush()
         checkActiveCredentials()
@@ -67,9 +69,14 @@ public final class ChooserLoop {
 
     /// Handles one action: reduce, run effects, schedule a frame.
     public func send(_ action: Action) {
-        for effect in state.reduce(action) { perform(effect) }
+        reduce(action)
         scheduleTimers()
         scheduleRender()
+    }
+
+    /// Reduces `action` and carries out its effects: the only way the state changes.
+    private func reduce(_ action: Action) {
+        for effect in state.reduce(action) { perform(effect) }
     }
 
     /// Draws now if anything changed since the last frame.
@@ -122,11 +129,18 @@ public final class ChooserLoop {
         let database = environment.database, bus = environment.bus, session = state.session
         switch effect {
         case .reload:
-            do {
-                let accounts = try database.accounts()
-                let active = try database.active(in: session)
-                for action in state.reduce(.loaded(AccountList(accounts), active: active)) { perform(action) }
-            } catch { fail(error) }
+            // Once per turn, however many changes asked for it.
+            guard !reloadScheduled else { return }
+            reloadScheduled = true
+            Task { @MainActor [weak self] in
+                guard let self else { return }
+                self.reloadScheduled = false
+                do {
+                    let accounts = try database.accounts()
+                    let active = try database.active(in: session)
+                    self.send(.loaded(AccountList(accounts), active: active))
+                } catch { self.fail(error) }
+            }
         case .switchAccount(let id):
             store { bus.publish(try database.switchAccount(to: id, session: session)) }
         case .signOut:
@@ -150,11 +164,11 @@ public final class ChooserLoop {
             environment.copy(text)
         case .open(let url):
             do { try environment.open(url) } catch {
-                state.notify("Could not open a browser (\(error.localizedDescription)); open \(url) yourself.", .error)
+                reduce(.notify("Could not open a browser (\(error.localizedDescription)); open \(url) yourself.", .error))
             }
         case .nextTheme:
             let (theme, warning) = environment.nextTheme(state.theme.name)
-            if let warning { state.notify(warning, .warning) }
+            if let warning { reduce(.notify(warning, .warning)) }
             bus.publish(ThemeChanged(theme: theme))
         case .quit:
             ticker?.cancel()
@@ -170,7 +184,7 @@ public final class ChooserLoop {
     }
 
     private func fail(_ error: any Error) {
-        state.notify("The store failed: \(error)", .error)
+        send(.notify("The store failed: \(error)", .error))
     }
 
     private func startSignIn(_ providerID: ProviderID, mode: AuthMode) {
@@ -237,7 +251,7 @@ public final class ChooserLoop {
         signIn = nil
         do {
             _ = try run.resolve(pending, choosing: choice)
-            if choice == .cancel { state.notify("Nothing changed: \(pending.identity.provider) stays with its own account.", .info) }
+            if choice == .cancel { reduce(.notify("Nothing changed: \(pending.identity.provider) stays with its own account.", .info)) }
         } catch { fail(error) }
     }
 

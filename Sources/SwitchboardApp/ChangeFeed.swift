@@ -1,0 +1,119 @@
+import Dispatch
+import Store
+import Synchronization
+import SwitchboardCore
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Publishes on a bus what other processes write to the store, as they
+/// commit, as the same typed events this process's own writes publish
+/// (`UserStatusChanged` with reason `.external`, `AccountsChanged`,
+/// `IdentityStateChanged`), so subscribers need no code of their own for it.
+///
+/// Woken by inotify on the database's folder: SQLite writes the `-wal` file
+/// on every commit. A wake-up reads the event log from its cursor, and only
+/// when `PRAGMA data_version` says someone committed (`ChangeReader`).
+/// Nothing polls: when nobody writes, the feed causes no wake-ups.
+public final class ChangeFeed: Sendable {
+    private let reader: ChangeReader
+    private let bus: NotificationBus
+    private let onError: @Sendable (StoreError) -> Void
+    private let queue = DispatchQueue(label: "switchboard.change-feed")
+    private let watch: Mutex<(descriptor: Int32, source: (any DispatchSourceRead)?)>
+    /// Who each session acts as, as far as this feed has seen.
+    private let known = Mutex<[SessionKey: ActiveAccount]>([:])
+    /// The files whose changes mean a commit: the database and its journals.
+    private let names: Set<String>
+
+    /// Starts watching `database`'s folder, from the newest event now in its
+    /// log. `onError` hears of a read that failed (the feed goes on).
+    public init(database: AppDatabase, bus: NotificationBus, onError: @escaping @Sendable (StoreError) -> Void = { _ in }) throws(StoreError) {
+        reader = try ChangeReader(database)
+        self.bus = bus
+        self.onError = onError
+        let (folder, file) = Self.split(database.path)
+        names = [file, file + "-wal", file + "-journal"]
+        let descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        let events = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO)
+        guard descriptor >= 0, inotify_add_watch(descriptor, folder, events) >= 0 else {
+            let reason = String(cString: strerror(errno))
+            if descriptor >= 0 { close(descriptor) }
+            throw .unavailable(path: folder, detail: "cannot watch the folder for other programs' changes: \(reason)")
+        }
+        watch = Mutex((descriptor, nil))
+        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        source.setEventHandler { [weak self] in self?.wake() }
+        watch.withLock { $0.source = source }
+        source.resume()
+    }
+
+    deinit { cancel() }
+
+    /// Stops watching. Safe to call twice.
+    public func cancel() {
+        watch.withLock { watch in
+            guard let source = watch.source else { return }
+            let descriptor = watch.descriptor
+            source.setCancelHandler { close(descriptor) }
+            source.cancel()
+            watch.source = nil
+        }
+    }
+
+    /// Reads what inotify has; publishes the store's new changes if any of
+    /// the database's files changed. Runs on `queue`.
+    private func wake() {
+        let descriptor = watch.withLock { $0.descriptor }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var relevant = false
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            relevant = relevant || Self.names(in: buffer[..<count]).contains { names.contains($0) }
+        }
+        if relevant { publishChanges() }
+    }
+
+    /// Publishes what other processes committed since the last look.
+    public func publishChanges() {
+        let changes: [StoreChange]
+        do {
+            changes = try reader.changes(previous: { session in known.withLock { $0[session] } ?? .anonymous })
+        } catch {
+            return onError(error)
+        }
+        for change in changes {
+            switch change {
+            case .status(let event):
+                known.withLock { $0[event.session] = event.current }
+                bus.publish(event)
+            case .accounts(let event): bus.publish(event)
+            case .identity(let event): bus.publish(event)
+            }
+        }
+    }
+
+    /// The names in a buffer of `inotify_event`s.
+    static func names(in bytes: ArraySlice<UInt8>) -> [String] {
+        var names: [String] = []
+        let header = MemoryLayout<inotify_event>.size
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset + header <= raw.count {
+                let length = Int(raw.loadUnaligned(fromByteOffset: offset + header - 4, as: UInt32.self))
+                let name = raw[(offset + header)..<min(raw.count, offset + header + length)].prefix { $0 != 0 }
+                names.append(String(decoding: name, as: UTF8.self))
+                offset += header + length
+            }
+        }
+        return names
+    }
+
+    /// A path's folder (`.` when it has none) and file name.
+    static func split(_ path: String) -> (folder: String, file: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let folder = String(path[..<slash])
+        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Store
+import SwitchboardCore
+import Testing
+import TestSupport
+@testable import SwitchboardApp
+
+/// The feed with real inotify: a second `AppDatabase` on the file stands
+/// for another process; its commits must reach this process's bus.
+@Suite("the change feed across processes")
+struct ChangeFeedTests {
+    @Test("another writer's switch and sign-in reach the bus as external changes, the feed's own process's writes do not")
+    func othersReachTheBus() async throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("switchboard.sqlite")
+        let database = try AppDatabase(path: path), other = try AppDatabase(path: path)
+        let session = SessionKey("pts/7")!
+        let bus = NotificationBus()
+        let statuses = Recorder<UserStatusChanged>(), accounts = Recorder<AccountsChanged>()
+        let subscriptions = [
+            bus.subscribe(UserStatusChanged.self, on: .inline) { statuses.add($0) },
+            bus.subscribe(AccountsChanged.self, on: .inline) { accounts.add($0) },
+        ]
+        let feed = try ChangeFeed(database: database, bus: bus)
+        defer { feed.cancel() }
+
+        try Sample.signIn([Sample.adaGitHub], into: database, session: session)  // this process: not fed
+        let grace = try Sample.signIn([Sample.graceGitHub], into: other, session: session)[0]
+        try await waitUntil { statuses.all.count >= 1 }
+        #expect(statuses.all.map(\.current.id) == [grace])
+        #expect(statuses.all.first?.reason == .external)
+        #expect(accounts.all == [AccountsChanged(accounts: [grace])])
+
+        _ = try other.signOut(session: session)
+        try await waitUntil { statuses.all.count >= 2 }
+        #expect(statuses.all.last?.current == .anonymous && statuses.all.last?.previous.id == grace)
+        withExtendedLifetime(subscriptions) {}
+    }
+
+    @Test("inotify's event buffer gives each name, padded or not")
+    func names() {
+        var bytes: [UInt8] = []
+        for (name, padded) in [("switchboard.sqlite-wal", 32), ("x", 16)] {
+            var header = [UInt8](repeating: 0, count: 16)
+            withUnsafeBytes(of: UInt32(padded).littleEndian) { header.replaceSubrange(12..<16, with: $0) }
+            bytes += header + Array(name.utf8) + [UInt8](repeating: 0, count: padded - name.utf8.count)
+        }
+        #expect(ChangeFeed.names(in: bytes[...]) == ["switchboard.sqlite-wal", "x"])
+        #expect(ChangeFeed.split("/a/b/c.sqlite") == ("/a/b", "c.sqlite"))
+        #expect(ChangeFeed.split("c.sqlite") == (".", "c.sqlite"))
+    }
+
+    /// Waits for `condition`, at most ten seconds (a guard against a hang, not a figure).
+    func waitUntil(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw CancellationError() }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
