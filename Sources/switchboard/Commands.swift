@@ -35,10 +35,26 @@ struct StatusCommand: AsyncParsableCommand, TakesCommonOptions {
     @Flag(name: .long, help: "Ask each provider whether the stored credentials still work (refreshing expired ones).")
     var check = false
 
+    @Flag(name: .long, help: "Keep running: print a line each time who this session acts as changes, from any program.")
+    var watch = false
+
+    @Flag(name: .long, help: "With --watch: print changes of every session, not only this one.")
+    var all = false
+
+    func validate() throws {
+        if all && !watch { throw ValidationError("--all goes with --watch") }
+        if check && watch { throw ValidationError("--check and --watch do not go together") }
+    }
+
     func run() async throws {
         let session = try options.sessionKey()
         let database: AppDatabase
         do { database = try options.openDatabase() } catch { throw fail(error.description, ExitStatus(error)) }
+        if watch {
+            do { try await StatusWatch.run(database: database, session: session, all: all, json: options.json) } catch {
+                throw fail("\(error)", (error as? StoreError).map(ExitStatus.init) ?? .failure)
+            }
+        }
         var checks: [CheckReport] = []
         if check {
             let providers = ProviderDirectory(configuration: try options.providerConfiguration(), transport: URLSessionTransport())

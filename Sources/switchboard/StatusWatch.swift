@@ -1,0 +1,89 @@
+import Dispatch
+import Foundation
+import Store
+import SwitchboardApp
+import SwitchboardCore
+
+/// `status --watch`: the status now, then a line for each change of who a
+/// session acts as, made by any process, until interrupted. For status bars
+/// and scripts: every line is written at once (no buffering), Ctrl-C ends
+/// it with status 0, and a closed pipe ends it quietly.
+enum StatusWatch {
+    /// `status --watch --json`: `{"session", "active": null | {…}, "reason", "at"}`.
+    struct Line: Encodable {
+        let session: String
+        @Null var active: StatusJSON.Active?
+        /// `current` for the first line, then `changed`.
+        let reason: String
+        /// When this process saw it, ISO 8601.
+        let at: String
+
+        init(_ status: StatusJSON, reason: String, at date: Date) {
+            session = status.session
+            active = status.active
+            self.reason = reason
+            at = ISO8601DateFormatter().string(from: date)
+        }
+    }
+
+    /// Watches `session` (every session with `all`) in `database`; never returns.
+    static func run(database: AppDatabase, session: SessionKey, all: Bool, json: Bool) async throws -> Never {
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
+        interrupt.setEventHandler { exit(0) }
+        interrupt.resume()
+
+        let bus = NotificationBus()
+        let shown = ShownStatus()
+        // The feed first, so that nothing committed after the first line is missed.
+        let feed = try ChangeFeed(database: database, bus: bus) { error in
+            FileHandle.standardError.write(Data("switchboard: \(error)\n".utf8))
+        }
+        let current = try database.active(in: session)
+        shown.show(current, in: session, reason: "current", json: json)
+        let subscription = bus.subscribe(UserStatusChanged.self, on: .inline) { change in
+            guard all || change.session == session else { return }
+            shown.show(change.current, in: change.session, reason: "changed", json: json)
+        }
+        while true {
+            try await Task.sleep(for: .seconds(3600))
+            withExtendedLifetime((feed, subscription, interrupt)) {}
+        }
+    }
+
+    /// What was last written per session, so that only real changes print.
+    final class ShownStatus: @unchecked Sendable {
+        private let lock = NSLock()
+        private var last: [SessionKey: AccountID?] = [:]
+
+        func show(_ active: ActiveAccount, in session: SessionKey, reason: String, json: Bool) {
+            lock.lock()
+            defer { lock.unlock() }
+            if let seen = last[session], seen == active.id { return }
+            last[session] = active.id
+            let text = json ? jsonLine(Line(StatusJSON(session: session, active: active), reason: reason, at: Date()))
+                : describe(active, in: session)
+            writeLine(text)
+        }
+    }
+
+    /// One line of JSON with sorted keys.
+    static func jsonLine(_ line: Line) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(line)) ?? Data("null".utf8), as: UTF8.self)
+    }
+
+    /// Writes `text` and a newline to standard output now; exits quietly
+    /// (status 0) when nobody reads it any more.
+    static func writeLine(_ text: String) {
+        var bytes = Array((text + "\n").utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { exit(0) }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+}
