@@ -383,18 +383,18 @@ struct ChooserFixture: Sendable {
 // MARK: - Reading the screen
 
 /// Row 0.
-private func statusBar(_ screen: String) -> String {
+func statusBar(_ screen: String) -> String {
     screen.components(separatedBy: "\n").first ?? ""
 }
 
 /// Row 1: the top borders of the accounts and guide panes with their titles.
-private func topBorder(_ screen: String) -> String {
+func topBorder(_ screen: String) -> String {
     let rows = screen.components(separatedBy: "\n")
     return rows.count > 1 ? rows[1] : ""
 }
 
 /// The accounts pane's rows (the left 33 columns of a 100-column screen).
-private func accountsPane(_ screen: String) -> [String] {
+func accountsPane(_ screen: String) -> [String] {
     screen.components(separatedBy: "\n").map { String($0.prefix(33)) }
 }
 
