@@ -123,17 +123,17 @@ public final class AppDatabase: Sendable {
     }
 
     /// Runs one write transaction, mapping database errors to `StoreError`.
-    /// The events it appends are remembered as this instance's own once
-    /// it has committed.
+    /// The events it appends are remembered as this instance's own.
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
-            let (result, appended) = try writer.write { db in
+            return try writer.write { db in
                 let before = try Int64.fetchOne(db, sql: "SELECT max(id) FROM event") ?? 0
                 let result = try body(db)
-                return (result, try Int64.fetchAll(db, sql: "SELECT id FROM event WHERE id > ?", arguments: [before]))
+                // Before the commit, so that no feed sees these events before it knows they are ours.
+                let appended = try Int64.fetchAll(db, sql: "SELECT id FROM event WHERE id > ?", arguments: [before])
+                if !appended.isEmpty { ownEvents.withLock { $0.formUnion(appended) } }
+                return result
             }
-            if !appended.isEmpty { ownEvents.withLock { $0.formUnion(appended) } }
-            return result
         } catch {
             throw Self.storeError(error, path: path)
         }

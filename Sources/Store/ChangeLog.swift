@@ -49,56 +49,71 @@ public final class ChangeReader: Sendable {
     /// caller knows (it becomes the changes' `previous`).
     public func changes(previous: (SessionKey) -> ActiveAccount) throws(StoreError) -> [StoreChange] {
         let (cursor, version) = position.withLock { $0 }
-        let read: (rows: [EventRecord], version: Int64)
+        let own = database.ownEvents.withLock { $0 }
+        let read: (changes: [StoreChange], last: Int64?, version: Int64)
         do {
+            // One read: the log and the accounts it names, as of the same moment.
             read = try connection.read { db in
                 let now = try Self.dataVersion(db)
-                guard now != version else { return ([], now) }
-                return (try EventRecord.filter(Column("id") > cursor).order(Column("id")).fetchAll(db), now)
+                guard now != version else { return ([], nil, now) }
+                var known: [SessionKey: ActiveAccount] = [:]
+                var changes: [StoreChange] = []
+                var last: Int64?
+                let rows = try Row.fetchCursor(
+                    db, sql: "SELECT id, kind, session, accountId, detail FROM event WHERE id > ? ORDER BY id", arguments: [cursor])
+                while let row = try rows.next() {
+                    let id: Int64 = row[0]
+                    last = id
+                    guard !own.contains(id) else { continue }
+                    let event = LoggedEvent(kind: row[1], session: row[2], account: row[3], detail: row[4])
+                    changes += try Self.changes(for: event, db: db, previous: { known[$0] ?? previous($0) }, remember: { known[$0] = $1 })
+                }
+                return (changes, last, now)
             }
         } catch {
             throw AppDatabase.storeError(error, path: database.path)
         }
-        guard let last = read.rows.last?.id else {
-            position.withLock { $0.version = read.version }
-            return []
-        }
-        let own = database.ownEvents.withLock { own in
-            defer { own = own.filter { $0 > last } }
-            return own
-        }
-        let others = read.rows.filter { !own.contains($0.id ?? 0) }
-        var known: [SessionKey: ActiveAccount] = [:]
-        var changes: [StoreChange] = []
-        for event in others {
-            changes += try change(for: event, previous: { known[$0] ?? previous($0) }, remember: { known[$0] = $1 })
-        }
-        position.withLock { $0 = (last, read.version) }
-        return changes
+        position.withLock { $0 = (read.last ?? $0.cursor, read.version) }
+        if let last = read.last { database.ownEvents.withLock { own in own = own.filter { $0 > last } } }
+        return read.changes
+    }
+
+    /// One row of the event log.
+    private struct LoggedEvent {
+        let kind: String
+        let session: String?
+        let account: Int64?
+        /// A JSON object of strings.
+        let detail: String
     }
 
     /// The bus events one logged event stands for.
-    private func change(
-        for event: EventRecord, previous: (SessionKey) -> ActiveAccount, remember: (SessionKey, ActiveAccount) -> Void
-    ) throws(StoreError) -> [StoreChange] {
-        let detail = (try? JSONDecoder().decode([String: String].self, from: Data(event.detail.utf8))) ?? [:]
+    private static func changes(
+        for event: LoggedEvent, db: Database, previous: (SessionKey) -> ActiveAccount, remember: (SessionKey, ActiveAccount) -> Void
+    ) throws -> [StoreChange] {
         let session = event.session.map(SessionKey.init(stored:))
-        func status(_ current: ActiveAccount) -> StoreChange? {
-            guard let session else { return nil }
+        func status(_ current: ActiveAccount) -> [StoreChange] {
+            guard let session else { return [] }
             defer { remember(session, current) }
-            return .status(UserStatusChanged(session: session, previous: previous(session), current: current, reason: .external))
+            return [.status(UserStatusChanged(session: session, previous: previous(session), current: current, reason: .external))]
         }
-        let account = event.accountId.map { AccountID($0) }
+        /// The account as it is now, or anonymous if it is gone.
+        func active() throws -> ActiveAccount {
+            guard let id = event.account, let found = try AppDatabase.loadAccounts(db, ids: [id]).first else { return .anonymous }
+            return .account(found)
+        }
+        let accounts = AccountsChanged(accounts: event.account.map { [AccountID($0)] } ?? [])
         switch event.kind {
         case "switch":
-            return [status(try active(account))].compactMap { $0 }
+            return status(try active())
         case "signIn", "link", "merge":
-            return [.accounts(AccountsChanged(accounts: account.map { [$0] } ?? [])), status(try active(account))].compactMap { $0 }
+            return [.accounts(accounts)] + status(try active())
         case "signOut":
-            return [status(.anonymous)].compactMap { $0 }
+            return status(.anonymous)
         case "disconnect":
-            return [.accounts(AccountsChanged(accounts: account.map { [$0] } ?? []))]
+            return [.accounts(accounts)]
         case "check":
+            let detail = (try? JSONDecoder().decode([String: String].self, from: Data(event.detail.utf8))) ?? [:]
             guard let identity = detail["identity"].flatMap(Identity.init(parsing:)),
                 let current = detail["state"].flatMap(CredentialState.init(rawValue:))
             else { return [] }
@@ -107,12 +122,6 @@ public final class ChangeReader: Sendable {
         default:
             return []
         }
-    }
-
-    /// The account as it is now, or anonymous if it is gone.
-    private func active(_ account: AccountID?) throws(StoreError) -> ActiveAccount {
-        guard let account, let found = try database.account(account) else { return .anonymous }
-        return .account(found)
     }
 
     private static func dataVersion(_ db: Database) throws -> Int64 {

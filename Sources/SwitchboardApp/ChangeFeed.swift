@@ -14,6 +14,9 @@ import SwitchboardCore
 /// Woken by inotify on the database's folder: SQLite writes the `-wal` file
 /// on every commit. A wake-up reads the event log from its cursor, and only
 /// when `PRAGMA data_version` says someone committed (`ChangeReader`).
+/// A commit becomes visible a moment after its last write to the `-wal`
+/// file (when the shared-memory index is updated, which inotify does not
+/// see), so each wake-up looks again a few times over the next 85 ms.
 /// Nothing polls: when nobody writes, the feed causes no wake-ups.
 public final class ChangeFeed: Sendable {
     private let reader: ChangeReader
@@ -25,6 +28,10 @@ public final class ChangeFeed: Sendable {
     private let known = Mutex<[SessionKey: ActiveAccount]>([:])
     /// The files whose changes mean a commit: the database and its journals.
     private let names: Set<String>
+    /// The looks after a wake-up, in milliseconds after the one before.
+    static let lookAgain = [1, 4, 16, 64]
+    /// Counts wake-ups: a look due after an older one is dropped.
+    private let wakeUps = Mutex(0)
 
     /// Starts watching `database`'s folder, from the newest event now in its
     /// log. `onError` hears of a read that failed (the feed goes on).
@@ -72,8 +79,23 @@ public final class ChangeFeed: Sendable {
             guard count > 0 else { break }
             relevant = relevant || Self.names(in: buffer[..<count]).contains { names.contains($0) }
         }
-        if relevant { publishChanges() }
+        guard relevant else { return }
+        publishChanges()
+        look(again: 0, after: wakeUps.withLock { $0 += 1; return $0 })
     }
+
+    /// Schedules look number `step` after wake-up number `wakeUp`, each
+    /// followed by the next, unless a later wake-up took over.
+    private func look(again step: Int, after wakeUp: Int) {
+        guard step < Self.lookAgain.count else { return }
+        queue.asyncAfter(deadline: .now() + .milliseconds(Self.lookAgain[step])) { [weak self] in
+            guard let self, self.wakeUps.withLock({ $0 }) == wakeUp, self.isWatching else { return }
+            self.publishChanges()
+            self.look(again: step + 1, after: wakeUp)
+        }
+    }
+
+    private var isWatching: Bool { watch.withLock { $0.source != nil } }
 
     /// Publishes what other processes committed since the last look.
     public func publishChanges() {

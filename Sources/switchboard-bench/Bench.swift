@@ -9,6 +9,16 @@ struct Bench {
         switch arguments.first {
         case "bus":
             BusBench.run()
+        case "propagation":
+            do { try await PropagationBench.run(Array(arguments.dropFirst())) } catch {
+                FileHandle.standardError.write(Data("propagation: \(error)\n".utf8))
+                exit(1)
+            }
+        case "propagation-writer":
+            do { try PropagationBench.write(Array(arguments.dropFirst())) } catch {
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                exit(1)
+            }
         case "tui":
             do { try TUIBench.run(Array(arguments.dropFirst())) } catch {
                 FileHandle.standardError.write(Data("tui: \(error)\n".utf8))
@@ -17,6 +27,7 @@ struct Bench {
         default:
             FileHandle.standardError.write(Data("""
                 usage: switchboard-bench bus
+                       switchboard-bench propagation [--count N] [--interval-ms MS]
                        switchboard-bench tui [--runs N] [--idle SECONDS] [--dump] [--workspace DIR]
 
                 """.utf8))

@@ -318,29 +318,6 @@ enum TUIBench {
     static func loadAverage() -> String {
         ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").first.map(String.init) ?? "?"
     }
-
-    // MARK: Output
-
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return .nan }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-    }
-
-    static func fixed(_ value: Double, _ decimals: Int) -> String { String(format: "%.\(decimals)f", value) }
-
-    static func verdict(_ met: Bool) -> String { met ? "met" : "MISSED" }
-
-    static func printTable(_ rows: [[String]]) {
-        let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max()! }
-        for row in rows {
-            let cells = row.enumerated().map { column, text in
-                column == 0 ? text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-                    : String(repeating: " ", count: widths[column] - text.count) + text
-            }
-            print(cells.joined(separator: "  ").trimmingCharacters(in: .whitespaces))
-        }
-    }
 }
 
 /// Deterministic made-up accounts: varied names, emails, providers and states.
