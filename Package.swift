@@ -77,13 +77,14 @@ let package = Package(
             dependencies: [
                 "SwitchboardCore", "Store", "SwitchboardApp", "ChooserUI", "TerminalUI", "ProcessKit",
                 // Run by `switchboard-bench tui`; listed so they are built with it.
-                "switchboard", "curses-baseline", "curses-frames",
+                "switchboard", "curses-baseline", "curses-frames", "c-baseline",
             ]
         ),
-        // Anchors of `switchboard-bench tui`: bare curses start-up, and the
-        // chooser's frames painted naively. Benchmark anchors only: like the
-        // backend, they call curses directly.
+        // Anchors of `switchboard-bench tui`: bare curses start-up, the
+        // chooser's frames painted naively, and a bare C program. Benchmark
+        // anchors only: like the backend, the first two call curses directly.
         .executableTarget(name: "curses-baseline", dependencies: ["CNcurses"]),
+        .executableTarget(name: "c-baseline"),
         .executableTarget(
             name: "curses-frames",
             dependencies: ["CNcurses", "CursesBackend", "Store", "SwitchboardApp", "ChooserUI", "SwitchboardCore", "TerminalUI"]

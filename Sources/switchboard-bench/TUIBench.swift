@@ -17,7 +17,8 @@ import TerminalUI
 ///   `ESC[2J`, the last thing that refresh writes) has arrived.
 /// - `status-ratio`: exec to exit of `switchboard status` on that
 ///   database (a whole command: Foundation, GRDB, the store opened and
-///   read), over exec to exit of `curses-baseline`, same runs.
+///   read), over exec to exit of `c-baseline` (a C program that prints a
+///   line), same runs.
 /// - `bytes-ratio`: bytes `switchboard` sends when `j` moves the selection
 ///   one row, over what ncurses sends for the same two frames painted
 ///   naively by `curses-frames`; both read until the terminal is quiet.
@@ -94,13 +95,13 @@ enum TUIBench {
         let idle = try idleWakeups(tools, environment: environment, seconds: options.idleSeconds)
 
         let firstRatio = first.ours / first.baseline
-        let statusRatio = first.statusExit / first.baselineExit
+        let statusRatio = first.statusExit / first.cExit
         let bytesRatio = Double(bytes.ours) / Double(bytes.anchor)
         let table: [[String]] = [
             ["figure", "ours", "anchor", "ratio", "goal", ""],
             ["first frame, ms (median of \(options.runs))", fixed(first.ours * 1000, 1), fixed(first.baseline * 1000, 1),
              fixed(firstRatio, 2), "≤ 3", verdict(firstRatio <= 3)],
-            ["switchboard status, ms to exit", fixed(first.statusExit * 1000, 1), fixed(first.baselineExit * 1000, 1),
+            ["switchboard status, ms to exit (anchor: C)", fixed(first.statusExit * 1000, 1), fixed(first.cExit * 1000, 1),
              fixed(statusRatio, 2), "—", ""],
             ["bytes for one row down (j)", "\(bytes.ours)", "\(bytes.anchor)", fixed(bytesRatio, 2), "≤ 1.1",
              verdict(bytesRatio <= 1.1 && !bytes.oursCleared)],
@@ -118,7 +119,8 @@ enum TUIBench {
         figure("first-frame-baseline-ms", first.baseline * 1000, decimals: 2)
         figure("baseline-exit-ms", first.baselineExit * 1000, decimals: 2)
         figure("switchboard-version-exit-ms", first.versionExit * 1000, decimals: 2)
-        figure("version-ratio", first.versionExit / first.baselineExit, decimals: 2)
+        figure("c-baseline-exit-ms", first.cExit * 1000, decimals: 2)
+        figure("version-ratio", first.versionExit / first.cExit, decimals: 2)
         figure("switchboard-status-exit-ms", first.statusExit * 1000, decimals: 2)
         figure("status-ratio", statusRatio, decimals: 2)
         figure("first-frame-ratio", firstRatio, decimals: 2)
@@ -149,6 +151,7 @@ enum TUIBench {
         let switchboard: String
         let baseline: String
         let frames: String
+        let c: String
         /// `release` or `debug`, from the folder this bench runs from.
         let configuration: String
         /// Whether `switchboard` carries the Swift standard library (`--static-swift-stdlib`).
@@ -159,8 +162,9 @@ enum TUIBench {
             switchboard = folder + "/switchboard"
             baseline = folder + "/curses-baseline"
             frames = folder + "/curses-frames"
+            c = folder + "/c-baseline"
             configuration = folder.hasSuffix("/debug") ? "debug" : folder.hasSuffix("/release") ? "release" : folder
-            for tool in [switchboard, baseline, frames] where access(tool, X_OK) != 0 {
+            for tool in [switchboard, baseline, frames, c] where access(tool, X_OK) != 0 {
                 throw BenchError("\(tool) is missing: run `swift build -c \(configuration)` first")
             }
             // A dynamically linked Swift program asks for libswiftCore.so at exec.
@@ -186,18 +190,19 @@ enum TUIBench {
     // MARK: first-frame-ratio
 
     /// Medians of exec-to-first-frame, ours and the baseline's, and of
-    /// exec-to-exit of the baseline, `switchboard status` and
-    /// `switchboard --version`, run alternately after one discarded warm-up.
+    /// exec-to-exit of the baseline, `switchboard status`, `switchboard
+    /// --version` and `c-baseline`, run alternately after one discarded warm-up.
     static func firstFrame(_ tools: Tools, environment: [String: String], runs: Int) throws
-        -> (ours: Double, baseline: Double, baselineExit: Double, versionExit: Double, statusExit: Double)
+        -> (ours: Double, baseline: Double, baselineExit: Double, versionExit: Double, statusExit: Double, cExit: Double)
     {
         var ours: [Double] = [], baseline: [Double] = [], exits: [Double] = [], versions: [Double] = [], statuses: [Double] = []
-        /// Exec to exit of `switchboard ARGUMENTS`, which must succeed.
-        func exitTime(_ arguments: [String]) throws -> Double {
-            let process = try TerminalProcess(tools.switchboard, arguments: arguments, environment: environment, columns: columns, rows: rows)
+        var cExits: [Double] = []
+        /// Exec to exit of `program ARGUMENTS` (`switchboard` unless named), which must succeed.
+        func exitTime(_ arguments: [String], of program: String = tools.switchboard) throws -> Double {
+            let process = try TerminalProcess(program, arguments: arguments, environment: environment, columns: columns, rows: rows)
             let status = process.finish(timeout: 10)
             guard status == 0 else {
-                throw BenchError("switchboard \(arguments.joined(separator: " ")) exited with status \(status):\n\(String(decoding: process.output, as: UTF8.self))")
+                throw BenchError("\(program) \(arguments.joined(separator: " ")) exited with status \(status):\n\(String(decoding: process.output, as: UTF8.self))")
             }
             return (process.hungUp ?? now()) - process.started
         }
@@ -219,16 +224,18 @@ enum TUIBench {
             guard chooserStatus == 0 else { throw BenchError("switchboard exited with status \(chooserStatus)") }
 
             let statusTime = try exitTime(["status"])
+            let cTime = try exitTime([], of: tools.c)
             let version = try exitTime(["--version"])
             if run >= 0 {
                 baseline.append(shown - base.started)
                 exits.append(exited - base.started)
                 ours.append(drawn - chooser.started)
                 statuses.append(statusTime)
+                cExits.append(cTime)
                 versions.append(version)
             }
         }
-        return (median(ours), median(baseline), median(exits), median(versions), median(statuses))
+        return (median(ours), median(baseline), median(exits), median(versions), median(statuses), median(cExits))
     }
 
     // MARK: bytes-ratio
