@@ -13,6 +13,10 @@ public struct SignInDialog: Sendable {
     public enum Phase: Sendable {
         /// Picking a provider; `selection` indexes the dialog's providers.
         case choosing(selection: Int)
+        /// The chosen provider already holds an available identity here:
+        /// continue as one of `people` (a switch, no code), or, at
+        /// `selection == people.count`, sign in with a new code.
+        case continuing(people: [Account], selection: Int)
         /// Asking the provider for a code.
         case requesting
         /// Showing the code while the provider waits for the person.

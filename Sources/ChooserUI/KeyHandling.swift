@@ -8,6 +8,7 @@ extension AppState {
         case .signIn(let signIn):
             switch signIn.phase {
             case .choosing: Bindings.chooseProvider
+            case .continuing: Bindings.continueOrSignIn
             case .requesting: Bindings.requesting
             case .waiting: Bindings.waiting
             case .finished(let ending): ending.canRetry ? Bindings.finishedRetry : Bindings.finished
@@ -185,9 +186,29 @@ extension AppState {
                 return []
             }
             signIn.provider = provider
+            // Who else here is signed in with it already (not whoever is active).
+            let people = signIn.mode == .signIn ? accounts.list.accounts.filter { account in
+                account.id != active.id && account.identities.contains { $0.provider == provider.id && $0.state.isAvailable }
+            } : []
+            if !people.isEmpty {
+                signIn.phase = .continuing(people: people, selection: 0)
+                return []
+            }
             signIn.phase = .requesting
             return [.startSignIn(provider.id, signIn.mode)]
-        case (.choosing, .cancel):
+        case (.continuing(let people, let selection), .up):
+            signIn.phase = .continuing(people: people, selection: max(0, selection - 1))
+        case (.continuing(let people, let selection), .down):
+            signIn.phase = .continuing(people: people, selection: min(people.count, selection + 1))
+        case (.continuing(let people, let selection), .confirm):
+            guard people.indices.contains(selection) else {
+                guard let provider = signIn.provider else { return [] }
+                signIn.phase = .requesting
+                return [.startSignIn(provider.id, signIn.mode)]
+            }
+            dialog = nil
+            return [.switchAccount(people[selection].id)]
+        case (.choosing, .cancel), (.continuing, .cancel):
             dialog = nil
         case (.requesting, .cancel), (.waiting, .cancel):
             dialog = nil

@@ -64,9 +64,35 @@ struct ReducerTests {
         _ = Fixture.press(.character("a"), on: &state)
         #expect(Fixture.press(.down, .enter, on: &state).isEmpty)  // Work SSO needs a client id
         #expect(state.toasts.last?.kind == .error)
-        #expect(Fixture.press(.down, .enter, on: &state) == [.startSignIn("demo", .signIn)])
-        guard case .signIn(let dialog) = state.dialog, case .requesting = dialog.phase else { Issue.record("not requesting"); return }
+        // Nobody here holds a Demo identity that works: straight to a code.
+        var fresh = Fixture.state(size: Self.size, accounts: [Fixture.grace])
+        _ = Fixture.press(.character("a"), on: &fresh)
+        #expect(Fixture.press(.down, .down, .enter, on: &fresh) == [.startSignIn("demo", .signIn)])
+        guard case .signIn(let dialog) = fresh.dialog, case .requesting = dialog.phase else { Issue.record("not requesting"); return }
         #expect(dialog.provider?.name == "Demo")
+    }
+
+    @Test("add with a provider someone here is already signed in with: continue as them (a switch), or sign in with a new code")
+    func continueAs() {
+        var state = several()
+        let present = state.accounts.list.accounts.filter { account in
+            account.id != state.active.id && account.identities.contains { $0.provider == "demo" && $0.state.isAvailable }
+        }
+        #expect(!present.isEmpty, "the fixture has someone besides the active person signed in with Demo")
+        _ = Fixture.press(.character("a"), .down, .down, on: &state)
+        #expect(Fixture.press(.enter, on: &state).isEmpty, "no code asked for yet")
+        guard case .signIn(let dialog) = state.dialog, case .continuing(let people, 0) = dialog.phase else {
+            Issue.record("not offering to continue"); return
+        }
+        #expect(people.map(\.id) == present.map(\.id))
+        #expect(state.dialogKeys?.bindings.first?.label == "choose")
+        var signIn = state
+        #expect(Fixture.press(.enter, on: &state) == [.switchAccount(present[0].id)])
+        #expect(state.dialog == nil)
+        // The last row: a new code.
+        for _ in people { _ = Fixture.press(.down, on: &signIn) }
+        #expect(Fixture.press(.down, .enter, on: &signIn) == [.startSignIn("demo", .signIn)])
+        // Linking never offers it: the identity would be the account's own already.
     }
 
     @Test("l links when someone is active, and explains otherwise")

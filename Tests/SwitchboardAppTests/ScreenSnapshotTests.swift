@@ -54,6 +54,13 @@ struct ScreenSnapshotTests {
         Snapshot.check(Screen.draw(state), Self.name("signin-choose", size))
     }
 
+    @Test("sign-in: the provider is already signed in here, so continue as someone or get a new code", arguments: sizes)
+    func continuing(size: Size) {
+        var state = Fixture.several(size: size)
+        _ = Fixture.press(.character("a"), .down, .down, .enter, on: &state)
+        Snapshot.check(Screen.draw(state), Self.name("signin-continue", size))
+    }
+
     @Test("sign-in: asking for a code", arguments: sizes)
     func requesting(size: Size) {
         var state = Fixture.state(size: size)

@@ -14,6 +14,9 @@ enum SignInDialogView {
         case .choosing(let selection):
             let inner = DialogFrame.draw(title: title, size: Size(width: min(60, wanted.width), height: min(wanted.height, dialog.providers.count + 6)), state: state, into: &buffer)
             choosing(dialog, selection: selection, state: state, in: inner, into: &buffer)
+        case .continuing(let people, let selection):
+            let inner = DialogFrame.draw(title: title, size: Size(width: min(60, wanted.width), height: min(wanted.height, people.count + 7)), state: state, into: &buffer)
+            continuing(people, selection: selection, providerName: providerName, state: state, in: inner, into: &buffer)
         case .requesting:
             let inner = DialogFrame.draw(title: title, size: Size(width: min(60, wanted.width), height: 5), state: state, into: &buffer)
             buffer.write("Asking \(providerName) for a code…", x: inner.x, y: inner.y + 1, style: state.theme[.text], limit: inner.width)
@@ -42,6 +45,22 @@ enum SignInDialogView {
             if !note.isEmpty {
                 buffer.write("  " + note.displaySafe, x: inner.x + used, y: y, style: selected ? style : theme[provider.problem == nil ? .muted : .statusWarning], limit: inner.width - used)
             }
+        }
+    }
+
+    private static func continuing(
+        _ people: [Account], selection: Int, providerName: String, state: AppState, in inner: Rect, into buffer: inout Buffer
+    ) {
+        let theme = state.theme
+        buffer.write("\(providerName) is already signed in here:", x: inner.x, y: inner.y + 1, style: theme[.text], limit: inner.width)
+        let rows = people.map { "Continue as \($0.name.displaySafe)" } + ["Sign in with a new code"]
+        for (index, row) in rows.enumerated() {
+            let y = inner.y + 3 + index + (index == people.count ? 1 : 0)
+            guard y < inner.maxY else { break }
+            let selected = index == selection
+            let style = selected ? theme[.accountSelected] : theme[.text]
+            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
+            buffer.write((selected ? "▸ " : "  ") + row, x: inner.x, y: y, style: selected ? style.adding(.bold) : style, limit: inner.width)
         }
     }
 
