@@ -40,6 +40,10 @@ struct EnvCommand: AsyncParsableCommand, TakesCommonOptions {
     @Option(name: .long, help: "With --tokens, only this provider's token (repeatable).")
     var provider: [String] = []
 
+    func validate() throws {
+        if !provider.isEmpty && !tokens { throw ValidationError("--provider chooses tokens: give it with --tokens") }
+    }
+
     func run() async throws {
         let context = try TokenContext(options)
         let account = try context.account(tokenOptions.account)

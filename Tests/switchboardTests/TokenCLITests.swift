@@ -225,6 +225,19 @@ struct TokenCLITests {
         #expect(argv.stdout.contains("exec --provider github") && argv.stdout.contains("has-token"))
         #expect(!argv.stdout.contains("SECRET"))
     }
+
+    @Test("exec passes SIGTERM on to the command and exits as it did")
+    func execForwardsTerminate() async throws {
+        let cli = CLI()
+        _ = try cli.populate()
+        #expect(try cli.run("switch", "Ada Lovelace").status == 0)
+        let running = try LiveProcess(builtProduct("switchboard"), ["exec", "--provider", "github", "--", "sh", "-c", "echo ready; exec sleep 30"],
+                                      environment: ["SWITCHBOARD_DATABASE": cli.path, "SWITCHBOARD_SESSION": "tty-test"])
+        #expect(await running.line(containing: "ready") != nil)
+        running.terminate()
+        #expect(await running.exitStatus(within: 10) == 128 + SIGTERM)
+        #expect(try cli.run("env", "--provider", "github").status == 64)
+    }
 }
 
 /// The path of a shell on PATH, or nil.
