@@ -51,11 +51,16 @@ public enum TokenFailure: Error, Sendable, CustomStringConvertible {
 /// stored newer tokens meanwhile, those are used (refreshed again if still
 /// needed) instead.
 public struct AccessTokens: Sendable {
+    /// Where the tokens are stored.
     public let database: AppDatabase
+    /// The providers to refresh at.
     public let providers: ProviderDirectory
+    /// Where a state a refresh changed (revoked, authorized again) is announced; nil for none.
     public let bus: NotificationBus?
+    /// The time tokens are judged by.
     public let clock: any FlowClock
 
+    /// Hands out tokens from `database`, refreshing at `providers`.
     public init(database: AppDatabase, providers: ProviderDirectory, bus: NotificationBus?, clock: any FlowClock = SystemFlowClock()) {
         self.database = database
         self.providers = providers
