@@ -21,8 +21,8 @@ public enum TokenFailure: Error, Sendable, CustomStringConvertible {
     case expired(Identity)
     /// The provider refused the refresh (`invalid_grant`) although no other
     /// process had stored newer tokens: the grant is revoked. The identity
-    /// is recorded as revoked; `signedOut` are the sessions that lost their
-    /// account because of it.
+    /// is recorded as revoked (unless the caller records it); `signedOut`
+    /// are the sessions that lost their account because of it.
     case revoked(Identity, signedOut: [UserStatusChanged])
     /// The provider could not be reached, refused, or is not configured.
     case provider(Identity, FlowFailure)
@@ -59,13 +59,19 @@ public struct AccessTokens: Sendable {
     public let bus: NotificationBus?
     /// The time tokens are judged by.
     public let clock: any FlowClock
+    /// Whether a revocation is recorded here (false: the caller records it).
+    public let recordsRevocation: Bool
 
     /// Hands out tokens from `database`, refreshing at `providers`.
-    public init(database: AppDatabase, providers: ProviderDirectory, bus: NotificationBus?, clock: any FlowClock = SystemFlowClock()) {
+    public init(
+        database: AppDatabase, providers: ProviderDirectory, bus: NotificationBus?, clock: any FlowClock = SystemFlowClock(),
+        recordsRevocation: Bool = true
+    ) {
         self.database = database
         self.providers = providers
         self.bus = bus
         self.clock = clock
+        self.recordsRevocation = recordsRevocation
     }
 
     /// How many times a refresh is tried again when other writers keep
@@ -115,7 +121,7 @@ public struct AccessTokens: Sendable {
                     if !needsRefresh(latest, minValid) { return FreshToken(identity: identity, tokens: latest, refreshed: false) }
                     continue
                 }
-                throw .revoked(identity, signedOut: try recordRevoked(identity))
+                throw .revoked(identity, signedOut: recordsRevocation ? try recordRevoked(identity) : [])
             }
         }
         throw .provider(identity, .invalidResponse("the stored tokens kept changing while refreshing; try again"))

@@ -103,6 +103,25 @@ struct AccessTokensTests {
         await rig.stop()
     }
 
+    @Test("a credential check and token requests refreshing at once, with rotating refresh tokens: all refresh in turn, none records revoked")
+    func checkAndTokenAtOnce() async throws {
+        let rig = try await AppRig(interval: 1)
+        _ = try await rig.signIn(as: "ada")
+        await rig.server.updateSettings(DemoSettings(interval: 1, rotateRefreshTokens: true))
+        rig.clock.advance(by: 3600)  // the stored access token has run out
+        let tokens = AccessTokens(database: rig.database, providers: rig.providers, bus: rig.bus, clock: rig.clock)
+        let check = CredentialCheck(database: rig.database, providers: rig.providers, bus: rig.bus, clock: rig.clock)
+        async let reports = check.run()
+        async let first = tokens.token(for: Self.ada, minValid: 7200)
+        async let second = tokens.token(for: Self.ada, minValid: 7200)
+        let (checked, one, two) = try await (reports, first, second)
+        #expect(checked.map(\.state) == [.authorized])
+        #expect(one.refreshed && two.refreshed && one.tokens.refreshToken != two.tokens.refreshToken)
+        #expect(try rig.database.accounts().first?.identities.first?.state == .authorized)
+        #expect(rig.identityChanges.all.isEmpty)
+        await rig.stop()
+    }
+
     @Test("the store swaps tokens only over the refresh token that was spent")
     func compareAndSwap() async throws {
         let rig = try await AppRig(interval: 1)
