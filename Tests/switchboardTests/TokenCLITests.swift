@@ -203,6 +203,9 @@ struct TokenCLITests {
     @Test("exec: the variables in the command's environment only, stale ones removed, its status passed through")
     func exec() throws {
         let cli = CLI()
+        let marker = cli.folder.file("ran")
+        #expect(try cli.run("exec", "--", "touch", marker).status == 16)  // acting as nobody: not run
+        #expect(!FileManager.default.fileExists(atPath: marker))
         let (ada, _) = try cli.populate()
         #expect(try cli.run("switch", "Ada Lovelace").status == 0)
         let env = try cli.run("exec", "--provider", "github", "--", "env", environment: ["GITLAB_TOKEN": "stale", "KEPT": "yes"])
