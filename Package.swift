@@ -106,7 +106,7 @@ let package = Package(
             exclude: ["Snapshots"]
         ),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
-        .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport", "ProcessKit"]),
+        .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport", "ProcessKit", "DemoProvider"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,6 +21,7 @@ struct SettingsBody: Codable {
     var slowDownPolls: Int?
     var denyAll: Bool?
     var accessTokenLifetime: Int?
+    var rotateRefreshTokens: Bool?
 }
 
 /// A person as listed by `GET /api/people`.
@@ -102,6 +103,7 @@ extension Provider {
         if let value = body.slowDownPolls { settings.slowDownPolls = value }
         if let value = body.denyAll { settings.denyAll = value }
         if let value = body.accessTokenLifetime { settings.accessTokenLifetime = value }
+        if let value = body.rotateRefreshTokens { settings.rotateRefreshTokens = value }
         guard settings.expiresIn > 0, settings.interval >= 0, settings.slowDownPolls >= 0,
               settings.accessTokenLifetime > 0 else {
             return Reply.error("invalid_request", "lifetimes must be positive; interval and slow_down_polls ≥ 0")
@@ -117,7 +119,8 @@ extension Provider {
     private static func body(for settings: DemoSettings) -> SettingsBody {
         SettingsBody(expiresIn: settings.expiresIn, interval: settings.interval,
                      slowDownPolls: settings.slowDownPolls, denyAll: settings.denyAll,
-                     accessTokenLifetime: settings.accessTokenLifetime)
+                     accessTokenLifetime: settings.accessTokenLifetime,
+                     rotateRefreshTokens: settings.rotateRefreshTokens)
     }
 
     private static func apiFailure(_ failure: ApprovalFailure) -> HTTPResponse {

@@ -40,13 +40,25 @@ extension CodeStore {
         return mintAccessToken(person: person, clientID: clientID, scope: scope, refreshToken: refreshToken)
     }
 
-    /// A new access token for a live refresh token (RFC 6749 §6); the refresh token
-    /// is kept, not rotated. Nil means `invalid_grant`.
+    /// A new access token for a live refresh token (RFC 6749 §6). With
+    /// ``DemoSettings/rotateRefreshTokens`` the refresh token is replaced by
+    /// a new one (the old one answers `invalid_grant` from now on, and the
+    /// access tokens issued with it are revoked with the new one); otherwise
+    /// it is kept. Nil means `invalid_grant`.
     func refresh(token refreshToken: String, clientID: String) -> TokenGrant? {
         guard let record = refreshTokens[refreshToken], record.clientID == clientID,
               !forgotten.contains(record.personID),
               let person = DemoPerson.byID(record.personID) else { return nil }
-        return mintAccessToken(person: person, clientID: clientID, scope: record.scope, refreshToken: refreshToken)
+        var current = refreshToken
+        if settings.rotateRefreshTokens {
+            current = Secrets.token(bytes: 32)
+            refreshTokens[refreshToken] = nil
+            refreshTokens[current] = record
+            for (token, access) in accessTokens where access.refreshToken == refreshToken {
+                accessTokens[token] = AccessRecord(personID: access.personID, expiresAt: access.expiresAt, refreshToken: current)
+            }
+        }
+        return mintAccessToken(person: person, clientID: clientID, scope: record.scope, refreshToken: current)
     }
 
     /// Resolves a bearer token for the userinfo endpoint.

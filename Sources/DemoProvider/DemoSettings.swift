@@ -3,7 +3,8 @@
 /// Changes made with ``DemoServer/updateSettings(_:)`` (or `POST /api/settings`)
 /// affect device codes issued afterwards: each code keeps the lifetime, interval,
 /// `slow_down` budget and deny switch that were in force when it was issued.
-/// ``accessTokenLifetime`` is read whenever an access token is issued.
+/// ``accessTokenLifetime`` is read whenever an access token is issued, and
+/// ``rotateRefreshTokens`` whenever a refresh token is used.
 public struct DemoSettings: Sendable, Equatable {
     /// Lifetime of a device code, in seconds (`expires_in` of the device authorization response).
     public var expiresIn: Int = 600
@@ -15,6 +16,10 @@ public struct DemoSettings: Sendable, Equatable {
     public var denyAll: Bool = false
     /// Lifetime of access tokens, in seconds.
     public var accessTokenLifetime: Int = 3600
+    /// When true, each refresh answers with a new refresh token and the one
+    /// used stops working (`invalid_grant` if used again); when false, the
+    /// refresh token is kept.
+    public var rotateRefreshTokens: Bool = false
 
     /// Creates settings; every parameter defaults to the demo's usual behaviour.
     public init(
@@ -22,12 +27,14 @@ public struct DemoSettings: Sendable, Equatable {
         interval: Int = 5,
         slowDownPolls: Int = 0,
         denyAll: Bool = false,
-        accessTokenLifetime: Int = 3600
+        accessTokenLifetime: Int = 3600,
+        rotateRefreshTokens: Bool = false
     ) {
         self.expiresIn = expiresIn
         self.interval = interval
         self.slowDownPolls = slowDownPolls
         self.denyAll = denyAll
         self.accessTokenLifetime = accessTokenLifetime
+        self.rotateRefreshTokens = rotateRefreshTokens
     }
 }

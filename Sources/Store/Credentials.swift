@@ -67,6 +67,20 @@ extension AppDatabase {
         }
     }
 
+    /// Stores `tokens` from a refresh only if the identity's stored refresh
+    /// token is still `used`, the one the refresh spent (compare and swap, in
+    /// one transaction). Returns false, storing nothing, when another process
+    /// stored a newer token set meanwhile, or the identity is gone.
+    public func replaceCredential(_ tokens: TokenSet, for identity: Identity, refreshedWith used: String, at date: Date = Date()) throws(StoreError) -> Bool {
+        try write { db in
+            guard let stored = try CredentialRecord.fetchOne(db, key: IdentityRecord.key(identity)), stored.refreshToken == used,
+                try IdentityRecord.exists(db, key: IdentityRecord.key(identity))
+            else { return false }
+            try CredentialRecord(identity, tokens, at: date).upsert(db)
+            return true
+        }
+    }
+
     /// Records what a credential check found. When an identity is
     /// revoked or gone and its account has no authorized identity left, every
     /// session acting as that account is signed out, with the reason.

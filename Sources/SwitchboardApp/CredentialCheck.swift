@@ -62,12 +62,14 @@ public struct CredentialCheck: Sendable {
         let provider = try await providers.resolve(identity.provider)
         var tokens = tokens
         if tokens.isExpired(at: Moment(secondsSince1970: clock.now().timeIntervalSince1970)) {
-            switch try await provider.tokenClient(transport: providers.transport, clock: clock).refresh(tokens, at: provider.endpoints.token) {
-            case .revoked: return .revoked
-            case .refreshed(let fresh):
-                tokens = fresh
-                do { try database.saveCredential(fresh, for: identity, at: clock.now()) } catch {
-                    throw .configuration(error.description)
+            // Refreshed as `switchboard token` refreshes: under the refresh lock, stored by compare and swap.
+            let refresher = AccessTokens(database: database, providers: providers, bus: bus, clock: clock, recordsRevocation: false)
+            do { tokens = try await refresher.token(for: identity, minValid: 30).tokens } catch {
+                switch error {
+                case .revoked, .expired: return .revoked
+                case .provider(_, let failure): throw failure
+                case .noCredentials: throw .configuration("no stored credentials")
+                case .store(let failure): throw .configuration(failure.description)
                 }
             }
         }

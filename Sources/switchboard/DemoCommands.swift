@@ -29,8 +29,17 @@ struct DemoServe: AsyncParsableCommand {
     @Flag(name: .customLong("deny-all"), help: "Turn every approval into a denial.")
     var denyAll = false
 
+    @Option(name: .customLong("access-token-lifetime"), help: "Seconds an access token lives.")
+    var accessTokenLifetime = 3600
+
+    @Flag(name: .customLong("rotate-refresh-tokens"), help: "Answer each refresh with a new refresh token; the old one stops working.")
+    var rotateRefreshTokens = false
+
     func run() async throws {
-        let server = DemoServer(settings: DemoSettings(expiresIn: expiresIn, interval: interval, slowDownPolls: slowDown, denyAll: denyAll))
+        guard accessTokenLifetime > 0 else { throw fail("--access-token-lifetime must be positive", .usage) }
+        let server = DemoServer(settings: DemoSettings(
+            expiresIn: expiresIn, interval: interval, slowDownPolls: slowDown, denyAll: denyAll,
+            accessTokenLifetime: accessTokenLifetime, rotateRefreshTokens: rotateRefreshTokens))
         let url: URL
         do { url = try await server.start(port: port) } catch { throw fail("cannot start the demo provider: \(error)", .offline) }
         if url.port != Int(port) { print("Port \(port) is taken; using \(url.port ?? 0).") }

@@ -19,6 +19,8 @@ enum ExitStatus: Int32, CaseIterable {
     case providerError = 13
     case offline = 14
     case invalidAccount = 15
+    case noActiveAccount = 16
+    case revoked = 17
     case usage = 64
 
     var meaning: String {
@@ -26,7 +28,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .success: "success"
         case .failure: "unexpected failure"
         case .notFound: "no such account or identity"
-        case .ambiguous: "the name matches several accounts"
+        case .ambiguous: "the name matches several accounts, or the account has identities at several providers and none was named"
         case .conflict: "refused because of a conflict (e.g. merge not allowed)"
         case .store: "the database cannot be used (not Switchboard's, newer, damaged, unwritable)"
         case .configuration: "the configuration file has an error, or a provider is not configured"
@@ -36,6 +38,8 @@ enum ExitStatus: Int32, CaseIterable {
         case .providerError: "the provider answered with an error"
         case .offline: "the provider could not be reached"
         case .invalidAccount: "the provider's answer could not be verified or used"
+        case .noActiveAccount: "the session acts as nobody (no active account)"
+        case .revoked: "the identity's tokens cannot be renewed: the provider refused the refresh (revoked), or none are stored; sign in again"
         case .usage: "bad arguments"
         }
     }

@@ -13,6 +13,7 @@ struct Switchboard: AsyncParsableCommand {
         subcommands: [
             ChooserCommand.self, AccountsCommand.self, StatusCommand.self, SwitchCommand.self, SignInCommand.self, SignOutCommand.self,
             DisconnectCommand.self, ProvidersCommand.self, DemoCommand.self,
+            TokenCommand.self, EnvCommand.self, ExecCommand.self,
         ],
         defaultSubcommand: ChooserCommand.self
     )

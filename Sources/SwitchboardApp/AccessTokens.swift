@@ -1,0 +1,164 @@
+import DeviceFlow
+import Foundation
+import Store
+import SwitchboardCore
+
+/// An access token ready to hand to a tool.
+public struct FreshToken: Sendable {
+    /// Whose token it is.
+    public let identity: Identity
+    /// The token set the access token belongs to.
+    public let tokens: TokenSet
+    /// Whether this call refreshed it.
+    public let refreshed: Bool
+}
+
+/// Why no usable access token could be had.
+public enum TokenFailure: Error, Sendable, CustomStringConvertible {
+    /// Nothing is stored for the identity: sign in again.
+    case noCredentials(Identity)
+    /// The access token has run out and there is no refresh token.
+    case expired(Identity)
+    /// The provider refused the refresh (`invalid_grant`) although no other
+    /// process had stored newer tokens: the grant is revoked. The identity
+    /// is recorded as revoked (unless the caller records it); `signedOut`
+    /// are the sessions that lost their account because of it.
+    case revoked(Identity, signedOut: [UserStatusChanged])
+    /// The provider could not be reached, refused, or is not configured.
+    case provider(Identity, FlowFailure)
+    /// The database could not be used.
+    case store(StoreError)
+
+    public var description: String {
+        switch self {
+        case .noCredentials(let identity): "no tokens are stored for \(identity); sign in again"
+        case .expired(let identity): "the access token of \(identity) has expired and there is no refresh token; sign in again"
+        case .revoked(let identity, _): "\(identity.provider) refused to refresh the tokens of \(identity) (revoked); sign in again"
+        case .provider(let identity, let failure): "\(identity.provider): \(failure.description)"
+        case .store(let error): error.description
+        }
+    }
+}
+
+/// Hands out access tokens that stay valid for a while, refreshing them
+/// first when they would not.
+///
+/// Safe across processes: the refresh happens under the database's refresh
+/// lock (so two processes never spend one refresh token), the new tokens are
+/// stored only if the stored refresh token is still the one spent (compare
+/// and swap), and a refused refresh is taken for a revocation only when the
+/// store still holds the refresh token that was refused; if another writer
+/// stored newer tokens meanwhile, those are used (refreshed again if still
+/// needed) instead.
+public struct AccessTokens: Sendable {
+    /// Where the tokens are stored.
+    public let database: AppDatabase
+    /// The providers to refresh at.
+    public let providers: ProviderDirectory
+    /// Where a state a refresh changed (revoked, authorized again) is announced; nil for none.
+    public let bus: NotificationBus?
+    /// The time tokens are judged by.
+    public let clock: any FlowClock
+    /// Whether a revocation is recorded here (false: the caller records it).
+    public let recordsRevocation: Bool
+
+    /// Hands out tokens from `database`, refreshing at `providers`.
+    public init(
+        database: AppDatabase, providers: ProviderDirectory, bus: NotificationBus?, clock: any FlowClock = SystemFlowClock(),
+        recordsRevocation: Bool = true
+    ) {
+        self.database = database
+        self.providers = providers
+        self.bus = bus
+        self.clock = clock
+        self.recordsRevocation = recordsRevocation
+    }
+
+    /// How many times a refresh is tried again when other writers keep
+    /// storing newer tokens under it.
+    static let attempts = 5
+
+    /// An access token of `identity` valid for at least `minValid` seconds
+    /// when the provider allows that long, refreshing first when the stored
+    /// one expires sooner. A token fresh from the provider is returned even
+    /// if the provider gives it a shorter life.
+    public func token(for identity: Identity, minValid: TimeInterval) async throws(TokenFailure) -> FreshToken {
+        let stored = try credential(identity)
+        if !needsRefresh(stored, minValid) { return FreshToken(identity: identity, tokens: stored, refreshed: false) }
+        let lock: RefreshLock
+        do { lock = try await database.lockRefreshes() } catch { throw .store(error) }
+        defer { lock.release() }
+        // Another process may have refreshed while this one waited.
+        var current = try credential(identity)
+        if !needsRefresh(current, minValid) { return FreshToken(identity: identity, tokens: current, refreshed: false) }
+        let provider: ResolvedProvider
+        do { provider = try await providers.resolve(identity.provider) } catch { throw .provider(identity, error) }
+        let client = provider.tokenClient(transport: providers.transport, clock: clock)
+        for _ in 0..<Self.attempts {
+            guard let spent = current.refreshToken else {
+                if current.isExpired(at: now) { throw .expired(identity) }
+                return FreshToken(identity: identity, tokens: current, refreshed: false)
+            }
+            let result: TokenClient.RefreshResult
+            do { result = try await client.refresh(current, at: provider.endpoints.token) } catch {
+                throw .provider(identity, error)
+            }
+            switch result {
+            case .refreshed(let fresh):
+                do {
+                    // Stored only over the tokens it replaces; if another writer got in first, this
+                    // token is still good to use, and theirs stays stored.
+                    if try database.replaceCredential(fresh, for: identity, refreshedWith: spent, at: clock.now()) {
+                        try markAuthorized(identity)
+                    }
+                } catch { throw .store(error) }
+                return FreshToken(identity: identity, tokens: fresh, refreshed: true)
+            case .revoked:
+                let latest = try credential(identity)
+                guard latest.refreshToken == spent else {
+                    // Another writer stored newer tokens: the refusal was of a spent token, not a revocation.
+                    current = latest
+                    if !needsRefresh(latest, minValid) { return FreshToken(identity: identity, tokens: latest, refreshed: false) }
+                    continue
+                }
+                throw .revoked(identity, signedOut: recordsRevocation ? try recordRevoked(identity) : [])
+            }
+        }
+        throw .provider(identity, .invalidResponse("the stored tokens kept changing while refreshing; try again"))
+    }
+
+    private var now: Moment { Moment(secondsSince1970: clock.now().timeIntervalSince1970) }
+
+    /// Whether `tokens` run out within `minValid` seconds (never, when the provider gave no expiry).
+    private func needsRefresh(_ tokens: TokenSet, _ minValid: TimeInterval) -> Bool {
+        guard let expiresAt = tokens.expiresAt else { return false }
+        return now.distance(to: expiresAt) < minValid
+    }
+
+    private func credential(_ identity: Identity) throws(TokenFailure) -> TokenSet {
+        let tokens: TokenSet?
+        do { tokens = try database.credential(for: identity) } catch { throw .store(error) }
+        guard let tokens else { throw .noCredentials(identity) }
+        return tokens
+    }
+
+    /// A refresh worked: an identity recorded as expired or revoked is authorized again.
+    private func markAuthorized(_ identity: Identity) throws(StoreError) {
+        let known = try database.identitiesWithCredentials().first { $0.identity.identity == identity }
+        guard let known, known.identity.state != .authorized else { return }
+        publish(try database.recordCheck(identity, state: .authorized, at: clock.now()))
+    }
+
+    private func recordRevoked(_ identity: Identity) throws(TokenFailure) -> [UserStatusChanged] {
+        do {
+            let result = try database.recordCheck(identity, state: .revoked, at: clock.now())
+            publish(result)
+            return result.signedOut
+        } catch { throw .store(error) }
+    }
+
+    private func publish(_ result: CredentialCheckResult) {
+        if let change = result.stateChange { bus?.publish(change) }
+        for change in result.signedOut { bus?.publish(change) }
+    }
+}

@@ -1,0 +1,93 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs `arguments` (looked up in `PATH` like a shell does) with exactly
+/// `environment`, waits for it and returns the status a shell would report:
+/// its exit status, or 128 + the number of the signal that ended it; 127
+/// when it cannot be found and 126 when it cannot be run (said on standard
+/// error). Standard input, output and error are inherited, no other
+/// descriptor; the child starts with no signal blocked and default signal
+/// actions. While it runs, this process ignores SIGINT and SIGQUIT (the
+/// terminal sends them to the child too) and passes SIGTERM and SIGHUP on.
+func runChild(_ arguments: [String], environment: [String: String]) -> Int32 {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for descriptor in openDescriptors() where descriptor > 2 { posix_spawn_file_actions_addclose(&actions, descriptor) }
+
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t(), defaults = sigset_t()
+    sigemptyset(&none)
+    sigemptyset(&defaults)
+    sigaddset(&defaults, SIGPIPE)
+    let forwarded = [SIGTERM, SIGHUP], ignored = [SIGINT, SIGQUIT]
+    var previous: [Int32: sigaction] = [:]
+    for signal in forwarded + ignored {
+        var ignore = sigaction(), old = sigaction()
+        ignore.__sigaction_handler.sa_handler = SIG_IGN
+        sigaction(signal, &ignore, &old)
+        previous[signal] = old
+        // A signal this process was started ignoring stays ignored in the child.
+        if unsafeBitCast(old.__sigaction_handler.sa_handler, to: Int.self) != unsafeBitCast(SIG_IGN, to: Int.self) {
+            sigaddset(&defaults, signal)
+        }
+    }
+    defer { for (signal, old) in previous { var old = old; sigaction(signal, &old, nil) } }
+    // Listening before the spawn: a signal that comes before the child exists is passed on once it does.
+    let child = Atomic<pid_t>(0), pending = Atomic<Int32>(0)
+    let sources = forwarded.map { signal in
+        let source = DispatchSource.makeSignalSource(signal: signal, queue: .global())
+        source.setEventHandler {
+            let pid = child.load(ordering: .acquiring)
+            if pid > 0 { kill(pid, signal) } else { pending.store(signal, ordering: .releasing) }
+        }
+        source.resume()
+        return source
+    }
+    defer { sources.forEach { $0.cancel() } }
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+    let argv = arguments.map { strdup($0) } + [nil]
+    let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+        argv.forEach { free($0) }
+        envp.forEach { free($0) }
+    }
+    var pid: pid_t = 0
+    let failed = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
+    guard failed == 0 else {
+        FileHandle.standardError.write(Data("switchboard: cannot run \(arguments[0].displaySafe): \(String(cString: strerror(failed)))\n".utf8))
+        return failed == ENOENT ? 127 : 126
+    }
+    child.store(pid, ordering: .releasing)
+    let early = pending.load(ordering: .acquiring)
+    if early != 0 { kill(pid, early) }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1 {
+        guard errno == EINTR else { return 1 }
+    }
+    let signal = status & 0x7f
+    return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+}
+
+/// The descriptors open in this process now.
+private func openDescriptors() -> [Int32] {
+    guard let folder = opendir("/proc/self/fd") else { return Array(3..<256) }
+    defer { closedir(folder) }
+    let own = dirfd(folder)
+    var descriptors: [Int32] = []
+    while let entry = readdir(folder) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if let descriptor = Int32(name), descriptor != own { descriptors.append(descriptor) }
+    }
+    return descriptors
+}

@@ -1,0 +1,143 @@
+import ArgumentParser
+import DeviceFlow
+import Foundation
+import Store
+import SwitchboardApp
+import SwitchboardCore
+
+/// `--account` and `--min-valid`, shared by `token`, `env` and `exec`.
+struct TokenOptions: ParsableArguments {
+    @Option(name: .long, help: "The account (an id, a name or email, or provider:subject) instead of the session's active one.")
+    var account: String?
+
+    @Option(name: .customLong("min-valid"), help: "Refresh a token first when it expires within this many seconds.")
+    var minValid: Double = 60
+
+    func validate() throws {
+        guard minValid >= 0, minValid.isFinite else { throw ValidationError("--min-valid must be a number of seconds, 0 or more") }
+    }
+}
+
+/// What `token`, `env` and `exec` work on: the database, the session and
+/// the account whose tokens they hand out.
+struct TokenContext {
+    let database: AppDatabase
+    let session: SessionKey
+    let configuration: ProviderConfiguration
+    let tokens: AccessTokens
+
+    init(_ options: CommonOptions) throws {
+        session = try options.sessionKey()
+        configuration = try options.providerConfiguration()
+        do { database = try options.openDatabase() } catch { throw fail(error.description, ExitStatus(error)) }
+        tokens = AccessTokens(
+            database: database, providers: ProviderDirectory(configuration: configuration, transport: URLSessionTransport()), bus: nil)
+    }
+
+    /// The account named by `--account`, else the session's active one, else nil.
+    func account(_ query: String?) throws -> Account? {
+        do {
+            if let query { return try database.findAccount(query) }
+            return try database.active(in: session).account
+        } catch { throw fail(error.description, ExitStatus(error)) }
+    }
+
+    /// As `account(_:)`, but no account is an error.
+    func requireAccount(_ query: String?) throws -> Account {
+        guard let account = try account(query) else {
+            throw fail("session \(session) acts as nobody; switch to an account (`switchboard switch`) or name one with --account", .noActiveAccount)
+        }
+        return account
+    }
+
+    /// The account's identity at `provider`; with no provider, its only one.
+    func identity(of account: Account, at provider: String?) throws -> Identity {
+        let providers = account.identities.map(\.provider.rawValue).joined(separator: ", ")
+        guard let provider else {
+            guard account.identities.count == 1 else {
+                throw fail("\(account.name.displaySafe) has identities at several providers (\(providers)); name one", .ambiguous)
+            }
+            return account.identities[0].identity
+        }
+        guard let match = account.identities.first(where: { $0.provider.rawValue == provider }) else {
+            throw fail("\(account.name.displaySafe) has no identity at \(provider.displaySafe) (it has: \(providers))", .notFound)
+        }
+        return match.identity
+    }
+
+    /// A token of `identity` valid for `minValid` seconds, or the failure reported and its status thrown.
+    func freshToken(_ identity: Identity, minValid: Double) async throws -> FreshToken {
+        do { return try await tokens.token(for: identity, minValid: minValid) } catch {
+            if case .revoked(_, let signedOut) = error {
+                for change in signedOut { FileHandle.standardError.write(Data("switchboard: session \(change.session) was signed out.\n".utf8)) }
+            }
+            throw fail(error.description.displaySafe, ExitStatus(error))
+        }
+    }
+}
+
+extension ExitStatus {
+    /// The status for why no token could be had.
+    init(_ failure: TokenFailure) {
+        switch failure {
+        case .noCredentials, .expired, .revoked: self = .revoked
+        case .store(let error): self = ExitStatus(error)
+        case .provider(_, let flow):
+            switch flow {
+            case .offline: self = .offline
+            case .configuration: self = .configuration
+            case .cancelled: self = .cancelled
+            case .provider, .invalidResponse, .unverifiable: self = .providerError
+            }
+        }
+    }
+}
+
+struct TokenCommand: AsyncParsableCommand, TakesCommonOptions {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Print a valid access token of the active account's identity at a provider, refreshing it first when needed.",
+        discussion: """
+            PROVIDER may be left out when the account has one identity. The token is refreshed first when it \
+            expires within --min-valid seconds; refreshing is safe when several processes do it at once. \
+            --json prints {"identity", "provider", "subject", "accessToken", "tokenType", "expiresAt", "refreshed"}.
+            """)
+
+    @OptionGroup var options: CommonOptions
+    @OptionGroup var tokenOptions: TokenOptions
+
+    @Argument(help: "The provider (e.g. github, demo, or a configured name).")
+    var provider: String?
+
+    func run() async throws {
+        let context = try TokenContext(options)
+        let account = try context.requireAccount(tokenOptions.account)
+        let identity = try context.identity(of: account, at: provider)
+        let token = try await context.freshToken(identity, minValid: tokenOptions.minValid)
+        guard options.json else { return print(token.tokens.accessToken) }
+        printJSON(TokenJSON(token))
+    }
+}
+
+/// `token --json`. The one JSON output that holds a token.
+struct TokenJSON: Encodable {
+    let identity: String
+    let provider: String
+    let subject: String
+    let accessToken: String
+    let tokenType: String
+    @Null var expiresAt: String?
+    let refreshed: Bool
+
+    init(_ token: FreshToken) {
+        identity = token.identity.description
+        provider = token.identity.provider.rawValue
+        subject = token.identity.subject
+        accessToken = token.tokens.accessToken
+        tokenType = token.tokens.tokenType
+        expiresAt = token.tokens.expiresAt.map {
+            Date(timeIntervalSince1970: $0.secondsSince1970).formatted(.iso8601)
+        }
+        refreshed = token.refreshed
+    }
+}

@@ -1,0 +1,138 @@
+import DemoProvider
+import DeviceFlow
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+import Store
+import SwitchboardApp
+import SwitchboardCore
+
+/// Passes requests on; before the first refresh request goes out, runs
+/// `interpose` once (another writer getting in first).
+private final class InterposingTransport: HTTPTransport, Sendable {
+    let inner: any HTTPTransport
+    let interpose: @Sendable () async throws -> Void
+    private let done = Atomic<Bool>(false)
+    private let refreshes = Atomic<Int>(0)
+
+    init(_ inner: any HTTPTransport, interpose: @escaping @Sendable () async throws -> Void) {
+        self.inner = inner
+        self.interpose = interpose
+    }
+
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        let body = request.body.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        if body.contains("grant_type=refresh_token") {
+            refreshes.add(1, ordering: .relaxed)
+            if !done.exchange(true, ordering: .relaxed) {
+                do { try await interpose() } catch { throw .cancelled }
+            }
+        }
+        return try await inner.send(request)
+    }
+
+    /// Refresh requests this transport was asked to send (not counting the interposed one's).
+    var refreshCount: Int { refreshes.load(ordering: .relaxed) }
+}
+
+@Suite("Access tokens: refreshed when needed, safely across writers")
+struct AccessTokensTests {
+    static let ada = Identity(provider: "demo", subject: "1815")
+
+    @Test("a token valid long enough is handed out as stored; one expiring sooner is refreshed and stored")
+    func refreshWhenNeeded() async throws {
+        let rig = try await AppRig(interval: 1)
+        _ = try await rig.signIn(as: "ada")
+        let stored = try #require(try rig.database.credential(for: Self.ada))
+        let tokens = AccessTokens(database: rig.database, providers: rig.providers, bus: rig.bus, clock: rig.clock)
+        let kept = try await tokens.token(for: Self.ada, minValid: 60)
+        #expect(!kept.refreshed && kept.tokens == stored)
+        let fresh = try await tokens.token(for: Self.ada, minValid: 7200)
+        #expect(fresh.refreshed && fresh.tokens.accessToken != stored.accessToken)
+        #expect(try rig.database.credential(for: Self.ada)?.accessToken == fresh.tokens.accessToken)
+        await rig.stop()
+    }
+
+    @Test("a refusal of a refresh token another writer already spent is not a revocation: its newer tokens are used and refreshed again")
+    func anotherWriterGotInFirst() async throws {
+        let rig = try await AppRig(interval: 1)
+        _ = try await rig.signIn(as: "ada")
+        await rig.server.updateSettings(DemoSettings(interval: 1, rotateRefreshTokens: true))
+        let original = try #require(try rig.database.credential(for: Self.ada))
+        let provider = try await rig.providers.resolve("demo")
+        let written = Mutex<TokenSet?>(nil)
+        // The other writer: refreshes with the stored refresh token and stores the result, after this
+        // one has read the store and before its own refresh reaches the provider.
+        let transport = InterposingTransport(rig.transport) { [database = rig.database, inner = rig.transport, clock = rig.clock] in
+            guard case .refreshed(let theirs) = try await provider.tokenClient(transport: inner, clock: clock).refresh(original, at: provider.endpoints.token)
+            else { throw TransportError.cancelled }
+            try database.saveCredential(theirs, for: Self.ada)
+            written.withLock { $0 = theirs }
+        }
+        let providers = ProviderDirectory(configuration: ProviderConfiguration(providers: [.demo(issuer: rig.base)], file: nil), transport: transport)
+        let tokens = AccessTokens(database: rig.database, providers: providers, bus: rig.bus, clock: rig.clock)
+        let fresh = try await tokens.token(for: Self.ada, minValid: 7200)
+
+        let theirs = try #require(written.withLock { $0 })
+        #expect(theirs.refreshToken != original.refreshToken)
+        #expect(transport.refreshCount == 2)  // the refused one, then one with the other writer's refresh token
+        #expect(fresh.refreshed)
+        #expect(fresh.tokens.refreshToken != theirs.refreshToken && fresh.tokens.refreshToken != original.refreshToken)
+        #expect(try rig.database.credential(for: Self.ada)?.refreshToken == fresh.tokens.refreshToken)
+        #expect(try rig.database.accounts().first?.identities.first?.state == .authorized)
+        #expect(rig.identityChanges.all.isEmpty)
+        await rig.stop()
+    }
+
+    @Test("a refusal of the stored refresh token is a revocation: recorded, announced, and the session signed out")
+    func revoked() async throws {
+        let rig = try await AppRig(interval: 1)
+        _ = try await rig.signIn(as: "ada")
+        try await rig.server.forget(personID: "ada")
+        let tokens = AccessTokens(database: rig.database, providers: rig.providers, bus: rig.bus, clock: rig.clock)
+        await #expect {
+            try await tokens.token(for: Self.ada, minValid: 7200)
+        } throws: { error in
+            guard case .revoked(let identity, let signedOut) = error as? TokenFailure else { return false }
+            return identity == Self.ada && signedOut.map(\.session) == [SessionKey("pts/1")!]
+        }
+        #expect(try rig.database.accounts().first?.identities.first?.state == .revoked)
+        #expect(rig.identityChanges.all.map(\.current) == [.revoked])
+        #expect(try rig.database.active(in: SessionKey("pts/1")!) == .anonymous)
+        await rig.stop()
+    }
+
+    @Test("a credential check and token requests refreshing at once, with rotating refresh tokens: all refresh in turn, none records revoked")
+    func checkAndTokenAtOnce() async throws {
+        let rig = try await AppRig(interval: 1)
+        _ = try await rig.signIn(as: "ada")
+        await rig.server.updateSettings(DemoSettings(interval: 1, rotateRefreshTokens: true))
+        rig.clock.advance(by: 3600)  // the stored access token has run out
+        let tokens = AccessTokens(database: rig.database, providers: rig.providers, bus: rig.bus, clock: rig.clock)
+        let check = CredentialCheck(database: rig.database, providers: rig.providers, bus: rig.bus, clock: rig.clock)
+        async let reports = check.run()
+        async let first = tokens.token(for: Self.ada, minValid: 7200)
+        async let second = tokens.token(for: Self.ada, minValid: 7200)
+        let (checked, one, two) = try await (reports, first, second)
+        #expect(checked.map(\.state) == [.authorized])
+        #expect(one.refreshed && two.refreshed && one.tokens.refreshToken != two.tokens.refreshToken)
+        #expect(try rig.database.accounts().first?.identities.first?.state == .authorized)
+        #expect(rig.identityChanges.all.isEmpty)
+        await rig.stop()
+    }
+
+    @Test("the store swaps tokens only over the refresh token that was spent")
+    func compareAndSwap() async throws {
+        let rig = try await AppRig(interval: 1)
+        _ = try await rig.signIn(as: "ada")
+        let stored = try #require(try rig.database.credential(for: Self.ada))
+        let newer = TokenSet(accessToken: "a2", refreshToken: "r2")
+        #expect(try !rig.database.replaceCredential(newer, for: Self.ada, refreshedWith: "not-the-stored-one"))
+        #expect(try rig.database.credential(for: Self.ada) == stored)
+        #expect(try rig.database.replaceCredential(newer, for: Self.ada, refreshedWith: try #require(stored.refreshToken)))
+        #expect(try rig.database.credential(for: Self.ada) == newer)
+        #expect(try !rig.database.replaceCredential(stored, for: Identity(provider: "demo", subject: "nobody"), refreshedWith: "r2"))
+        await rig.stop()
+    }
+}
