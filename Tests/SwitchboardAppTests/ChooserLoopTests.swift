@@ -96,13 +96,12 @@ struct ChooserLoopTests {
         guard case .signIn(let dialog) = t.loop.state.dialog, case .waiting(let code) = dialog.phase else { return }
         #expect(code.demoServer != nil && !code.qrRows.isEmpty)
         try await t.rig.server.approve(userCode: code.userCode, as: "grace")
-        try await t.wait("the welcome") { state in
-            if case .signIn(let dialog) = state.dialog, case .finished = dialog.phase { return true }
+        try await t.wait("the welcome, and the accounts read again at the end of that turn") { state in
+            if case .signIn(let dialog) = state.dialog, case .finished = dialog.phase { return state.accounts.list.count == 1 }
             return false
         }
         #expect(t.loop.state.active.account?.name == "Grace Hopper")
         #expect(t.loop.state.guide.person?.name == "Grace Hopper")
-        #expect(t.loop.state.accounts.list.count == 1)
         let frame = Screen.draw(t.loop.state).text
         #expect(frame.contains("Welcome, Grace Hopper!"))
         #expect(frame.contains("● Grace Hopper"))
