@@ -207,6 +207,11 @@ extension AppState {
                 return [.startSignIn(provider.id, signIn.mode)]
             }
             dialog = nil
+            // Another program may have removed the account since the dialog opened.
+            guard accounts.list.accounts.contains(where: { $0.id == people[selection].id }) else {
+                notify("\(people[selection].name.displaySafe) is no longer here.", .warning)
+                return []
+            }
             return [.switchAccount(people[selection].id)]
         case (.choosing, .cancel), (.continuing, .cancel):
             dialog = nil

@@ -10,10 +10,11 @@ public final class AppDatabase: Sendable {
     /// Where the database file is.
     public let path: String
     let writer: DatabasePool
-    /// Events this instance appended to the log and no change feed has
-    /// passed yet: its own writes are published by whoever made them, so a
-    /// feed of other processes' changes skips them.
-    let ownEvents = Mutex<Set<Int64>>([])
+    /// Events this instance appended to the log that its change reader has
+    /// not passed yet (nil while none follows it): its own writes are
+    /// published by whoever made them, so a feed of other processes'
+    /// changes skips them.
+    let ownEvents = Mutex<Set<Int64>?>(nil)
 
     /// Opens (creating when missing) the database at `path`.
     ///
@@ -123,18 +124,27 @@ public final class AppDatabase: Sendable {
     }
 
     /// Runs one write transaction, mapping database errors to `StoreError`.
-    /// The events it appends are remembered as this instance's own.
+    /// While a change reader follows this database, the events the write
+    /// appends are noted as this instance's own, before the commit (so no
+    /// reader sees them first), and forgotten again if the commit fails.
+    /// Once committed, readers are told that something changed.
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        var appended: [Int64] = []
         do {
-            return try writer.write { db in
-                let before = try Int64.fetchOne(db, sql: "SELECT max(id) FROM event") ?? 0
+            let result = try writer.write { db in
+                let followed = ownEvents.withLock { $0 != nil }
+                let before = followed ? try Int64.fetchOne(db, sql: "SELECT max(id) FROM event") ?? 0 : 0
                 let result = try body(db)
-                // Before the commit, so that no feed sees these events before it knows they are ours.
-                let appended = try Int64.fetchAll(db, sql: "SELECT id FROM event WHERE id > ?", arguments: [before])
-                if !appended.isEmpty { ownEvents.withLock { $0.formUnion(appended) } }
+                if followed {
+                    appended = try Int64.fetchAll(db, sql: "SELECT id FROM event WHERE id > ?", arguments: [before])
+                    ownEvents.withLock { $0?.formUnion(appended) }
+                }
                 return result
             }
+            ChangeSignal.raise(for: path)
+            return result
         } catch {
+            if !appended.isEmpty { ownEvents.withLock { $0?.subtract(appended) } }
             throw Self.storeError(error, path: path)
         }
     }

@@ -17,6 +17,8 @@ public enum StoreChange: Sendable, Hashable {
 /// for a change feed: what other processes (and other `AppDatabase`
 /// instances) wrote since the last look. `PRAGMA data_version` on this
 /// connection tells, without reading the log, whether anyone committed.
+/// One reader follows an `AppDatabase` at a time: it forgets the instance's
+/// own events as it passes them.
 public final class ChangeReader: Sendable {
     private let database: AppDatabase
     private let connection: DatabaseQueue
@@ -26,6 +28,11 @@ public final class ChangeReader: Sendable {
     /// Starts after the newest event now in the log.
     public init(_ database: AppDatabase) throws(StoreError) {
         self.database = database
+        let first = database.ownEvents.withLock { own in
+            defer { own = own ?? [] }
+            return own == nil
+        }
+        guard first else { throw .unavailable(path: database.path, detail: "another change reader already follows this database") }
         do {
             var configuration = Configuration()
             configuration.readonly = true
@@ -49,7 +56,6 @@ public final class ChangeReader: Sendable {
     /// caller knows (it becomes the changes' `previous`).
     public func changes(previous: (SessionKey) -> ActiveAccount) throws(StoreError) -> [StoreChange] {
         let (cursor, version) = position.withLock { $0 }
-        let own = database.ownEvents.withLock { $0 }
         let read: (changes: [StoreChange], last: Int64?, version: Int64)
         do {
             // One read: the log and the accounts it names, as of the same moment.
@@ -64,7 +70,8 @@ public final class ChangeReader: Sendable {
                 while let row = try rows.next() {
                     let id: Int64 = row[0]
                     last = id
-                    guard !own.contains(id) else { continue }
+                    // Visible, so committed, so noted before if it is ours.
+                    guard !database.ownEvents.withLock({ $0?.contains(id) ?? false }) else { continue }
                     let event = LoggedEvent(kind: row[1], session: row[2], account: row[3], detail: row[4])
                     changes += try Self.changes(for: event, db: db, previous: { known[$0] ?? previous($0) }, remember: { known[$0] = $1 })
                 }
@@ -74,7 +81,7 @@ public final class ChangeReader: Sendable {
             throw AppDatabase.storeError(error, path: database.path)
         }
         position.withLock { $0 = (read.last ?? $0.cursor, read.version) }
-        if let last = read.last { database.ownEvents.withLock { own in own = own.filter { $0 > last } } }
+        if let last = read.last { database.ownEvents.withLock { own in own = own?.filter { $0 > last } } }
         return read.changes
     }
 
@@ -92,26 +99,22 @@ public final class ChangeReader: Sendable {
         for event: LoggedEvent, db: Database, previous: (SessionKey) -> ActiveAccount, remember: (SessionKey, ActiveAccount) -> Void
     ) throws -> [StoreChange] {
         let session = event.session.map(SessionKey.init(stored:))
-        func status(_ current: ActiveAccount) -> [StoreChange] {
+        /// Who the event's session acts as in this read's snapshot, if that
+        /// is news (later events in the same read may change it again).
+        func status() throws -> [StoreChange] {
             guard let session else { return [] }
-            defer { remember(session, current) }
-            return [.status(UserStatusChanged(session: session, previous: previous(session), current: current, reason: .external))]
-        }
-        /// The account as it is now, or anonymous if it is gone.
-        func active() throws -> ActiveAccount {
-            guard let id = event.account, let found = try AppDatabase.loadAccounts(db, ids: [id]).first else { return .anonymous }
-            return .account(found)
+            let current = try AppDatabase.active(db, session: session), before = previous(session)
+            remember(session, current)
+            // Several events in one read may leave a session as it was.
+            guard current != before else { return [] }
+            return [.status(UserStatusChanged(session: session, previous: before, current: current, reason: .external))]
         }
         let accounts = AccountsChanged(accounts: event.account.map { [AccountID($0)] } ?? [])
         switch event.kind {
-        case "switch":
-            return status(try active())
-        case "signIn", "link", "merge":
-            return [.accounts(accounts)] + status(try active())
-        case "signOut":
-            return status(.anonymous)
-        case "disconnect":
-            return [.accounts(accounts)]
+        case "switch", "signOut":
+            return try status()
+        case "signIn", "link", "merge", "disconnect":
+            return [.accounts(accounts)] + (try status())
         case "check":
             let detail = (try? JSONDecoder().decode([String: String].self, from: Data(event.detail.utf8))) ?? [:]
             guard let identity = detail["identity"].flatMap(Identity.init(parsing:)),

@@ -233,7 +233,12 @@ extension AppDatabase {
             INSERT OR IGNORE INTO favourite (accountId, showId, createdAt)
             SELECT ?, showId, createdAt FROM favourite WHERE accountId = ?
             """, arguments: ids)
+        // Other sessions acting as the source now act as the target: logged, not silent.
+        let moved = try String.fetchAll(db, sql: "SELECT key FROM session WHERE accountId = ? AND key != ?", arguments: [source.rawValue, session.rawValue])
         try db.execute(sql: "UPDATE session SET accountId = ? WHERE accountId = ?", arguments: ids)
+        for key in moved {
+            try log("merge", session: SessionKey(stored: key), account: target, ["from": source.description], db: db, at: date)
+        }
         try db.execute(sql: """
             UPDATE account SET
               useCount = useCount + (SELECT useCount FROM account WHERE id = ?2),

@@ -11,13 +11,15 @@ import SwitchboardCore
 /// (`UserStatusChanged` with reason `.external`, `AccountsChanged`,
 /// `IdentityStateChanged`), so subscribers need no code of their own for it.
 ///
-/// Woken by inotify on the database's folder: SQLite writes the `-wal` file
-/// on every commit. A wake-up reads the event log from its cursor, and only
-/// when `PRAGMA data_version` says someone committed (`ChangeReader`).
-/// A commit becomes visible a moment after its last write to the `-wal`
-/// file (when the shared-memory index is updated, which inotify does not
-/// see), so each wake-up looks again a few times over the next 85 ms.
-/// Nothing polls: when nobody writes, the feed causes no wake-ups.
+/// Woken by inotify on the database's folder: every Switchboard write
+/// touches `ChangeSignal`'s file once it has committed, and SQLite writes the
+/// `-wal` file on every commit, whoever makes it. A wake-up reads the event
+/// log from its cursor, and only when `PRAGMA data_version` says someone
+/// committed (`ChangeReader`). A commit by another program becomes visible
+/// a moment after its last write to the `-wal` file (when the shared-memory
+/// index is updated, which inotify does not see), so each wake-up also
+/// looks again a few times over the next 85 ms. Nothing polls: when nobody
+/// writes, the feed causes no wake-ups.
 public final class ChangeFeed: Sendable {
     private let reader: ChangeReader
     private let bus: NotificationBus
@@ -40,7 +42,7 @@ public final class ChangeFeed: Sendable {
         self.bus = bus
         self.onError = onError
         let (folder, file) = Self.split(database.path)
-        names = [file, file + "-wal", file + "-journal"]
+        names = [file, file + "-wal", file + "-journal", ChangeSignal.name(forDatabase: file)]
         let descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         let events = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO)
         guard descriptor >= 0, inotify_add_watch(descriptor, folder, events) >= 0 else {
@@ -77,7 +79,10 @@ public final class ChangeFeed: Sendable {
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
-            relevant = relevant || Self.names(in: buffer[..<count]).contains { names.contains($0) }
+            // An overflowed queue lost events: look, to be safe.
+            relevant = relevant || Self.events(in: buffer[..<count]).contains { event in
+                event.mask & UInt32(IN_Q_OVERFLOW) != 0 || names.contains(event.name)
+            }
         }
         guard relevant else { return }
         publishChanges()
@@ -97,8 +102,8 @@ public final class ChangeFeed: Sendable {
 
     private var isWatching: Bool { watch.withLock { $0.source != nil } }
 
-    /// Publishes what other processes committed since the last look.
-    public func publishChanges() {
+    /// Publishes what other processes committed since the last look. Runs on `queue`.
+    private func publishChanges() {
         let changes: [StoreChange]
         do {
             changes = try reader.changes(previous: { session in known.withLock { $0[session] } ?? .anonymous })
@@ -116,20 +121,21 @@ public final class ChangeFeed: Sendable {
         }
     }
 
-    /// The names in a buffer of `inotify_event`s.
-    static func names(in bytes: ArraySlice<UInt8>) -> [String] {
-        var names: [String] = []
+    /// The masks and names in a buffer of `inotify_event`s.
+    static func events(in bytes: ArraySlice<UInt8>) -> [(mask: UInt32, name: String)] {
+        var events: [(mask: UInt32, name: String)] = []
         let header = MemoryLayout<inotify_event>.size
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset + header <= raw.count {
+                let mask = raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
                 let length = Int(raw.loadUnaligned(fromByteOffset: offset + header - 4, as: UInt32.self))
                 let name = raw[(offset + header)..<min(raw.count, offset + header + length)].prefix { $0 != 0 }
-                names.append(String(decoding: name, as: UTF8.self))
+                events.append((mask, String(decoding: name, as: UTF8.self)))
                 offset += header + length
             }
         }
-        return names
+        return events
     }
 
     /// A path's folder (`.` when it has none) and file name.

@@ -132,10 +132,13 @@ final class Channel<E: BusEvent>: AnyChannel, @unchecked Sendable {
     func drainInline() {
         while true {
             var inline: InlineSnapshot<E> = .empty
-            let (first, missed) = state.withLock { state in
-                state.nextInlineBatch(into: &inlineBatch, subscribers: &inline)
+            // Whether the batch is empty is read under the lock: once it is,
+            // the token is given back and the next holder fills the batch.
+            let (first, missed, done) = state.withLock { state in
+                let (first, missed) = state.nextInlineBatch(into: &inlineBatch, subscribers: &inline)
+                return (first, missed, inlineBatch.isEmpty)
             }
-            if inlineBatch.isEmpty { return }
+            if done { return }
             if missed > 0 { for subscriber in inline.strong { subscriber.onLag?(missed) } }
             for (offset, event) in inlineBatch.enumerated() {
                 inline.deliver(event, seq: first + offset)

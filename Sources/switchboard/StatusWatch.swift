@@ -34,22 +34,36 @@ enum StatusWatch {
         interrupt.setEventHandler { exit(0) }
         interrupt.resume()
 
+        exitWhenNobodyReads()
         let bus = NotificationBus()
         let shown = ShownStatus()
-        // The feed first, so that nothing committed after the first line is missed.
-        let feed = try ChangeFeed(database: database, bus: bus) { error in
-            FileHandle.standardError.write(Data("switchboard: \(error)\n".utf8))
-        }
-        let current = try database.active(in: session)
-        shown.show(current, in: session, reason: "current", json: json)
+        // Subscribed and fed before the first line is read, so that nothing
+        // committed after it is missed; a change that arrives first and then
+        // the same status read again print once.
         let subscription = bus.subscribe(UserStatusChanged.self, on: .inline) { change in
             guard all || change.session == session else { return }
             shown.show(change.current, in: change.session, reason: "changed", json: json)
         }
+        let feed = try ChangeFeed(database: database, bus: bus) { error in
+            FileHandle.standardError.write(Data("switchboard: \(error)\n".utf8))
+        }
+        shown.show(try database.active(in: session), in: session, reason: "current", json: json)
         while true {
-            try await Task.sleep(for: .seconds(3600))
+            try await Task.sleep(for: .seconds(365 * 86_400))
             withExtendedLifetime((feed, subscription, interrupt)) {}
         }
+    }
+
+    /// Ends the process (status 0) as soon as standard output's reader goes
+    /// away, not at the next line: a thread waits in `poll` for the error
+    /// or hang-up, which costs no wake-ups until then.
+    static func exitWhenNobodyReads() {
+        let thread = Thread {
+            var output = pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)
+            while poll(&output, 1, -1) < 0 && errno == EINTR {}
+            if output.revents & Int16(POLLERR | POLLHUP) != 0 { exit(0) }
+        }
+        thread.start()
     }
 
     /// What was last written per session, so that only real changes print.
@@ -76,14 +90,26 @@ enum StatusWatch {
     }
 
     /// Writes `text` and a newline to standard output now; exits quietly
-    /// (status 0) when nobody reads it any more.
+    /// (status 0) when nobody reads it any more, with status 1 and a
+    /// message on any other failure.
     static func writeLine(_ text: String) {
         var bytes = Array((text + "\n").utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { exit(0) }
-            bytes = bytes.dropFirst(written)
+            if written > 0 {
+                bytes = bytes.dropFirst(written)
+                continue
+            }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN:
+                var output = pollfd(fd: STDOUT_FILENO, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&output, 1, -1)
+            case EPIPE: exit(0)
+            default:
+                FileHandle.standardError.write(Data("switchboard: cannot write the status: \(String(cString: strerror(errno)))\n".utf8))
+                exit(1)
+            }
         }
     }
 }

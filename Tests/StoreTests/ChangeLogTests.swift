@@ -22,33 +22,67 @@ struct ChangeLogTests {
         let ada = try Sample.signIn([Sample.adaGitHub], into: fixture.database, session: here)[0]
         #expect(try reader.changes(previous: { _ in .anonymous }).isEmpty)
 
-        // The other process: a new account, a switch in this session, a revocation, a sign-out.
+        // The other process, one step per look: a new account, a switch in
+        // this session, a revocation (and the sign-out it brings).
+        var known: [SessionKey: ActiveAccount] = [:]
+        func look() throws -> [StoreChange] {
+            let changes = try reader.changes(previous: { known[$0] ?? .anonymous })
+            for case .status(let event) in changes { known[event.session] = event.current }
+            return changes
+        }
         let grace = try Sample.signIn([Sample.graceGitHub], into: other, session: there)[0]
+        let signedIn = try look()
+        #expect(signedIn.first == .accounts(AccountsChanged(accounts: [grace])))
+        #expect(signedIn.dropFirst().map { if case .status(let e) = $0 { e.current.id } else { nil } } == [Optional(grace)])
         _ = try other.switchAccount(to: ada, session: here)
+        guard case .status(let switched) = try look().first else { Issue.record("no status change"); return }
+        #expect(switched.session == here && switched.current.id == ada && switched.previous == .anonymous && switched.reason == .external)
         _ = try other.recordCheck(Sample.graceGitHub.identity, state: .revoked)
-        let changes = try reader.changes(previous: { _ in .anonymous })
-        let statuses = changes.compactMap { if case .status(let event) = $0 { event } else { nil } }
-        #expect(changes.contains(.accounts(AccountsChanged(accounts: [grace]))))
-        #expect(statuses.map(\.session) == [there, here, there], "sign-in, switch, then the revocation's sign-out")
-        #expect(statuses.map(\.current.id) == [grace, ada, nil])
-        #expect(statuses.allSatisfy { $0.reason == .external })
-        #expect(statuses[2].previous.id == grace, "what the reader saw earlier in the same read")
-        #expect(changes.contains(.identity(IdentityStateChanged(identity: Sample.graceGitHub.identity, previous: .authorized, current: .revoked))))
-        #expect(try reader.changes(previous: { _ in .anonymous }).isEmpty, "read once")
-        #expect(fixture.database.ownEvents.withLock { $0.isEmpty }, "passed own events are forgotten")
+        let revoked = try look()
+        #expect(revoked.contains(.identity(IdentityStateChanged(identity: Sample.graceGitHub.identity, previous: .authorized, current: .revoked))))
+        let signedOut = revoked.compactMap { if case .status(let event) = $0 { event } else { nil } }
+        #expect(signedOut.map(\.session) == [there] && signedOut.first?.previous.id == grace && signedOut.first?.current == .anonymous)
+        #expect(try look().isEmpty, "read once")
+
+        // Two steps between looks: a session that ends where it began is no news.
+        _ = try other.switchAccount(to: grace, session: here)
+        _ = try other.switchAccount(to: ada, session: here)
+        #expect(try look().isEmpty)
+        #expect(fixture.database.ownEvents.withLock { $0 == [] }, "passed own events are forgotten")
+        #expect(throws: StoreError.self, "one reader follows a database") { try ChangeReader(fixture.database) }
     }
 
-    @Test("a disconnect is an accounts change; a reader started later sees only what came after it")
+    @Test("a disconnect is an accounts change and, for its session, a status change; a reader started later sees only what came after it")
     func startsAtTheEnd() throws {
         let fixture = try Fixture()
         let other = try AppDatabase(path: fixture.database.path)
         let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: other, session: there)
         let reader = try ChangeReader(fixture.database)
         let before = reader.cursor
+        let grace = try other.active(in: there)
         _ = try other.disconnect(Sample.graceGitHub.identity, session: there)
-        let changes = try reader.changes(previous: { _ in .anonymous })
+        let changes = try reader.changes(previous: { $0 == there ? grace : .anonymous })
         #expect(changes.contains(.accounts(AccountsChanged(accounts: [ids[1]]))), "\(changes)")
-        #expect(!changes.contains { if case .status(let event) = $0 { event.current.id == ids[0] } else { false } }, "only what came after the reader")
+        let statuses = changes.compactMap { if case .status(let event) = $0 { event } else { nil } }
+        #expect(statuses.map(\.session) == [there] && statuses.first?.current == .anonymous, "the disconnecting session acted as Grace")
         #expect(reader.cursor > before)
+    }
+
+    @Test("a merge tells every session that acted as the merged account, not only the one that merged")
+    func mergeMovesOtherSessions() throws {
+        let fixture = try Fixture()
+        let other = try AppDatabase(path: fixture.database.path)
+        let ids = try Sample.signIn([Sample.adaGitHub], into: other, session: there)
+        _ = try Sample.signIn([Sample.adaGoogle], into: other, session: here)  // a second account, active here
+        _ = try other.switchAccount(to: ids[0], session: there)
+        let reader = try ChangeReader(fixture.database)
+        // In `there`, Ada (GitHub) links Google, which belongs to the account active `here`: merge it in.
+        guard case .conflict(let conflict, _) = try other.signIn(Sample.adaGoogle, mode: .link, session: there) else {
+            Issue.record("expected a conflict"); return
+        }
+        _ = try other.resolve(conflict, choosing: .merge, identity: Sample.adaGoogle, session: there)
+        let statuses = try reader.changes(previous: { _ in .anonymous }).compactMap { if case .status(let event) = $0 { event } else { nil } }
+        #expect(Set(statuses.map(\.session)) == [here, there], "\(statuses)")
+        #expect(statuses.allSatisfy { $0.current.id == ids[0] })
     }
 }

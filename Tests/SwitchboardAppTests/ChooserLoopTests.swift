@@ -154,9 +154,9 @@ struct ChooserLoopTests {
             .revoke(tokens.refreshToken!, hint: "refresh_token", at: t.rig.base.appendingPathComponent("revoke"))
         t.loop.start()
         #expect(t.loop.state.active.account?.name == "Ada Lovelace")
-        try await t.wait("the sign-out") { $0.active == .anonymous }
+        // The accounts are read again at the end of the sign-out's turn.
+        try await t.wait("the sign-out") { $0.active == .anonymous && $0.accounts.list.accounts.first?.identities.first?.state == .revoked }
         #expect(t.loop.state.toasts.map(\.text).contains("Ada Lovelace was signed out: demo revoked the token."))
-        #expect(t.loop.state.accounts.list.accounts.first?.identities.first?.state == .revoked)
     }
 
     @Test("theme cycling publishes a theme change that comes back as an event")

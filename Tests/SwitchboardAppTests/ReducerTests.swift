@@ -92,7 +92,10 @@ struct ReducerTests {
         // The last row: a new code.
         for _ in people { _ = Fixture.press(.down, on: &signIn) }
         #expect(Fixture.press(.down, .enter, on: &signIn) == [.startSignIn("demo", .signIn)])
-        // Linking never offers it: the identity would be the account's own already.
+        // Linking never offers it: it asks for a code at once.
+        var link = several()
+        _ = Fixture.press(.character("l"), on: &link)
+        #expect(Fixture.press(.down, .down, .enter, on: &link) == [.startSignIn("demo", .link)])
     }
 
     @Test("l links when someone is active, and explains otherwise")
