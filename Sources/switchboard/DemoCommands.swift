@@ -30,7 +30,9 @@ struct DemoServe: AsyncParsableCommand {
     var denyAll = false
 
     func run() async throws {
-        let server = DemoServer(settings: DemoSettings(expiresIn: expiresIn, interval: interval, slowDownPolls: slowDown, denyAll: denyAll))
+        let settings = DemoSettings(expiresIn: expiresIn, interval: interval, slowDownPolls: slowDown, denyAll: denyAll)
+        if let problem = settings.problem { throw fail("demo serve: \(problem)", .usage) }
+        let server = DemoServer(settings: settings)
         let url: URL
         do { url = try await server.start(port: port) } catch { throw fail("cannot start the demo provider: \(error)", .offline) }
         if url.port != Int(port) { print("Port \(port) is taken; using \(url.port ?? 0).") }

@@ -59,9 +59,9 @@ enum SignInDialogView {
         buffer.drawBox(box, style: theme[.code])
         buffer.write(spaced, x: box.x + 2, y: box.y + 1, style: theme[.code])
         y = box.maxY + 1
-        let remaining = max(0, Int(state.now.distance(to: code.expiresAt).rounded(.up)))
-        let seconds = remaining % 60
-        let countdown = "Expires in \(remaining / 60):\(seconds < 10 ? "0" : "")\(seconds)"
+        let left = state.now.distance(to: code.expiresAt)
+        let remaining = Countdown.wholeSeconds(left)
+        let countdown = "Expires in \(Countdown.text(left))"
         buffer.write(countdown, x: textArea.x, y: y, style: remaining < 30 ? theme[.statusWarning] : theme[.text])
         y += 1
         let spinner = ["◐", "◓", "◑", "◒"][code.polls % 4]
