@@ -116,8 +116,11 @@ struct SignInCommand: AsyncParsableCommand, TakesCommonOptions {
     private func providerSettings() throws -> ProviderSettings {
         if let issuer {
             let url = try checkedURL(issuer, "--issuer")
+            guard let id = ProviderID(issuer: url.absoluteString) else {
+                throw fail("--issuer \(issuer.displaySafe): an issuer is an https URL without a user, query or fragment", .usage)
+            }
             return ProviderSettings(
-                id: ProviderID(url.host ?? "oidc"), kind: .oidc, clientID: clientID, clientSecret: try readSecret(),
+                id: id, kind: .oidc, clientID: clientID, clientSecret: try readSecret(),
                 issuer: url, scopes: scope.map { $0.split(separator: " ").map(String.init) },
                 deviceAuthorizationEndpoint: try deviceEndpoint.map { try checkedURL($0, "--device-endpoint") })
         }
