@@ -73,8 +73,9 @@ struct DemoApprove: AsyncParsableCommand {
 
     func run() async throws {
         guard let base = URL(string: server), let url = URL(string: base.absoluteString + "/api/approve") else {
-            throw fail("--server is not a URL", .usage)
+            throw fail("--server \(server.displaySafe) is not a URL", .usage)
         }
+        if let problem = EndpointPolicy.problem(with: base, as: "--server") { throw fail(problem, .usage) }
         let body = try JSONSerialization.data(withJSONObject: ["user_code": code, "person": person, "deny": deny])
         let response: HTTPResponse
         do {

@@ -70,4 +70,11 @@ struct IssuerCLITests {
         #expect(result.stderr.contains(given[given.count - 1]) && result.stderr.contains("must be https"), "\(result.stderr)")
         #expect(paths.all.isEmpty)
     }
+
+    @Test("demo approve --server is held to the same rule")
+    func demoServerChecked() throws {
+        let result = try runProcess(builtProduct("switchboard"), ["demo", "approve", "WDJB-MJHT", "--server", "http://127.0.0.1.nip.io:8628"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("http://127.0.0.1.nip.io:8628 must be https"), "\(result.stderr)")
+    }
 }
