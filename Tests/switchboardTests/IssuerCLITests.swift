@@ -1,3 +1,4 @@
+import DeviceFlow
 import Foundation
 import Testing
 import TestSupport
@@ -76,5 +77,39 @@ struct IssuerCLITests {
         let result = try runProcess(builtProduct("switchboard"), ["demo", "approve", "WDJB-MJHT", "--server", "http://127.0.0.1.nip.io:8628"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("http://127.0.0.1.nip.io:8628 must be https"), "\(result.stderr)")
+    }
+
+    @Test("without --scope, only the default scopes the server lists are asked for; --scope is sent as given")
+    func scopesTheServerLists() throws {
+        let base = Recorder<String>(), scopes = Recorder<String>()
+        let server = try FaultServer { request in
+            let root = base.all.first ?? ""
+            let body: [String: Any]
+            var status = 200
+            switch request.path {
+            case "/.well-known/openid-configuration":
+                body = ["issuer": root, "device_authorization_endpoint": root + "/device", "token_endpoint": root + "/token",
+                        "userinfo_endpoint": root + "/userinfo", "scopes_supported": ["openid", "offline_access"]]
+            case "/device":
+                let scope = FormEncoding.decode(request.body)["scope"] ?? ""
+                scopes.add(scope)
+                if scope.split(separator: " ").allSatisfy({ ["openid", "offline_access"].contains($0) }) {
+                    body = ["device_code": "d", "user_code": "WDJB-MJHT", "verification_uri": root + "/verify", "expires_in": 60, "interval": 1]
+                } else {
+                    (status, body) = (400, ["error": "invalid_scope", "error_description": "unsupported scope"])
+                }
+            case "/token": body = ["access_token": "at", "token_type": "Bearer"]
+            default: body = ["sub": "s-1"]
+            }
+            return FaultServer.response(status, "application/json", try! JSONSerialization.data(withJSONObject: body))
+        }
+        defer { server.stop() }
+        base.add(server.baseURL.absoluteString)
+        let cli = CLI()
+        let plain = try cli.run("sign-in", "--issuer", server.baseURL.absoluteString, "--client-id", "c")
+        #expect(plain.status == 0, "\(plain.stdout)\(plain.stderr)")
+        let given = try cli.run("sign-in", "--issuer", server.baseURL.absoluteString, "--client-id", "c", "--scope", "openid profile")
+        #expect(given.status == 13 && given.stdout.contains("invalid_scope"), "\(given.stdout)")
+        #expect(scopes.all == ["openid", "openid profile"])
     }
 }
