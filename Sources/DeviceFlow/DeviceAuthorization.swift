@@ -42,7 +42,7 @@ public struct DeviceAuthorization: Hashable, Sendable, CustomStringConvertible, 
         }
         self.expiresIn = expiresIn
         // An interval that is missing or not a number of seconds means the default.
-        let stated = (try? fields.seconds("interval", atMost: Self.pollIntervals.upperBound)) ?? nil
+        let stated = try? fields.seconds("interval", atMost: Self.pollIntervals.upperBound)
         interval = min(max(stated ?? 5, Self.pollIntervals.lowerBound), Self.pollIntervals.upperBound)
         self.issuedAt = issuedAt
     }
