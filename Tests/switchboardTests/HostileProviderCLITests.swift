@@ -36,7 +36,7 @@ private final class HostileIssuer: Sendable {
                                   "userinfo_endpoint": root + "/userinfo", "revocation_endpoint": root + "/revoke"])
             case "/device":
                 return json(200, ["device_code": "dc", "user_code": "WDJB\(hostile)-MJHT", "verification_uri": root + "/verify",
-                                  "expires_in": 600, "interval": 1])
+                                  "verification_uri_complete": root + "/verify?code=\(hostile)", "expires_in": 600, "interval": 1])
             case "/token" where request.body.contains("refresh_token"):
                 return json(400, error)
             case "/token" where state.approves.load(ordering: .relaxed):
@@ -124,5 +124,19 @@ struct HostileProviderCLITests {
         let name = try #require(list.first?["name"] as? String)
         #expect(name.unicodeScalars.contains("\u{202E}") && name.hasPrefix("Mallory"))
         #expect(accounts.stdout.contains(#"\u202e"#))
+    }
+
+    @Test("a config error quoting a key with an escape sequence, or a secret under kind, prints neither")
+    func configErrors() throws {
+        let cli = CLI()
+        let config = cli.folder.file("config.toml")
+        for text in ["[providers.\"\\u001b]0;pwned\\u0007x\"]\nkind = \"oidc\"\n", "[providers.work]\nkind = \"GOCSPX-pastedSECRET\\u001b[2J\"\n"] {
+            try text.write(toFile: config, atomically: true, encoding: .utf8)
+            let result = try cli.run("providers", environment: ["SWITCHBOARD_CONFIG": config])
+            #expect(result.status == 6, "\(result.stderr)")
+            #expect(result.stderr.contains("config.toml:"), "\(result.stderr)")
+            #expect(!result.stderr.contains("SECRET"))
+            expectClean(result.stderr, "providers with \(text.debugDescription)")
+        }
     }
 }
