@@ -40,7 +40,8 @@ extension TOMLTable {
     private func check(_ value: String, oneOf allowed: [String], key: String) throws(ConfigError) {
         guard !allowed.contains(value) else { return }
         let choices = allowed.map { "\"\($0)\"" }.joined(separator: ", ")
-        var message = "expected one of \(choices), found \"\(value)\""
+        // The value itself is not repeated: it may be a secret put under the wrong key.
+        var message = "expected one of \(choices), found something else"
         if let near = Suggestion.closest(to: value, among: allowed) { message += " (did you mean \"\(near)\"?)" }
         throw error(key: key, message)
     }

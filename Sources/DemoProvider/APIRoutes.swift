@@ -104,10 +104,7 @@ extension Provider {
         if let value = body.denyAll { settings.denyAll = value }
         if let value = body.accessTokenLifetime { settings.accessTokenLifetime = value }
         if let value = body.rotateRefreshTokens { settings.rotateRefreshTokens = value }
-        guard settings.expiresIn > 0, settings.interval >= 0, settings.slowDownPolls >= 0,
-              settings.accessTokenLifetime > 0 else {
-            return Reply.error("invalid_request", "lifetimes must be positive; interval and slow_down_polls ≥ 0")
-        }
+        if let problem = settings.problem { return Reply.error("invalid_request", problem) }
         await store.updateSettings(settings)
         return Reply.json(Self.body(for: settings))
     }

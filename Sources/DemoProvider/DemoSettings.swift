@@ -37,4 +37,22 @@ public struct DemoSettings: Sendable, Equatable {
         self.accessTokenLifetime = accessTokenLifetime
         self.rotateRefreshTokens = rotateRefreshTokens
     }
+
+    /// Code lifetimes allowed: one second to one day.
+    public static let codeLifetimes = 1...86_400
+    /// Poll intervals allowed, in seconds (0 asks clients for no wait).
+    public static let intervals = 0...600
+    /// `slow_down` answers allowed per code.
+    public static let slowDownBudgets = 0...1_000
+    /// Access token lifetimes allowed: one second to 366 days.
+    public static let tokenLifetimes = 1...(366 * 86_400)
+
+    /// What is wrong with these settings, naming the field; nil when they are usable.
+    public var problem: String? {
+        if !Self.codeLifetimes.contains(expiresIn) { return "expiresIn must be \(Self.codeLifetimes.lowerBound)…\(Self.codeLifetimes.upperBound) seconds" }
+        if !Self.intervals.contains(interval) { return "interval must be \(Self.intervals.lowerBound)…\(Self.intervals.upperBound) seconds" }
+        if !Self.slowDownBudgets.contains(slowDownPolls) { return "slowDownPolls must be \(Self.slowDownBudgets.lowerBound)…\(Self.slowDownBudgets.upperBound)" }
+        if !Self.tokenLifetimes.contains(accessTokenLifetime) { return "accessTokenLifetime must be \(Self.tokenLifetimes.lowerBound)…\(Self.tokenLifetimes.upperBound) seconds" }
+        return nil
+    }
 }

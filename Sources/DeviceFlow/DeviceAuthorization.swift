@@ -37,12 +37,19 @@ public struct DeviceAuthorization: Hashable, Sendable, CustomStringConvertible, 
         verificationURI = uri
         verificationURIComplete = (fields["verification_uri_complete"] ?? fields["verification_url_complete"])
             .flatMap(URL.init(string:)).flatMap { $0.scheme == "https" || $0.scheme == "http" ? $0 : nil }
-        guard let expiresIn = fields.integer("expires_in"), expiresIn > 0 else {
+        guard let expiresIn = try fields.seconds("expires_in", atMost: Self.longestLifetime), expiresIn > 0 else {
             throw .invalidResponse("the device authorization lacks expires_in")
         }
         self.expiresIn = expiresIn
-        interval = max(1, fields.integer("interval") ?? 5)
+        // An interval that is missing or not a number of seconds means the default.
+        let stated = try? fields.seconds("interval", atMost: Self.pollIntervals.upperBound)
+        interval = min(max(stated ?? 5, Self.pollIntervals.lowerBound), Self.pollIntervals.upperBound)
         self.issuedAt = issuedAt
     }
+
+    /// The longest a code is believed to live, whatever the provider says: one day.
+    public static let longestLifetime = 86_400
+    /// Seconds between polls are kept in this range, `slow_down` included.
+    public static let pollIntervals = 1...600
 }
 

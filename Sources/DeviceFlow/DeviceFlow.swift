@@ -147,7 +147,7 @@ public final class DeviceFlow: Sendable {
                 retryDelay = interval
                 next = clock.now().addingTimeInterval(TimeInterval(interval))
             case "slow_down"?:
-                interval += 5
+                interval = min(interval + 5, DeviceAuthorization.pollIntervals.upperBound)
                 retryDelay = interval
                 onEvent(.slowedDown(interval: interval))
                 next = clock.now().addingTimeInterval(TimeInterval(interval))

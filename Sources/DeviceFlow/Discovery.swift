@@ -14,11 +14,15 @@ public struct ProviderEndpoints: Hashable, Sendable {
     /// A provider's own user API, for providers without OpenID Connect
     /// (GitHub's `/user`): its numeric `id` is the stable subject.
     public var userAPI: URL?
+    /// The scopes discovery says the provider supports (`scopes_supported`);
+    /// nil when it did not say.
+    public var scopesSupported: [String]?
 
     public init(
         issuer: String? = nil, deviceAuthorization: URL?, token: URL, userinfo: URL? = nil, jwks: URL? = nil,
-        revocation: URL? = nil, userAPI: URL? = nil
+        revocation: URL? = nil, userAPI: URL? = nil, scopesSupported: [String]? = nil
     ) {
+        self.scopesSupported = scopesSupported
         self.issuer = issuer
         self.deviceAuthorization = deviceAuthorization
         self.token = token
@@ -31,9 +35,18 @@ public struct ProviderEndpoints: Hashable, Sendable {
 
 /// OpenID Connect discovery (`/.well-known/openid-configuration`).
 public enum OIDCDiscovery {
+    /// The one host whose discovery may name a `{tenantid}` issuer template.
+    public static let tenantTemplateHost = "login.microsoftonline.com"
+
     /// Fetches and checks the issuer's metadata. The document's `issuer`
-    /// must be the one asked for (OpenID Connect Discovery §4.3).
-    public static func fetch(issuer: URL, transport: some HTTPTransport) async throws(FlowFailure) -> ProviderEndpoints {
+    /// must be the one asked for (OpenID Connect Discovery §4.3); a
+    /// `{tenantid}` template is accepted only when `allowsTenantTemplate`
+    /// (the Microsoft kind) and only on `tenantTemplateHost`, for both the
+    /// issuer asked and the one stated.
+    public static func fetch(
+        issuer: URL, allowsTenantTemplate: Bool = false, transport: some HTTPTransport
+    ) async throws(FlowFailure) -> ProviderEndpoints {
+        try EndpointPolicy.check(issuer, as: "the issuer")
         let base = issuer.absoluteString.hasSuffix("/") ? String(issuer.absoluteString.dropLast()) : issuer.absoluteString
         guard let url = URL(string: base + "/.well-known/openid-configuration") else {
             throw .configuration("issuer \(issuer) is not a URL")
@@ -50,12 +63,30 @@ public enum OIDCDiscovery {
         func endpoint(_ key: String) -> URL? { (document[key] as? String).flatMap(URL.init(string:)) }
         guard let stated = document["issuer"] as? String else { throw .invalidResponse("the discovery document at \(url) has no issuer") }
         let trimmed = stated.hasSuffix("/") ? String(stated.dropLast()) : stated
-        guard trimmed == base || stated.contains("{tenantid}") else {
+        let templateAllowed = allowsTenantTemplate && issuer.host?.lowercased() == tenantTemplateHost
+            && URL(string: stated.replacingOccurrences(of: "{tenantid}", with: "t"))?.host?.lowercased() == tenantTemplateHost
+        guard trimmed == base || (stated.contains("{tenantid}") && templateAllowed) else {
             throw .invalidResponse("the discovery document at \(url) names another issuer (\(stated.displaySafeSingleLine))")
         }
         guard let token = endpoint("token_endpoint") else { throw .invalidResponse("the discovery document at \(url) has no token_endpoint") }
         return ProviderEndpoints(
             issuer: stated, deviceAuthorization: endpoint("device_authorization_endpoint"), token: token,
-            userinfo: endpoint("userinfo_endpoint"), jwks: endpoint("jwks_uri"), revocation: endpoint("revocation_endpoint"))
+            userinfo: endpoint("userinfo_endpoint"), jwks: endpoint("jwks_uri"), revocation: endpoint("revocation_endpoint"),
+            scopesSupported: (document["scopes_supported"] as? [Any])?.compactMap { $0 as? String })
+    }
+}
+
+extension ProviderEndpoints {
+    /// Every URL that is set, with what it is for.
+    var all: [(url: URL, role: String)] {
+        [(deviceAuthorization, "the device authorization endpoint"), (token, "the token endpoint"), (userinfo, "the userinfo endpoint"),
+         (jwks, "the JWKS URI"), (revocation, "the revocation endpoint"), (userAPI, "the user API")]
+            .compactMap { url, role in url.map { ($0, role) } }
+    }
+
+    /// Throws, naming the URL, unless every endpoint is one `EndpointPolicy` allows.
+    public func checked() throws(FlowFailure) -> ProviderEndpoints {
+        for (url, role) in all { try EndpointPolicy.check(url, as: role) }
+        return self
     }
 }

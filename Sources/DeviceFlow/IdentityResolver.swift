@@ -34,14 +34,16 @@ public struct IdentityResolver: Sendable {
             guard parts.count == subjectClaims.count else {
                 throw .unverifiable("the id_token lacks \(subjectClaims.joined(separator: " and "))")
             }
-            return LinkedIdentity(
+            for (claim, part) in zip(subjectClaims, parts) { try Self.checkSubject(part, field: "the id_token's \(claim)") }
+            return Self.cleaned(LinkedIdentity(
                 identity: Identity(provider: provider, subject: parts.joined(separator: ":")),
                 displayName: claims.name ?? claims.preferred_username, email: claims.email,
-                emailVerified: claims.email_verified?.value ?? false)
+                emailVerified: claims.email_verified?.value ?? false))
         }
         if let userinfo = endpoints.userinfo {
             let profile = try await fetchProfile(userinfo, token: tokens.accessToken)
             guard let subject = profile["sub"] else { throw .unverifiable("the userinfo answer has no sub") }
+            try Self.checkSubject(subject, field: "the userinfo answer's sub")
             return linked(subject: subject, profile)
         }
         if let userAPI = endpoints.userAPI {
@@ -66,10 +68,37 @@ public struct IdentityResolver: Sendable {
     }
 
     private func linked(subject: String, _ profile: OAuthFields) -> LinkedIdentity {
-        LinkedIdentity(
+        Self.cleaned(LinkedIdentity(
             identity: Identity(provider: provider, subject: subject),
             displayName: profile["name"] ?? profile["preferred_username"] ?? profile["login"],
-            email: profile["email"], emailVerified: profile["email_verified"] == "true" || profile["email_verified"] == "1")
+            email: profile["email"], emailVerified: profile["email_verified"] == "true" || profile["email_verified"] == "1"))
+    }
+
+    /// A subject is the identity: one holding a control or bidirectional
+    /// character (a NUL would cut it short in C strings) is refused whole,
+    /// never shortened or cleaned into another person's.
+    static func checkSubject(_ subject: String, field: String) throws(FlowFailure) {
+        if subject.containsTerminalControl {
+            throw .unverifiable("\(field) holds a control character; such a subject is refused")
+        }
+    }
+
+    /// Names lose their C0, DEL and C1 control characters, never text (a NUL
+    /// would cut them short); bidirectional marks stay, as right-to-left
+    /// names need them, and every display drops them (`displaySafe`). An
+    /// email holding any control character is dropped, so it can never
+    /// match another account's.
+    static func cleaned(_ linked: LinkedIdentity) -> LinkedIdentity {
+        var linked = linked
+        let kept = linked.displayName.map { name in
+            String(String.UnicodeScalarView(name.unicodeScalars.filter { !(0x00...0x1F).contains($0.value) && !(0x7F...0x9F).contains($0.value) }))
+        }
+        linked.displayName = kept.flatMap { $0.isEmpty ? nil : $0 }
+        if linked.email?.containsTerminalControl == true {
+            linked.email = nil
+            linked.emailVerified = false
+        }
+        return linked
     }
 
     private func fetchProfile(_ url: URL, token: String) async throws(FlowFailure) -> OAuthFields {

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardCore
 
 /// The fields of a provider's answer, whatever shape it came in: JSON,
 /// form-encoded (GitHub without `Accept`), or nothing usable (HTML, empty).
@@ -36,9 +37,16 @@ struct OAuthFields: Sendable {
         values[key].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// A whole number, sent as a number or a string.
-    func integer(_ key: String) -> Int? {
-        self[key].flatMap { Int($0) ?? Double($0).map { Int($0) } }
+    /// A count of seconds, sent as a number or a string: nil when absent,
+    /// else a finite, non-negative number at most `maximum` (larger ones are
+    /// cut to it). Anything else (`nan`, `inf`, negative, not a number) is
+    /// an invalid response naming the field.
+    func seconds(_ key: String, atMost maximum: Int) throws(FlowFailure) -> Int? {
+        guard let text = self[key] else { return nil }
+        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite, value >= 0 else {
+            throw .invalidResponse("\(key) is not a number of seconds: \(text.displaySafeSingleLine)")
+        }
+        return value >= Double(maximum) ? maximum : Int(value.rounded(.down))
     }
 
     /// The OAuth error, when the answer is one (any status: GitHub sends 200).
@@ -58,7 +66,8 @@ public struct OAuthError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        description_.map { "\(code): \($0.displaySafeSingleLine)" } ?? code
+        let code = code.displaySafeSingleLine
+        return description_.map { "\(code): \($0.displaySafeSingleLine)" } ?? code
     }
 }
 
@@ -95,9 +104,10 @@ public enum FlowFailure: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension String {
-    /// Safe to show on one line: no control characters, at most 300 characters.
+    /// Safe to show on one line (`displaySafe`: no escape sequence, control
+    /// or bidirectional character), at most 300 characters.
     var displaySafeSingleLine: String {
-        let cleaned = String(String.UnicodeScalarView(unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }))
+        let cleaned = displaySafe
         return cleaned.count > 300 ? String(cleaned.prefix(300)) + "…" : cleaned
     }
 }

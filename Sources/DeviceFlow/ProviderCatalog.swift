@@ -103,12 +103,22 @@ public struct ResolvedProvider: Sendable {
     public var id: ProviderID { settings.id }
     public var template: ProviderTemplate { settings.template }
     public var client: ClientCredentials { ClientCredentials(clientID: settings.clientID ?? "", clientSecret: settings.clientSecret) }
-    public var scopes: [String] { settings.scopes ?? template.defaultScopes }
+    /// The scopes asked for: as configured or given (`--scope`), sent as
+    /// they are; else the template's defaults that discovery lists as
+    /// supported (all of them when it lists none).
+    public var scopes: [String] {
+        if let scopes = settings.scopes { return scopes }
+        guard let supported = endpoints.scopesSupported, !supported.isEmpty else { return template.defaultScopes }
+        return template.defaultScopes.filter(supported.contains)
+    }
 
     /// Finds the endpoints: fixed ones for GitHub, discovery for the rest,
     /// with configuration filling what discovery lacks.
     public static func resolve(_ settings: ProviderSettings, transport: some HTTPTransport) async throws(FlowFailure) -> ResolvedProvider {
         if let problem = settings.problem { throw .configuration("\(settings.id): \(problem)") }
+        for url in [settings.issuer, settings.host, settings.deviceAuthorizationEndpoint].compactMap({ $0 }) {
+            try EndpointPolicy.check(url, as: "\(settings.id)'s URL")
+        }
         var endpoints: ProviderEndpoints
         switch settings.kind {
         case .github:
@@ -123,7 +133,8 @@ public struct ResolvedProvider: Sendable {
         case .microsoft:
             let tenant = settings.tenant ?? "common"
             endpoints = try await OIDCDiscovery.fetch(
-                issuer: settings.issuer ?? URL(string: "https://login.microsoftonline.com/\(tenant)/v2.0")!, transport: transport)
+                issuer: settings.issuer ?? URL(string: "https://login.microsoftonline.com/\(tenant)/v2.0")!, allowsTenantTemplate: true,
+                transport: transport)
             endpoints.deviceAuthorization = endpoints.deviceAuthorization
                 ?? URL(string: "https://login.microsoftonline.com/\(tenant)/oauth2/v2.0/devicecode")
         case .gitlab:
@@ -138,7 +149,8 @@ public struct ResolvedProvider: Sendable {
         guard endpoints.deviceAuthorization != nil else {
             throw .configuration("\(settings.id) does not offer the device grant: its discovery has no device_authorization_endpoint; set device_authorization_endpoint in [providers.\(settings.id)]")
         }
-        return ResolvedProvider(settings: settings, endpoints: endpoints)
+        // Discovery's answers and configuration alike, before any of them is used.
+        return ResolvedProvider(settings: settings, endpoints: try endpoints.checked())
     }
 
     /// A new single-use flow for this provider.

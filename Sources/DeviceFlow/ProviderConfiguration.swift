@@ -96,20 +96,13 @@ public struct ProviderConfiguration: Sendable {
         return settings
     }
 
-    /// A URL that is https, or http on a loopback address only.
+    /// A URL that `EndpointPolicy` allows.
     private static func url(_ entry: TOMLTable, _ key: String) throws(ConfigError) -> URL? {
         guard let text = try entry.optionalString(key) else { return nil }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host else {
-            throw entry.error(key: key, "not a URL: \(text)")
+        guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
+            throw entry.error(key: key, "not a URL (an https URL such as https://login.example.com)")
         }
-        guard scheme == "https" || (scheme == "http" && isLoopback(host)) else {
-            throw entry.error(key: key, "must be https (plain http only on 127.0.0.1, ::1 or localhost)")
-        }
+        if let problem = EndpointPolicy.problem(with: url, as: "the URL") { throw entry.error(key: key, problem) }
         return url
     }
-}
-
-/// Whether `host` names this machine's loopback interface.
-public func isLoopback(_ host: String) -> Bool {
-    host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
 }

@@ -47,8 +47,13 @@ public struct TokenClient: Sendable {
         guard let access = fields["access_token"] else { throw .invalidResponse("the token response lacks access_token") }
         let type = fields["token_type"] ?? "Bearer"
         guard type.lowercased() == "bearer" else { throw .invalidResponse("unsupported token_type \(type.displaySafeSingleLine)") }
+        let lifetime = try fields.seconds("expires_in", atMost: longestTokenLifetime)
         return TokenSet(
             accessToken: access, refreshToken: fields["refresh_token"], idToken: fields["id_token"], tokenType: type,
-            scope: fields["scope"], expiresAt: fields.integer("expires_in").map { Moment(secondsSince1970: date.timeIntervalSince1970 + Double($0)) })
+            scope: fields["scope"], expiresAt: lifetime.map { Moment(secondsSince1970: date.timeIntervalSince1970 + Double($0)) })
     }
+
+    /// The longest an access token is believed to live, whatever the provider
+    /// says (366 days): after that it is refreshed or checked again.
+    public static let longestTokenLifetime = 366 * 86_400
 }

@@ -83,5 +83,9 @@ var migrator: DatabaseMigrator {
     migrator.registerMigration(StoreSchema.migrations[1]) { db in
         try db.execute(sql: "CREATE INDEX account_in_listed_order ON account(lastUsedAt DESC, useCount DESC, id)")
     }
+    // Two issuers on one host are two providers (see `IssuerRekeying`).
+    migrator.registerMigration(StoreSchema.migrations[2]) { db in
+        try IssuerRekeying.migrate(db)
+    }
     return migrator
 }

@@ -10,6 +10,7 @@ enum StoreSchema {
     static let migrations = [
         "v1: accounts, identities, credentials, sessions, favourites, provider data, events",
         "v2: accounts indexed in their listed order",
+        "v3: identities of an issuer named by URL keyed by the whole issuer, not its host",
     ]
 
     /// Accounts (`id`, `name`), most recently then most often used first;

@@ -23,12 +23,28 @@ public struct Identity: Hashable, Comparable, Sendable, Codable, CustomStringCon
     }
 
     /// Parses `provider:subject`, the form the CLI accepts and prints.
-    /// The subject may itself contain colons; the provider may not.
+    /// The subject may itself contain colons; the provider may not, unless
+    /// it is an issuer's URL (`https://host[:port]/path:subject`), which
+    /// ends at the first colon after its host and port.
     public init?(parsing text: String) {
-        guard let colon = text.firstIndex(of: ":") else { return nil }
+        guard let colon = Self.separator(in: text) else { return nil }
         let provider = text[..<colon], subject = text[text.index(after: colon)...]
         guard !provider.isEmpty, !subject.isEmpty else { return nil }
         self.init(provider: ProviderID(String(provider)), subject: String(subject))
+    }
+
+    /// The colon between provider and subject.
+    private static func separator(in text: String) -> String.Index? {
+        guard let (scheme, rest) = ProviderID.splitScheme(text), ["https", "http"].contains(scheme.lowercased()) else {
+            return text.firstIndex(of: ":")
+        }
+        var index = rest.firstIndex { $0 == ":" || $0 == "/" } ?? text.endIndex
+        if index < text.endIndex, text[index] == ":" {
+            // A port: digits then a path or the separator.
+            let digits = text[text.index(after: index)...].prefix { ("0"..."9").contains($0) }
+            if !digits.isEmpty, digits.endIndex < text.endIndex { index = digits.endIndex }
+        }
+        return text[index...].firstIndex(of: ":")
     }
 
     /// `provider:subject`.

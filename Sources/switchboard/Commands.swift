@@ -69,7 +69,7 @@ struct StatusCommand: AsyncParsableCommand, TakesCommonOptions {
                     : printJSON(StatusJSON(session: session, active: active))
             }
             for report in checks {
-                let state = report.state.map(\.rawValue) ?? "unknown (\(report.problem ?? "not checked"))"
+                let state = report.state.map(\.rawValue) ?? "unknown (\((report.problem ?? "not checked").displaySafe))"
                 print("\(report.identity.description.displaySafe)  \(state)")
                 for change in report.signedOut where change.session == session {
                     print("  \(report.identity.provider) revoked access, so session \(session) was signed out.")
@@ -174,10 +174,10 @@ struct DisconnectCommand: AsyncParsableCommand, TakesCommonOptions {
         print("Disconnected \(target.description.displaySafe)"
               + (result.accountRemoved ? "; it was its account's last identity, so the account was deleted." : "."))
         switch revocation {
-        case .revoked(let host): print("\(host) revoked its access.")
+        case .revoked(let host): print("\(host.displaySafe) revoked its access.")
         case .nothingStored: break
         case .notOffered(let manual): print("\(target.provider) offers no way to revoke access from here\(manual.map { "; revoke it at \($0.absoluteString)" } ?? "").")
-        case .failed(let detail, let manual): print("Could not revoke access at \(target.provider): \(detail)\(manual.map { "; revoke it at \($0.absoluteString)" } ?? "").")
+        case .failed(let detail, let manual): print("Could not revoke access at \(target.provider): \(detail.displaySafe)\(manual.map { "; revoke it at \($0.absoluteString)" } ?? "").")
         }
     }
 

@@ -36,10 +36,11 @@ struct DemoServe: AsyncParsableCommand {
     var rotateRefreshTokens = false
 
     func run() async throws {
-        guard accessTokenLifetime > 0 else { throw fail("--access-token-lifetime must be positive", .usage) }
-        let server = DemoServer(settings: DemoSettings(
+        let settings = DemoSettings(
             expiresIn: expiresIn, interval: interval, slowDownPolls: slowDown, denyAll: denyAll,
-            accessTokenLifetime: accessTokenLifetime, rotateRefreshTokens: rotateRefreshTokens))
+            accessTokenLifetime: accessTokenLifetime, rotateRefreshTokens: rotateRefreshTokens)
+        if let problem = settings.problem { throw fail("demo serve: \(problem)", .usage) }
+        let server = DemoServer(settings: settings)
         let url: URL
         do { url = try await server.start(port: port) } catch { throw fail("cannot start the demo provider: \(error)", .offline) }
         if url.port != Int(port) { print("Port \(port) is taken; using \(url.port ?? 0).") }
@@ -80,8 +81,9 @@ struct DemoApprove: AsyncParsableCommand {
 
     func run() async throws {
         guard let base = URL(string: server), let url = URL(string: base.absoluteString + "/api/approve") else {
-            throw fail("--server is not a URL", .usage)
+            throw fail("--server \(server.displaySafe) is not a URL", .usage)
         }
+        if let problem = EndpointPolicy.problem(with: base, as: "--server") { throw fail(problem, .usage) }
         let body = try JSONSerialization.data(withJSONObject: ["user_code": code, "person": person, "deny": deny])
         let response: HTTPResponse
         do {

@@ -74,8 +74,11 @@ extension ExitStatus {
 }
 
 /// Prints `switchboard: message` to standard error and exits with `status`.
+/// Each line of the message is made `displaySafe`: messages quote what
+/// providers and files said.
 func fail(_ message: String, _ status: ExitStatus) -> ExitCode {
-    FileHandle.standardError.write(Data("switchboard: \(message)\n".utf8))
+    let safe = message.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).displaySafe }.joined(separator: "\n")
+    FileHandle.standardError.write(Data("switchboard: \(safe)\n".utf8))
     return ExitCode(status.rawValue)
 }
 

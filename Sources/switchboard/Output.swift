@@ -71,7 +71,8 @@ func printJSON(_ value: some Encodable) {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let data = (try? encoder.encode(value)) ?? Data("null".utf8)
-    print(String(decoding: data, as: UTF8.self))
+    // The same JSON, but no raw control or bidirectional character reaches the terminal.
+    print(String(decoding: data, as: UTF8.self).jsonEscapingTerminalControls)
 }
 
 /// Human text for one account: `Ada Lovelace  github ✓, google ⚠ expired`.

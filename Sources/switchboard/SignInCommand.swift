@@ -115,16 +115,14 @@ struct SignInCommand: AsyncParsableCommand, TakesCommonOptions {
     /// The provider's settings: ad hoc from --issuer, else from configuration.
     private func providerSettings() throws -> ProviderSettings {
         if let issuer {
-            guard let url = URL(string: issuer), url.scheme == "https" || (url.scheme == "http" && isLoopback(url.host ?? "")) else {
-                throw fail("--issuer must be an https URL (plain http only on loopback)", .usage)
+            let url = try checkedURL(issuer, "--issuer")
+            guard let id = ProviderID(issuer: url.absoluteString) else {
+                throw fail("--issuer \(issuer.displaySafe): an issuer is an https URL without a user, query or fragment", .usage)
             }
             return ProviderSettings(
-                id: ProviderID(url.host ?? "oidc"), kind: .oidc, clientID: clientID, clientSecret: try readSecret(),
+                id: id, kind: .oidc, clientID: clientID, clientSecret: try readSecret(),
                 issuer: url, scopes: scope.map { $0.split(separator: " ").map(String.init) },
-                deviceAuthorizationEndpoint: try deviceEndpoint.map { text in
-                    guard let url = URL(string: text) else { throw fail("--device-endpoint is not a URL", .usage) }
-                    return url
-                })
+                deviceAuthorizationEndpoint: try deviceEndpoint.map { try checkedURL($0, "--device-endpoint") })
         }
         let configuration = try options.providerConfiguration()
         guard var settings = configuration.provider(ProviderID(provider!)) else {
@@ -134,6 +132,13 @@ struct SignInCommand: AsyncParsableCommand, TakesCommonOptions {
         return settings
     }
 
+
+    /// A URL from the command line that `EndpointPolicy` allows, else a usage error naming it.
+    private func checkedURL(_ text: String, _ flag: String) throws -> URL {
+        guard let url = URL(string: text) else { throw fail("\(flag) \(text.displaySafe) is not a URL", .usage) }
+        if let problem = EndpointPolicy.problem(with: url, as: flag) { throw fail(problem, .usage) }
+        return url
+    }
 
     private func readSecret() throws -> String? {
         guard let source = clientSecret else { return nil }

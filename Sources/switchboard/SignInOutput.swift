@@ -27,17 +27,17 @@ struct SignInOutput: Sendable {
         }
         var lines = [
             "Sign in with \(provider.settings.name.displaySafe)", "",
-            "  Open  \(authorization.verificationURI.absoluteString)",
-            "  Code  \(bold(authorization.userCode))", "",
+            "  Open  \(authorization.verificationURI.absoluteString.displaySafe)",
+            "  Code  \(bold(authorization.userCode.displaySafe))", "",
         ]
         if let matrix = try? QREncoder.encode(authorization.qrPayload, errorCorrection: .low) {
             lines += qrLines(matrix).map { "  " + $0 }
-            lines += ["  Or scan the code: it opens \(authorization.qrPayload)", ""]
+            lines += ["  Or scan the code: it opens \(authorization.qrPayload.displaySafe)", ""]
         }
         if provider.settings.kind == .demo {
             let server = provider.settings.issuer?.absoluteString ?? ""
             lines += ["  Demo: approve on that page, or in another terminal run",
-                      "    switchboard demo approve \(authorization.userCode) --server \(server)", ""]
+                      "    switchboard demo approve \(authorization.userCode.displaySafe) --server \(server.displaySafe)", ""]
         }
         print(lines.joined(separator: "\n"))
         flush()
@@ -59,8 +59,8 @@ struct SignInOutput: Sendable {
             let spinner = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
             var tick = 0
             while !Task.isCancelled {
-                let left = max(0, Int(deadline.timeIntervalSinceNow))
-                let line = "  \(spinner[tick % spinner.count]) Waiting for approval… \(left / 60):\(String(format: "%02d", left % 60)) left  (Ctrl-C cancels)"
+                let left = Countdown.text(deadline.timeIntervalSinceNow)
+                let line = "  \(spinner[tick % spinner.count]) Waiting for approval… \(left) left  (Ctrl-C cancels)"
                 FileHandle.standardOutput.write(Data("\r\u{1B}[2K\(line)".utf8))
                 tick += 1
                 try? await Task.sleep(for: .seconds(1))
@@ -77,7 +77,7 @@ struct SignInOutput: Sendable {
         switch event {
         case .polling: break
         case .slowedDown(let interval): note("  The provider asked to slow down; polling every \(interval) s.")
-        case .retrying(let seconds, let reason): note("  \(reason); trying again in \(seconds) s.")
+        case .retrying(let seconds, let reason): note("  \(reason.displaySafe); trying again in \(seconds) s.")
         }
     }
 
@@ -86,7 +86,7 @@ struct SignInOutput: Sendable {
         guard !json, isatty(STDIN_FILENO) == 1 else { return nil }
         let owner = (try? database.account(pending.conflict.owner))?.name.displaySafe ?? "another account"
         let active = (try? database.account(pending.conflict.active))?.name.displaySafe ?? "the active account"
-        print("\(pending.identity.identity) belongs to \(owner), but \(active) is active.")
+        print("\(pending.identity.identity.description.displaySafe) belongs to \(owner), but \(active) is active.")
         if !pending.conflict.canMerge {
             print("They can't be merged: both have an identity at \(pending.conflict.clashingProviders.map(\.rawValue).joined(separator: ", ")).")
         }
@@ -122,7 +122,7 @@ struct SignInOutput: Sendable {
         }
         if let (pending, choice) = conflict, choice == .cancel {
             let options = pending.conflict.choices.filter { $0 != .cancel }.map { "--on-conflict \($0.rawValue)" }
-            print("\(pending.identity.identity) belongs to account \(pending.conflict.owner), not the active account \(pending.conflict.active). Nothing changed; to go on, sign in again with \(options.joined(separator: " or ")).")
+            print("\(pending.identity.identity.description.displaySafe) belongs to account \(pending.conflict.owner), not the active account \(pending.conflict.active). Nothing changed; to go on, sign in again with \(options.joined(separator: " or ")).")
             return flush()
         }
         switch report.outcome {
@@ -137,9 +137,9 @@ struct SignInOutput: Sendable {
         case .denied: print("Denied: the sign-in was refused at the provider. Nothing changed.")
         case .expired: print("The code expired before it was approved. Run the command again for a new one.")
         case .cancelled: print("Cancelled. Nothing changed.")
-        case .offline(let detail): print("Could not reach the provider: \(detail). Check the network and try again.")
-        case .providerError(let detail): print("The provider answered with an error: \(detail)")
-        case .invalidAccount(let detail): print("The sign-in could not be used: \(detail)")
+        case .offline(let detail): print("Could not reach the provider: \(detail.displaySafe). Check the network and try again.")
+        case .providerError(let detail): print("The provider answered with an error: \(detail.displaySafe)")
+        case .invalidAccount(let detail): print("The sign-in could not be used: \(detail.displaySafe)")
         case .noAccount: print("The provider has no account for you.")
         case .multipleAccounts: print("Several accounts answered; sign in again and pick one.")
         }

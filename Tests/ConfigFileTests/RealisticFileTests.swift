@@ -97,7 +97,7 @@ private func readProviders(_ doc: TOMLDocument) throws(ConfigError) -> [Provider
         .init(config.replacingOccurrences("client_id = \"switchboard\"\n", ""),
               "config.toml:26: providers.corp.client_id: missing required key"),
         .init(config.replacingOccurrences("kind = \"github\"", "kind = \"githb\""),
-              #"config.toml:22: providers.github.kind: expected one of "oidc", "github", "google", "microsoft", "gitlab", "demo", found "githb" (did you mean "github"?)"#),
+              #"config.toml:22: providers.github.kind: expected one of "oidc", "github", "google", "microsoft", "gitlab", "demo", found something else (did you mean "github"?)"#),
         .init(config.replacingOccurrences("client_id = \"abc123\"", "client_id = 123"),
               "config.toml:36: providers.\"self hosted\".client_id: expected a string, found an integer"),
         .init(config.replacingOccurrences("port = 8443", "port = 0"),

@@ -58,6 +58,15 @@ enum HTTP {
         return try await send(request)
     }
 
+    /// A POST of `body` exactly as written, for JSON that `JSONSerialization` will not write.
+    static func postJSONText(_ url: URL, _ body: String) async throws -> Reply {
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(body.utf8)
+        return try await send(request)
+    }
+
     private static func send(_ request: URLRequest) async throws -> Reply {
         let (data, response) = try await session.data(for: request)
         let http = try #require(response as? HTTPURLResponse)

@@ -40,7 +40,7 @@ struct ConfigurationTests {
         ("[providers.work]\nkind = \"okta\"\nclient_id = \"c\"", "config.toml:2: providers.work.kind"),
         ("[providers.work]\nkind = \"oidc\"\nclient_id = \"c\"", "config.toml:1: providers.work.issuer: missing"),
         ("[providers.google]\nclient_id = \"c\"", "config.toml:1: providers.google.client_secret: missing"),
-        ("[providers.work]\nkind = \"oidc\"\nissuer = \"http://login.example.com\"\nclient_id = \"c\"", "config.toml:3: providers.work.issuer: must be https"),
+        ("[providers.work]\nkind = \"oidc\"\nissuer = \"http://login.example.com\"\nclient_id = \"c\"", "config.toml:3: providers.work.issuer: the URL http://login.example.com must be https"),
         ("[providers.work]\nkind = \"oidc\"\nissuer = \"https://x.test\"\nclientid = \"c\"", "config.toml:4: providers.work.clientid: unknown key (did you mean \"client_id\"?)"),
         ("[providers.work]\nkind = \"oidc\"\nissuer = \"https://x.test\"\nclient_id = 7", "config.toml:4: providers.work.client_id: expected a string"),
         ("[provider.work]\nkind = \"oidc\"", "config.toml:1: provider"),

@@ -71,16 +71,16 @@ enum SignInDialogView {
         let textArea = showQR ? Rect(x: inner.x, y: inner.y, width: inner.width - qrWidth - 2, height: inner.height) : inner
         var y = inner.y + (inner.height >= 16 ? 1 : 0)
         y = DialogFrame.paragraph("On any device, open", in: textArea, y: y, style: theme[.text], into: &buffer)
-        y = DialogFrame.paragraph(code.verificationURI, in: textArea.inset(dx: 1, dy: 0), y: y, style: theme[.title], into: &buffer)
+        y = DialogFrame.paragraph(code.verificationURI.displaySafe, in: textArea.inset(dx: 1, dy: 0), y: y, style: theme[.title], into: &buffer)
         y = DialogFrame.paragraph("and enter the code:", in: textArea, y: y, style: theme[.text], into: &buffer)
-        let spaced = code.userCode.map(String.init).joined(separator: " ")
+        let spaced = code.userCode.displaySafe.map(String.init).joined(separator: " ")
         let box = Rect(x: textArea.x + 1, y: y + 1, width: spaced.displayWidth + 4, height: 3)
         buffer.drawBox(box, style: theme[.code])
         buffer.write(spaced, x: box.x + 2, y: box.y + 1, style: theme[.code])
         y = box.maxY + 1
-        let remaining = max(0, Int(state.now.distance(to: code.expiresAt).rounded(.up)))
-        let seconds = remaining % 60
-        let countdown = "Expires in \(remaining / 60):\(seconds < 10 ? "0" : "")\(seconds)"
+        let left = state.now.distance(to: code.expiresAt)
+        let remaining = Countdown.wholeSeconds(left)
+        let countdown = "Expires in \(Countdown.text(left))"
         buffer.write(countdown, x: textArea.x, y: y, style: remaining < 30 ? theme[.statusWarning] : theme[.text])
         y += 1
         let spinner = ["◐", "◓", "◑", "◒"][code.polls % 4]
@@ -95,7 +95,7 @@ enum SignInDialogView {
         if let server = code.demoServer {
             let option = server == "http://127.0.0.1:8628" ? "" : " --server \(server)"
             y = DialogFrame.paragraph("Demo: approve on that page, or in another terminal run", in: textArea, y: y, style: theme[.muted], into: &buffer)
-            y = DialogFrame.paragraph("switchboard demo approve \(code.userCode)\(option)", in: textArea.inset(dx: 1, dy: 0), y: y, style: theme[.text], into: &buffer)
+            y = DialogFrame.paragraph("switchboard demo approve \(code.userCode.displaySafe)\(option.displaySafe)", in: textArea.inset(dx: 1, dy: 0), y: y, style: theme[.text], into: &buffer)
         }
         if showQR {
             let x = inner.maxX - qrWidth
