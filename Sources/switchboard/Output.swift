@@ -68,11 +68,16 @@ struct Null<Value: Encodable>: Encodable {
 
 /// Prints a value as one line of JSON with sorted keys.
 func printJSON(_ value: some Encodable) {
+    print(jsonLine(value))
+}
+
+/// A value as one line of JSON with sorted keys, in which no raw control
+/// or bidirectional character can reach a terminal (they are `\u` escapes).
+func jsonLine(_ value: some Encodable) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let data = (try? encoder.encode(value)) ?? Data("null".utf8)
-    // The same JSON, but no raw control or bidirectional character reaches the terminal.
-    print(String(decoding: data, as: UTF8.self).jsonEscapingTerminalControls)
+    return String(decoding: data, as: UTF8.self).jsonEscapingTerminalControls
 }
 
 /// Human text for one account: `Ada Lovelace  github ✓, google ⚠ expired`.

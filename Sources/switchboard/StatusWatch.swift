@@ -82,13 +82,6 @@ enum StatusWatch {
         }
     }
 
-    /// One line of JSON with sorted keys.
-    static func jsonLine(_ line: Line) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(line)) ?? Data("null".utf8), as: UTF8.self)
-    }
-
     /// Writes `text` and a newline to standard output now; exits quietly
     /// (status 0) when nobody reads it any more, with status 1 and a
     /// message on any other failure.
