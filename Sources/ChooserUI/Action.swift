@@ -8,6 +8,8 @@ public enum Action: Sendable {
     case input(InputEvent)
     /// A second passed (only while a countdown shows) or a toast ran out.
     case tick(Moment)
+    /// Input arrived at this time (a station's idle clock starts again).
+    case activity(Moment)
     /// The accounts and who is active, as read from the store.
     case loaded(AccountList, active: ActiveAccount)
     /// Bus: accounts or their identities changed; the list is read again.

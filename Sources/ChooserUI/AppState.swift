@@ -95,6 +95,8 @@ public struct AppState: Sendable {
     public var providers: [ProviderChoice]
     /// Demo approval hints name this program.
     public var isRunning = true
+    /// Set when the chooser runs as a station (`enterKiosk`).
+    public var kiosk: KioskState?
 
     public init(session: SessionKey, size: Size, now: Moment, guide: Guide, theme: Theme, providers: [ProviderChoice]) {
         self.session = session
@@ -111,9 +113,10 @@ public struct AppState: Sendable {
     /// Whether a one-second tick is needed (a countdown shows).
     public var needsTicks: Bool {
         if case .signIn(let dialog) = dialog, case .waiting = dialog.phase { return true }
-        return false
+        return kioskSecondsLeft != nil
     }
 
-    /// When the next toast goes away, if any is up.
-    public var nextToastExpiry: Moment? { toasts.map(\.expiresAt).min() }
+    /// When the state next changes by itself: a toast goes away, or a
+    /// station's idle countdown starts or ends.
+    public var nextDeadline: Moment? { (toasts.map(\.expiresAt) + [nextKioskDeadline].compactMap { $0 }).min() }
 }

@@ -21,6 +21,8 @@ extension AppState {
     }
 
     mutating func handle(_ key: Key) -> [Effect] {
+        // A station says no to its locked keys before anything else.
+        if let effects = kioskKey(key) { return effects }
         // Ctrl-C quits from anywhere, as in every terminal program.
         if key == .control("c") { return quit() }
         guard ScreenLayout(size) != nil else {

@@ -18,6 +18,9 @@ extension AppState {
         case .tick(let date):
             now = date
             toasts.removeAll { $0.expiresAt <= date }
+            return kioskTick(date)
+        case .activity(let date):
+            kioskActivity(at: date)
             return []
         case .loaded(let list, let active):
             load(list, active: active)
@@ -71,6 +74,8 @@ extension AppState {
 
     /// Adds a toast that goes away after `toastSeconds`.
     public mutating func notify(_ text: String, _ kind: Toast.Kind) {
+        // The same message again stays one toast, shown afresh.
+        toasts.removeAll { $0.text == text && $0.kind == kind }
         toasts.append(Toast(id: nextToastID, text: text, kind: kind, expiresAt: now.advanced(by: Self.toastSeconds)))
         nextToastID += 1
         if toasts.count > 3 { toasts.removeFirst(toasts.count - 3) }

@@ -25,6 +25,11 @@ struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
     }
 
     func run() async throws {
+        try await Self.open(options: options, theme: theme, kiosk: nil)
+    }
+
+    /// Opens the chooser on this terminal; locked as a station with `kiosk`.
+    static func open(options: CommonOptions, theme: String?, kiosk: KioskSettings?) async throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw fail("the chooser needs a terminal; scripts use the subcommands (switchboard --help)", .usage)
         }
@@ -39,7 +44,7 @@ struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
             flag: theme, configTheme: configuration.theme, configFile: configuration.file, environment: environment)
         let failures = try await Chooser.run(
             session: session, database: database, configuration: configuration, guide: guide, selection: selection,
-            environment: environment, notice: options.missingConfigNotice)
+            environment: environment, notice: options.missingConfigNotice, kiosk: kiosk)
         for failure in failures { FileHandle.standardError.write(Data("switchboard: \(failure)\n".utf8)) }
     }
 }
@@ -47,12 +52,12 @@ struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
 /// Wires the chooser to the terminal and runs it until the person quits.
 @MainActor
 enum Chooser {
-    /// Shows `notice` (a configuration file not found) as a toast. Returns
-    /// what went wrong on the way (failing bus subscribers), to print once
-    /// the terminal is back.
+    /// Shows `notice` (a configuration file not found) as a toast; runs as
+    /// a station when `kiosk` is given. Returns what went wrong on the way
+    /// (failing bus subscribers), to print once the terminal is back.
     static func run(
         session: SessionKey, database: AppDatabase, configuration: ProviderConfiguration, guide: Guide,
-        selection: ThemeSelection, environment: [String: String], notice: String?
+        selection: ThemeSelection, environment: [String: String], notice: String?, kiosk: KioskSettings?
     ) async throws -> [String] {
         let failures = Mutex<[String]>([])
         let bus = NotificationBus(onFailure: { failure in failures.withLock { $0.append(failure.description) } })
@@ -72,6 +77,7 @@ enum Chooser {
         var state = AppState.opening(
             session: session, size: terminal.size, now: Moment.now(), guide: guide, selection: selection, colors: colors,
             providers: configuration.providers.map { ProviderChoice(id: $0.id, name: $0.name, problem: $0.problem) })
+        if let kiosk { state.enterKiosk(kiosk) }
         for notice in [notice, feedProblem].compactMap({ $0 }) { state.notify(notice, .warning) }
         let loop = ChooserLoop(
             state: state,

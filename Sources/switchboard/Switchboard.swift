@@ -11,7 +11,7 @@ struct Switchboard: AsyncParsableCommand {
         discussion: ExitStatus.documentation,
         version: "0.1.0",
         subcommands: [
-            ChooserCommand.self, AccountsCommand.self, StatusCommand.self, SwitchCommand.self, SignInCommand.self, SignOutCommand.self,
+            ChooserCommand.self, KioskCommand.self, AccountsCommand.self, StatusCommand.self, SwitchCommand.self, SignInCommand.self, SignOutCommand.self,
             DisconnectCommand.self, ProvidersCommand.self, DemoCommand.self,
             TokenCommand.self, EnvCommand.self, ExecCommand.self,
         ],

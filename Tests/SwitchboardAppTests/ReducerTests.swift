@@ -351,6 +351,6 @@ struct ReducerTests {
         for n in 1...5 { state.notify("n\(n)", .info) }
         #expect(state.toasts.map(\.text) == ["n3", "n4", "n5"])
         _ = state.reduce(.tick(Fixture.now.advanced(by: AppState.toastSeconds + 1)))
-        #expect(state.toasts.isEmpty && state.nextToastExpiry == nil)
+        #expect(state.toasts.isEmpty && state.nextDeadline == nil)
     }
 }

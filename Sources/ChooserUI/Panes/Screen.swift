@@ -20,9 +20,10 @@ public enum Screen {
             case .help: HelpOverlay.draw(state, into: &buffer)
             }
         }
-        let items = state.dialogKeys.map(\.keyBarItems) ?? Bindings.main.keyBarItems
+        let items = state.dialogKeys.map(\.keyBarItems) ?? state.mainKeyBarItems
         buffer.drawKeyBar(items, in: layout.keyBar, keyStyle: state.theme[.keyBarKey], labelStyle: state.theme[.keyBarLabel])
         Toasts.draw(state, above: layout.keyBar, into: &buffer)
+        KioskBanner.draw(state, into: &buffer)
         return buffer
     }
 }
@@ -50,7 +51,8 @@ enum StatusBar {
     static func draw(_ state: AppState, in rect: Rect, into buffer: inout Buffer) {
         let theme = state.theme
         buffer.fill(rect, style: theme[.statusBar])
-        buffer.write(" Switchboard", x: rect.x, y: rect.y, style: theme[.statusBar].adding(.bold))
+        let title = state.kiosk?.settings.greeting.map { " " + $0.displaySafe } ?? " Switchboard"
+        buffer.write(title, x: rect.x, y: rect.y, style: theme[.statusBar].adding(.bold), limit: max(0, rect.width - 14))
         let session = "⌂ \(state.session.description.displaySafe) "
         var who: [(String, Style)]
         switch state.active {

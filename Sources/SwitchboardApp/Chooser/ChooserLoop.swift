@@ -69,6 +69,7 @@ public final class ChooserLoop {
 
     /// Handles one action: reduce, run effects, schedule a frame.
     public func send(_ action: Action) {
+        if case .input = action, state.kiosk != nil { reduce(.activity(environment.now())) }
         reduce(action)
         scheduleTimers()
         scheduleRender()
@@ -113,7 +114,7 @@ public final class ChooserLoop {
         }
         toastTimer?.cancel()
         toastTimer = nil
-        if let expiry = state.nextToastExpiry, ticker == nil {
+        if let expiry = state.nextDeadline, ticker == nil {
             let delay = max(0.05, environment.now().distance(to: expiry))
             toastTimer = Task { @MainActor [weak self] in
                 try? await Task.sleep(for: .milliseconds(Int(delay * 1000) + 5))

@@ -1,0 +1,143 @@
+import ConfigFile
+import SwitchboardCore
+import TerminalUI
+
+/// How a station runs the chooser locked (`switchboard kiosk`, `[kiosk]` in
+/// config.toml).
+public struct KioskSettings: Hashable, Sendable {
+    /// Seconds without input before the countdown to Anonymous starts.
+    public var idleTimeout: Double = 120
+    /// Seconds the countdown shows before this session signs out.
+    public var countdown: Double = 15
+    /// A line for the top bar; nil for the program's name.
+    public var greeting: String?
+    /// The providers people may sign in with; nil for every configured one.
+    public var providers: [ProviderID]?
+
+    public init(idleTimeout: Double = 120, countdown: Double = 15, greeting: String? = nil, providers: [ProviderID]? = nil) {
+        self.idleTimeout = idleTimeout
+        self.countdown = countdown
+        self.greeting = greeting
+        self.providers = providers
+    }
+
+    /// The `[kiosk]` table's settings (the defaults when there is none);
+    /// errors name the file, line and key.
+    public static func parse(_ table: TOMLTable?) throws(ConfigError) -> KioskSettings {
+        var settings = KioskSettings()
+        guard let table else { return settings }
+        try table.rejectUnknownKeys(allowed: ["idle_timeout", "countdown", "greeting", "providers"])
+        if let value = try table.optionalInteger("idle_timeout", in: 1...86_400) { settings.idleTimeout = Double(value) }
+        if let value = try table.optionalInteger("countdown", in: 1...600) { settings.countdown = Double(value) }
+        settings.greeting = try table.optionalString("greeting")
+        settings.providers = try table.optionalStringArray("providers")?.map { ProviderID($0) }
+        return settings
+    }
+}
+
+/// The chooser's kiosk mode: its settings and the time of the last input.
+public struct KioskState: Sendable {
+    public let settings: KioskSettings
+    /// When the station last had input.
+    public var lastActivity: Moment
+    /// The input that ended a countdown is used up by that.
+    var swallowNextKey = false
+
+    public init(settings: KioskSettings, now: Moment) {
+        self.settings = settings
+        lastActivity = now
+    }
+
+    /// When the countdown starts.
+    public var countdownStart: Moment { lastActivity.advanced(by: settings.idleTimeout) }
+    /// When the session signs out.
+    public var signOutAt: Moment { countdownStart.advanced(by: settings.countdown) }
+}
+
+extension AppState {
+    /// Keys a station does nothing with but say that it is locked: quitting,
+    /// suspending, the browser, disconnecting and the theme.
+    static let lockedKeys: Set<Key> = [
+        .character("q"), .control("c"), .control("z"), .control("\\"), .character("o"), .character("d"), .character("t"),
+    ]
+
+    /// Runs the chooser as a station: locked keys, idle return to Anonymous,
+    /// and only `settings.providers` offered.
+    public mutating func enterKiosk(_ settings: KioskSettings) {
+        kiosk = KioskState(settings: settings, now: now)
+        if let allowed = settings.providers { providers = providers.filter { allowed.contains($0.id) } }
+    }
+
+    /// The main key bar's items: on a station, without the keys it refuses.
+    public var mainKeyBarItems: [(key: String, label: String)] {
+        guard kiosk != nil else { return Bindings.main.keyBarItems }
+        return Bindings.main.bindings.filter { binding in binding.inKeyBar && !binding.keys.allSatisfy(Self.lockedKeys.contains) }
+            .map { (key: $0.keys.first?.description ?? "", label: $0.label) }
+    }
+
+    /// Seconds left before this session signs out, while the countdown shows.
+    public var kioskSecondsLeft: Int? {
+        guard let kiosk, kioskIsAway, now >= kiosk.countdownStart else { return nil }
+        return max(0, Int(now.distance(to: kiosk.signOutAt).rounded(.up)))
+    }
+
+    /// Whether a station is away from its first screen: someone active, a
+    /// dialog, a filter, or a selection moved. Only then does idleness count.
+    var kioskIsAway: Bool {
+        active != .anonymous || dialog != nil || !accounts.filter.isEmpty || accounts.isFiltering
+            || accounts.selection != 0 || focus != .accounts || guide.selection != 0
+    }
+
+    /// The next moment the station must look at the clock: the countdown's
+    /// start, or its end; none while it shows its first screen.
+    var nextKioskDeadline: Moment? {
+        guard let kiosk, kioskIsAway else { return nil }
+        return now < kiosk.countdownStart ? kiosk.countdownStart : kiosk.signOutAt
+    }
+
+    /// Input arrived at `date`: the idle time starts again, and an input
+    /// that ends a countdown does nothing else.
+    mutating func kioskActivity(at date: Moment) {
+        guard var kiosk else { return }
+        if kioskIsAway && date >= kiosk.countdownStart { kiosk.swallowNextKey = true }
+        kiosk.lastActivity = date
+        now = date
+        self.kiosk = kiosk
+    }
+
+    /// What a station does with `key` before anything else: nil to go on,
+    /// or the effects when the key is used up here.
+    mutating func kioskKey(_ key: Key) -> [Effect]? {
+        guard var kiosk else { return nil }
+        if kiosk.swallowNextKey {
+            kiosk.swallowNextKey = false
+            self.kiosk = kiosk
+            return []
+        }
+        // Typed into the filter, or a dialog's own q (close): not the locked key.
+        let typed = accounts.isFiltering && dialog == nil && { if case .character = key { true } else { false } }()
+        guard Self.lockedKeys.contains(key), !typed, !(dialog != nil && key == .character("q")) else { return nil }
+        notify("This station is locked.", .info)
+        return []
+    }
+
+    /// The clock moved to `date`: past the countdown, the station goes back
+    /// to its first screen and this session to Anonymous.
+    mutating func kioskTick(_ date: Moment) -> [Effect] {
+        guard var kiosk, kioskIsAway, date >= kiosk.signOutAt else { return [] }
+        kiosk.lastActivity = date
+        kiosk.swallowNextKey = false
+        self.kiosk = kiosk
+        var effects: [Effect] = []
+        if case .signIn = dialog { effects.append(.cancelSignIn) }
+        dialog = nil
+        accounts.isFiltering = false
+        setFilter("")
+        focus = .accounts
+        guide.selection = 0
+        guide.scroll = 0
+        if active != .anonymous { effects.append(.signOut) }
+        clampAll()
+        return effects
+    }
+}

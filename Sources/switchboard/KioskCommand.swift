@@ -1,0 +1,40 @@
+import ArgumentParser
+import ChooserUI
+import ConfigFile
+import DeviceFlow
+import Foundation
+
+/// `switchboard kiosk`: the chooser locked for a station people walk up to.
+struct KioskCommand: AsyncParsableCommand, TakesCommonOptions {
+    static let configuration = CommandConfiguration(
+        commandName: "kiosk",
+        abstract: "Run the chooser as a station: only choosing, signing in and help work; idle, it goes back to Anonymous.",
+        discussion: """
+            Settings come from the [kiosk] table of config.toml: idle_timeout (seconds without a key \
+            before the countdown, default 120), countdown (seconds it shows, default 15), greeting (the \
+            top bar's line), providers (the ones offered, default all configured). q, Ctrl-C, Ctrl-Z, \
+            Ctrl-\\, o, d and t only say that the station is locked; stop it with a signal (SIGTERM, or \
+            SIGHUP when its terminal goes), which exits 128 + the signal's number.
+            """)
+
+    @OptionGroup var options: CommonOptions
+
+    @Option(name: .long, help: "A colour theme, as for the chooser.")
+    var theme: String?
+
+    func validate() throws {
+        if options.json { throw ValidationError("the kiosk has no --json") }
+    }
+
+    func run() async throws {
+        let path = ProviderConfiguration.path(explicit: options.config, environment: ProcessInfo.processInfo.environment).path
+        let settings: KioskSettings
+        do {
+            let table = FileManager.default.fileExists(atPath: path) ? try ConfigFile.load(path: path).root.optionalTable("kiosk") : nil
+            settings = try KioskSettings.parse(table)
+        } catch {
+            throw fail(error.description, .configuration)
+        }
+        try await ChooserCommand.open(options: options, theme: theme, kiosk: settings)
+    }
+}

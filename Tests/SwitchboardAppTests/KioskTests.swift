@@ -1,0 +1,94 @@
+import ConfigFile
+import Testing
+@testable import ChooserUI
+import SwitchboardCore
+import TerminalUI
+
+/// A station's rules on an injected clock: the reducer gets time only in actions.
+@Suite("kiosk mode")
+struct KioskTests {
+    static let size = Size(width: 100, height: 30)
+    static let settings = KioskSettings(idleTimeout: 120, countdown: 15, greeting: "Welcome to the lab")
+
+    func station(active: Account? = Fixture.ada) -> AppState {
+        var state = Fixture.state(size: Self.size, accounts: [Fixture.ada, Fixture.grace], active: active)
+        state.enterKiosk(Self.settings)
+        return state
+    }
+
+    @Test("q, Ctrl-C, Ctrl-Z, Ctrl-\\, o, d and t only say that the station is locked; choosing and typing a filter still work")
+    func lockedKeys() {
+        var state = station()
+        for key: Key in [.character("q"), .control("c"), .control("z"), .control("\\"), .character("o"), .character("d"), .character("t")] {
+            #expect(state.reduce(.input(.key(key))).isEmpty, "\(key)")
+            #expect(state.isRunning && state.dialog == nil)
+        }
+        #expect(state.toasts.map(\.text) == ["This station is locked."], "one toast, not one per key")
+        #expect(!state.mainKeyBarItems.contains { ["quit", "theme", "disconnect"].contains($0.label) })
+        #expect(state.mainKeyBarItems.contains { $0.label == "switch" })
+        _ = state.reduce(.input(.key(.character("/"))))
+        for c in "q" { _ = state.reduce(.input(.key(.character(c)))) }
+        #expect(state.accounts.filter == "q", "a q typed into the filter is a letter")
+        var plain = Fixture.state(size: Self.size)
+        #expect(plain.reduce(.input(.key(.character("q")))) == [.quit], "outside a station q quits")
+    }
+
+    @Test("idle: nothing for idle_timeout, then a countdown, then sign-out and the first screen")
+    func idleReturn() {
+        var state = station()
+        let start = state.now
+        _ = state.reduce(.input(.key(.down)))
+        #expect(state.nextDeadline == start.advanced(by: 120), "one wake-up, when the countdown is due")
+        #expect(state.reduce(.tick(start.advanced(by: 119))).isEmpty)
+        #expect(state.kioskSecondsLeft == nil && !state.needsTicks)
+        #expect(state.reduce(.tick(start.advanced(by: 120))).isEmpty)
+        #expect(state.kioskSecondsLeft == 15 && state.needsTicks)
+        #expect(Screen.draw(state).text.contains("Ada Lovelace will be signed out in 15 s."))
+        #expect(state.reduce(.tick(start.advanced(by: 134))).isEmpty)
+        #expect(state.kioskSecondsLeft == 1)
+        #expect(state.reduce(.tick(start.advanced(by: 135))) == [.signOut])
+        #expect(state.kioskSecondsLeft == nil && state.accounts.selection == 0 && state.dialog == nil)
+    }
+
+    @Test("a key during the countdown cancels it and does nothing else; a sign-in in progress is cancelled at the end")
+    func keyCancels() {
+        var state = station()
+        let start = state.now
+        _ = state.reduce(.tick(start.advanced(by: 121)))
+        #expect(state.kioskSecondsLeft != nil)
+        _ = state.reduce(.activity(start.advanced(by: 122)))
+        let before = state.accounts.selection
+        #expect(state.reduce(.input(.key(.down))).isEmpty)
+        #expect(state.accounts.selection == before, "the key that ended the countdown is used up")
+        #expect(state.kioskSecondsLeft == nil)
+
+        _ = state.reduce(.input(.key(.character("a"))))
+        _ = state.reduce(.input(.key(.enter)))
+        guard case .signIn = state.dialog else { Issue.record("no sign-in dialog"); return }
+        let effects = state.reduce(.tick(start.advanced(by: 122 + 135)))
+        #expect(effects == [.cancelSignIn, .signOut] && state.dialog == nil)
+    }
+
+    @Test("anonymous on the first screen, a station never needs to wake")
+    func restingStation() {
+        var state = station(active: nil)
+        #expect(state.nextDeadline == nil)
+        #expect(state.reduce(.tick(state.now.advanced(by: 10_000))).isEmpty)
+    }
+
+    @Test("[kiosk] settings: defaults, values, and errors that name the key; only the listed providers are offered")
+    func settings() throws {
+        #expect(try KioskSettings.parse(nil) == KioskSettings())
+        let table = try TOMLParser.parse("[kiosk]\nidle_timeout = 30\ncountdown = 5\ngreeting = \"Hi\"\nproviders = [\"demo\"]\n", file: "config.toml")
+            .root.optionalTable("kiosk")
+        let parsed = try KioskSettings.parse(table)
+        #expect(parsed == KioskSettings(idleTimeout: 30, countdown: 5, greeting: "Hi", providers: ["demo"]))
+        let bad = try TOMLParser.parse("[kiosk]\nidle_timout = 30\n", file: "config.toml").root.optionalTable("kiosk")
+        #expect(throws: ConfigError.self) { try KioskSettings.parse(bad) }
+        do { _ = try KioskSettings.parse(bad) } catch { #expect(error.description.contains("idle_timout")) }
+        var state = Fixture.state(size: Self.size)
+        state.enterKiosk(parsed)
+        #expect(state.providers.map(\.id) == ["demo"])
+        #expect(Screen.draw(state).lines.first?.hasPrefix(" Hi") == true)
+    }
+}
