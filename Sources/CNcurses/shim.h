@@ -54,6 +54,21 @@ static inline int sb_wattr_set(WINDOW *w, attr_t attrs, int pair) {
     return wattr_set(w, attrs, (short)(pair > 0x7fff ? 0 : pair), &pair);
 }
 
+/* Puts a grapheme cluster of up to CCHARW_MAX characters in one cell at
+   (y, x), with the window's attributes: the first character gives the
+   cell its width, and all of them are written to the terminal together.
+   setcchar keeps only the combining characters after the first; an emoji
+   ZWJ sequence (man, ZWJ, woman...) has spacing ones too, so the cell's
+   characters are set here. */
+static inline int sb_put_cluster(WINDOW *w, int y, int x, const wchar_t *chars, int count) {
+    cchar_t cell;
+    wchar_t first[2] = { chars[0], 0 };
+    if (count < 1 || count > CCHARW_MAX) return ERR;
+    if (setcchar(&cell, first, A_NORMAL, 0, NULL) != OK) return ERR;
+    for (int i = 1; i < count; i++) cell.chars[i] = chars[i];
+    return mvwadd_wch(w, y, x, &cell);
+}
+
 /* A terminfo string capability, NULL when absent or not a string. */
 static inline const char *sb_tigetstr(const char *name) {
     char *s = tigetstr(name);
