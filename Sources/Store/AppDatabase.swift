@@ -37,10 +37,17 @@ public final class AppDatabase: Sendable {
         do {
             writer = try Self.openWriter(path: path, readOnly: readOnly, tighten: mode.map { $0 & 0o777 != 0o600 } ?? false)
         } catch {
-            // Refused: the file gets its mode back, and whatever SQLite made
-            // beside it goes again.
-            if let mode { chmod(path, mode & 0o7777) }
-            for companion in companions where !existing.contains(companion) { unlink(companion) }
+            // Refused (not ours, newer, damaged): the file gets its mode
+            // back, and whatever SQLite made beside it goes again. Not when
+            // it was only unavailable (busy, say): then another Switchboard
+            // may have made those files since, and be using them.
+            switch error {
+            case .notSwitchboard, .newerSchema, .corrupt:
+                if let mode { chmod(path, mode & 0o7777) }
+                for companion in companions where !existing.contains(companion) { unlink(companion) }
+            default:
+                break
+            }
             throw error
         }
     }
