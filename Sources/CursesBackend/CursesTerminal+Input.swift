@@ -157,8 +157,10 @@ extension CursesTerminal {
         sb_restore_now(restoreState)  // what the restore sequence puts back, then the shell's modes
         endwin()
         if var modes = shellModes { tcsetattr(output, TCSADRAIN, &modes) }
+        let continues = restoreState.pointee.continues
         Self.stopProcessGroup()
-        continuedFromOwnStop = true
+        // Its SIGCONT is still to come through the wake pipe; nothing to repaint twice.
+        continuedFromOwnStop = restoreState.pointee.continues != continues
         // Continued. The shell may have changed the modes it wants back.
         var modes = termios()
         if tcgetattr(output, &modes) == 0 {

@@ -35,6 +35,10 @@ private func crashHandler(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_
     sb_handle_fatal(restoreState, signal, info)
 }
 
+private func continueHandler(_ signal: Int32, _: UnsafeMutablePointer<siginfo_t>?, _: UnsafeMutableRawPointer?) {
+    sb_handle_continue(restoreState, signal)
+}
+
 private func windowChangeHandler(_ signal: Int32, _: UnsafeMutablePointer<siginfo_t>?, _: UnsafeMutableRawPointer?) {
     sb_deliver(restoreState, signal)
 }
@@ -78,7 +82,9 @@ extension CursesTerminal {
         state.pointee.termination_pending = 0
         for signal in terminatingSignals { _ = sb_install(state, signal, terminationHandler) }
         for signal in crashSignals { _ = sb_install(state, signal, crashHandler) }
-        for signal in jobControlSignals { _ = sb_install(state, signal, windowChangeHandler) }
+        _ = sb_install(state, SIGWINCH, windowChangeHandler)
+        _ = sb_install(state, SIGTSTP, windowChangeHandler)
+        _ = sb_install(state, SIGCONT, continueHandler)
         if !exitHookRegistered {
             exitHookRegistered = true
             atexit(restoreAtExit)
@@ -111,14 +117,10 @@ extension CursesTerminal {
 
     /// Stops the whole process group as the terminal's Ctrl-Z would (so a
     /// shell waiting on a wrapper sees the job stop too), with SIGTSTP's
-    /// default action; returns once the group is continued (`fg`).
+    /// default action; returns once the group is continued (`fg`), or after
+    /// half a second when nothing stopped it (no shell controls the group).
     static func stopProcessGroup() {
-        let state = restoreState
-        let hadHandler = sb_handler_is(SIGTSTP, windowChangeHandler) != 0
-        sb_uninstall(state, SIGTSTP)
-        signal(SIGTSTP, SIG_DFL)
-        kill(0, SIGTSTP)
-        if hadHandler { _ = sb_install(state, SIGTSTP, windowChangeHandler) }
+        sb_stop_process_group(restoreState, 500)
     }
 
     /// Disarms the restore and puts back the handlers after an orderly stop.

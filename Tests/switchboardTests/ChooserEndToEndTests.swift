@@ -323,6 +323,10 @@ extension ChooserEndToEndTests {
             }
             var screen = try await tmux.waitUntil("the prompt is back") { $0.contains("Stopped") && promptIsLast($0) }
             #expect(!screen.contains("q quit"))
+            // And it stays stopped: nothing takes the terminal back on its own.
+            try await Task.sleep(for: .milliseconds(500))
+            screen = try await tmux.screen()
+            #expect(promptIsLast(screen) && !screen.contains("q quit"), "\(tmux.framed(screen))")
             #expect(try await tmux.format("#{alternate_on} #{cursor_flag} #{mouse_any_flag} #{mouse_standard_flag}") == "0 1 0 0")
             try await tmux.press("-l", "stty -g > \(modes)")
             try await tmux.press("Enter")
