@@ -54,6 +54,21 @@ static inline int sb_wattr_set(WINDOW *w, attr_t attrs, int pair) {
     return wattr_set(w, attrs, (short)(pair > 0x7fff ? 0 : pair), &pair);
 }
 
+/* Puts a grapheme cluster of up to CCHARW_MAX characters in one cell at
+   (y, x), with the window's attributes: the first character gives the
+   cell its width, and all of them are written to the terminal together.
+   setcchar keeps only the combining characters after the first; an emoji
+   ZWJ sequence (man, ZWJ, woman...) has spacing ones too, so the cell's
+   characters are set here. */
+static inline int sb_put_cluster(WINDOW *w, int y, int x, const wchar_t *chars, int count) {
+    cchar_t cell;
+    wchar_t first[2] = { chars[0], 0 };
+    if (count < 1 || count > CCHARW_MAX) return ERR;
+    if (setcchar(&cell, first, A_NORMAL, 0, NULL) != OK) return ERR;
+    for (int i = 1; i < count; i++) cell.chars[i] = chars[i];
+    return mvwadd_wch(w, y, x, &cell);
+}
+
 /* A terminfo string capability, NULL when absent or not a string. */
 static inline const char *sb_tigetstr(const char *name) {
     char *s = tigetstr(name);
@@ -111,6 +126,7 @@ typedef struct {
     volatile int wake_fd;                 /* signals to deliver write their number here; -1 for none */
     volatile sig_atomic_t deliver_terminations; /* SIGTERM & co. go to the program first */
     volatile sig_atomic_t termination_pending;  /* one was delivered: the next one ends it */
+    volatile sig_atomic_t continues;            /* SIGCONTs received so far */
     int installed[SB_MAX_SIGNAL];
     struct sigaction previous[SB_MAX_SIGNAL];
 } sb_restore_state;
@@ -158,6 +174,33 @@ static inline void sb_deliver(sb_restore_state *s, int sig) {
         (void)!write(s->wake_fd, &c, 1);
     }
     errno = saved;
+}
+
+/* For SIGCONT: counts it (see sb_stop_process_group), then delivers it. */
+static inline void sb_handle_continue(sb_restore_state *s, int sig) {
+    __atomic_add_fetch(&s->continues, 1, __ATOMIC_SEQ_CST);
+    sb_deliver(s, sig);
+}
+
+/* Stops the process group as the terminal's Ctrl-Z would, with SIGTSTP's
+   default action, and returns once continued (a SIGCONT counted by
+   sb_handle_continue), or after `patience_ms` without one: a group no
+   shell controls (orphaned) is not stopped at all. The default action
+   stays in place until then, because the signal may be taken by another
+   thread a moment after kill returns (this one may block it). */
+static inline void sb_stop_process_group(sb_restore_state *s, int patience_ms) {
+    struct sigaction dfl, previous;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(SIGTSTP, &dfl, &previous);
+    int before = __atomic_load_n(&s->continues, __ATOMIC_SEQ_CST);
+    kill(0, SIGTSTP);
+    struct timespec step = { 0, 5 * 1000 * 1000 };
+    for (int waited = 0; waited < patience_ms && __atomic_load_n(&s->continues, __ATOMIC_SEQ_CST) == before; waited += 5) {
+        nanosleep(&step, NULL);
+    }
+    sigaction(SIGTSTP, &previous, NULL);
 }
 
 /* For SIGTERM, SIGHUP, SIGINT, SIGQUIT: the first goes to the program, so

@@ -10,6 +10,8 @@ public enum Action: Sendable {
     case tick(Moment)
     /// Input arrived at this time (a station's idle clock starts again).
     case activity(Moment)
+    /// A terminating signal arrived: quit, whatever the mode (a station too).
+    case terminate
     /// The accounts and who is active, as read from the store.
     case loaded(AccountList, active: ActiveAccount)
     /// Bus: accounts or their identities changed; the list is read again.

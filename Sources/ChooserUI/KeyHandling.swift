@@ -108,7 +108,7 @@ extension AppState {
         return []
     }
 
-    private mutating func quit() -> [Effect] {
+    mutating func quit() -> [Effect] {
         isRunning = false
         if case .signIn = dialog { return [.cancelSignIn, .quit] }
         return [.quit]

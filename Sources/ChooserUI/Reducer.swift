@@ -22,6 +22,8 @@ extension AppState {
         case .activity(let date):
             kioskActivity(at: date)
             return []
+        case .terminate:
+            return quit()
         case .loaded(let list, let active):
             load(list, active: active)
             return []

@@ -51,11 +51,21 @@ public enum ConfigFile {
         }
     }
 
-    /// Reads the whole file with POSIX calls, so failures carry the system's reason.
+    /// Reads the whole file with POSIX calls, so failures carry the system's
+    /// reason. Only a regular file is read: the open does not wait (a FIFO
+    /// would wait for a writer forever), and anything else is refused by
+    /// what it is before a byte is read.
     private static func readFile(_ path: String, name: String) throws(ConfigError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else { throw systemError(name) }
         defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw systemError(name) }
+        if let kind = fileKind(info.st_mode) {
+            throw ConfigError(file: name, message: "cannot read file: it is \(kind), not a regular file")
+        }
+        // A regular file never blocks; reading waits no more with the flag off.
+        _ = fcntl(descriptor, F_SETFL, 0)
         var result: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -69,6 +79,19 @@ public enum ConfigFile {
             if result.count > maximumSize {
                 throw ConfigError(file: name, message: "cannot read file: larger than \(maximumSize) bytes")
             }
+        }
+    }
+
+    /// What a file of this mode is, in words, or nil for a regular file.
+    static func fileKind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a folder"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFSOCK: "a socket"
+        default: "something other than a file"
         }
     }
 

@@ -42,6 +42,14 @@ extension CursesTerminal {
                 runStart = (change.x, change.y)
                 runStyle = change.cell.style
             }
+            if isUTF8, columns - change.x >= 2, let cluster = Self.wholeCluster(of: change.cell) {
+                // A cell curses cannot take through a string: on its own.
+                flush()
+                apply(change.cell.style)
+                _ = sb_put_cluster(standard, Int32(change.y), Int32(change.x), cluster, Int32(cluster.count))
+                runEnd = -1
+                continue
+            }
             runEnd = change.x + Self.appendGlyph(of: change.cell, room: columns - change.x, utf8: isUTF8, to: &run)
         }
         flush()
@@ -111,6 +119,21 @@ extension CursesTerminal {
         let greys: [UInt8] = colors >= 16 ? [0, 8, 7, 15] : [0, 7]
         func distance(_ grey: UInt8) -> Int { abs(Int(Palette.rgb(grey).red) - Int(rgb.red)) }
         return Int32(greys.min { distance($0) < distance($1) }!)
+    }
+
+    /// The characters of an emoji ZWJ sequence (👨‍👩‍👧) that curses can
+    /// hold in one cell — at most five, the first two columns wide to
+    /// `wcwidth`, as the buffer says — or nil for any other cell, which
+    /// `appendGlyph` handles. Strings given to curses split such a
+    /// sequence into several cells; one cell keeps it whole, so a terminal
+    /// that joins the sequence shows one glyph two columns wide.
+    nonisolated static func wholeCluster(of cell: Cell) -> [wchar_t]? {
+        let scalars = cell.symbol.unicodeScalars
+        guard cell.width == 2, scalars.count > 1, scalars.count <= 5, scalars.contains("\u{200D}"),
+              let first = scalars.first, wcwidth(wchar_t(bitPattern: first.value)) == 2,
+              scalars.allSatisfy({ $0.value >= 0x20 && !(0x7F..<0xA0).contains($0.value) })
+        else { return nil }
+        return scalars.map { wchar_t(bitPattern: $0.value) }
     }
 
     /// Appends to `characters` what to give curses for `cell`, so that

@@ -101,7 +101,11 @@ extension CursesTerminal {
             } else if result == KEY_CODE_YES, Int32(bitPattern: code) == KEY_MOUSE {
                 for event in mouseEvents() { onEvent(.mouse(event)) }
             } else if let event = KeyDecoder.event(result: result, code: Int32(bitPattern: code), mouse: { nil }) {
-                onEvent(event)
+                if event == .key(.control("z")) && suspendsOnControlZ {
+                    suspend()
+                } else {
+                    onEvent(event)
+                }
             }
         }
         return count
@@ -129,8 +133,59 @@ extension CursesTerminal {
             signals += bytes[..<n].map(Int32.init)
         }
         guard isRunning else { return }
-        if signals.contains(SIGWINCH) { windowChanged() }
-        for signal in signals where signal != SIGWINCH { onSignal?(signal) }
+        if signals.contains(SIGTSTP) {
+            suspend()
+        } else if signals.contains(SIGCONT) && continuedFromOwnStop {
+            continuedFromOwnStop = false
+        } else if signals.contains(SIGCONT) {
+            // Continued after a stop that was not ours (SIGSTOP): whatever
+            // the shell wrote is on the screen, so everything is drawn again.
+            resumed()
+        } else if signals.contains(SIGWINCH) {
+            windowChanged()
+        }
+        for signal in signals where !jobControlSignals.contains(signal) { onSignal?(signal) }
+    }
+
+    /// Suspends the program as Ctrl-Z does in a shell: gives the terminal
+    /// back as it was (modes, main screen, cursor, mouse reporting off),
+    /// stops the process group, and once continued (`fg`) takes the
+    /// terminal again and delivers a `.resize` so that the next frame
+    /// repaints every cell.
+    public func suspend() {
+        guard isRunning else { return }
+        sb_restore_now(restoreState)  // what the restore sequence puts back, then the shell's modes
+        endwin()
+        if var modes = shellModes { tcsetattr(output, TCSADRAIN, &modes) }
+        let continues = restoreState.pointee.continues
+        Self.stopProcessGroup()
+        // Its SIGCONT is still to come through the wake pipe; nothing to repaint twice.
+        continuedFromOwnStop = restoreState.pointee.continues != continues
+        // Continued. The shell may have changed the modes it wants back.
+        var modes = termios()
+        if tcgetattr(output, &modes) == 0 {
+            shellModes = modes
+            restoreState.pointee.termios = modes
+            restoreState.pointee.has_termios = 1
+        }
+        resumed()
+    }
+
+    /// Takes the terminal back after a stop and repaints everything.
+    private func resumed() {
+        reset_prog_mode()
+        configureAfterResume()
+        restoreState.pointee.armed = 1
+        var rows: Int32 = 0, columns: Int32 = 0
+        if sb_get_winsize(output, &rows, &columns) == 0, rows > 0, columns > 0,
+           rows != sb_lines() || columns != sb_cols() {
+            resizeterm(rows, columns)
+            untouchwin(inputWindow)
+        }
+        size = Size(width: Int(sb_cols()), height: Int(sb_lines()))
+        lastFrame = nil
+        clearok(sb_curscr(), true)
+        onEvent?(.resize(size))
     }
 
     /// Tells curses the new size (it queues a KEY_RESIZE) and delivers it.

@@ -82,12 +82,19 @@ public final class CursesTerminal {
     var shellModes: termios?
     var mouse = true
     var pairs: [ColorPair: Int32] = [:]
+    /// Whether Ctrl-Z suspends the program (see `suspend()`) rather than
+    /// arriving as `.control("z")`. On by default, as in a shell.
+    public var suspendsOnControlZ = true
+    /// Set while continuing from a stop of our own, whose SIGCONT then
+    /// needs no second repaint.
+    var continuedFromOwnStop = false
 
     static var running = false
 
     /// Takes over the terminal on `input` and `output`: full screen (the
     /// alternate screen), raw keys — Ctrl-C arrives as `.control("c")`,
-    /// Ctrl-Z and Ctrl-S as keys too — no echo, hidden cursor, colours,
+    /// Ctrl-S as a key too; Ctrl-Z suspends (`suspendsOnControlZ`) — no
+    /// echo, hidden cursor, colours,
     /// and the mouse when `mouse` is set.
     ///
     /// - Parameters:
@@ -194,6 +201,33 @@ public final class CursesTerminal {
         if mouse {
             mousemask(sb_mouse_mask(), nil)
             mouseinterval(0)
+        }
+    }
+
+    /// After a stop: the modes curses left (`reset_prog_mode` restored the
+    /// tty's), the alternate screen and keypad again, and the mouse.
+    func configureAfterResume() {
+        let standard = sb_stdscr()
+        if let smcup = sb_tigetstr("smcup") { writeBytes(Array(String(cString: smcup).utf8)) }
+        keypad(inputWindow, true)
+        curs_set(0)
+        leaveok(standard, true)
+        if mouse {
+            mousemask(0, nil)
+            mousemask(sb_mouse_mask(), nil)
+        }
+    }
+
+    /// Writes `bytes` to the terminal as they are.
+    func writeBytes(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(output, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { break }
+                offset += n
+            }
         }
     }
 

@@ -20,6 +20,10 @@ nonisolated(unsafe) let restoreState: UnsafeMutablePointer<sb_restore_state> = {
 /// listener, or for a second one, the handler restores the terminal and
 /// lets the signal do what it did before (by default, end the process).
 let terminatingSignals: [Int32] = [SIGHUP, SIGINT, SIGQUIT, SIGTERM]
+/// Signals the program handles on the main queue, through the wake pipe: a
+/// new window size, a request to suspend (`kill -TSTP`), and continuing
+/// after a stop.
+let jobControlSignals: [Int32] = [SIGWINCH, SIGTSTP, SIGCONT]
 /// Crashes: the terminal is restored before the runtime's crash report.
 let crashSignals: [Int32] = [SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV]
 
@@ -29,6 +33,10 @@ private func terminationHandler(_ signal: Int32, _ info: UnsafeMutablePointer<si
 
 private func crashHandler(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _: UnsafeMutableRawPointer?) {
     sb_handle_fatal(restoreState, signal, info)
+}
+
+private func continueHandler(_ signal: Int32, _: UnsafeMutablePointer<siginfo_t>?, _: UnsafeMutableRawPointer?) {
+    sb_handle_continue(restoreState, signal)
 }
 
 private func windowChangeHandler(_ signal: Int32, _: UnsafeMutablePointer<siginfo_t>?, _: UnsafeMutableRawPointer?) {
@@ -54,7 +62,9 @@ extension CursesTerminal {
         sb_restore_now(restoreState)
     }
 
-    /// Installs the handlers — SIGWINCH writes to `wakeFD`; terminating and
+    /// Installs the handlers — SIGWINCH, SIGTSTP and SIGCONT write to
+    /// `wakeFD` (a new size; a request to suspend; back from a stop);
+    /// terminating and
     /// crash signals restore `fd` to `termios` first (see
     /// `terminatingSignals`) — before `newterm`, so curses leaves those
     /// signals to us. Signals set to be ignored (nohup) stay ignored.
@@ -73,6 +83,8 @@ extension CursesTerminal {
         for signal in terminatingSignals { _ = sb_install(state, signal, terminationHandler) }
         for signal in crashSignals { _ = sb_install(state, signal, crashHandler) }
         _ = sb_install(state, SIGWINCH, windowChangeHandler)
+        _ = sb_install(state, SIGTSTP, windowChangeHandler)
+        _ = sb_install(state, SIGCONT, continueHandler)
         if !exitHookRegistered {
             exitHookRegistered = true
             atexit(restoreAtExit)
@@ -103,13 +115,21 @@ extension CursesTerminal {
         restoreState.pointee.wake_fd = -1
     }
 
+    /// Stops the whole process group as the terminal's Ctrl-Z would (so a
+    /// shell waiting on a wrapper sees the job stop too), with SIGTSTP's
+    /// default action; returns once the group is continued (`fg`), or after
+    /// half a second when nothing stopped it (no shell controls the group).
+    static func stopProcessGroup() {
+        sb_stop_process_group(restoreState, 500)
+    }
+
     /// Disarms the restore and puts back the handlers after an orderly stop.
     nonisolated static func disarmRestore() {
         let state = restoreState
         state.pointee.deliver_terminations = 0
         state.pointee.wake_fd = -1
         state.pointee.armed = 0
-        for signal in terminatingSignals + crashSignals + [SIGWINCH] { sb_uninstall(state, signal) }
+        for signal in terminatingSignals + crashSignals + jobControlSignals { sb_uninstall(state, signal) }
     }
 
     /// Whether the backend's SIGWINCH handler is the one installed.

@@ -47,7 +47,7 @@ extension Provider {
         guard let userCode = body.userCode else { return Reply.error("invalid_request", "user_code is required") }
         let deny = body.deny ?? false
         do {
-            let outcome = try await store.decide(userCode: userCode, person: body.person, deny: deny)
+            let outcome = try await store.decide(userCode: userCode, person: body.person, deny: deny, client: request.client)
             switch outcome {
             case .approved(let person):
                 return Reply.json(OKBody(person: person.id, outcome: "approved"))

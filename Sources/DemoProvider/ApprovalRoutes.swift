@@ -15,7 +15,7 @@ extension Provider {
         let userCode = form["user_code"] ?? ""
         let deny = form["action"] == "deny"
         do {
-            switch try await store.decide(userCode: userCode, person: form["person"], deny: deny) {
+            switch try await store.decide(userCode: userCode, person: form["person"], deny: deny, client: request.client) {
             case .approved(let person):
                 return Reply.html(ApprovalPage.result(
                     "Approved — return to your terminal",

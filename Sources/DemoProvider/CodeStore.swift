@@ -121,17 +121,18 @@ actor CodeStore {
     }
 
     /// Approves (as `person`) or denies the grant a person typed `userCode` for.
-    /// Rate-limited: unknown codes count as wrong attempts.
-    func decide(userCode: String, person: String?, deny: Bool) throws(ApprovalFailure) -> ApprovalOutcome {
+    /// Rate-limited per `client` (who typed it: a connection, or the
+    /// program itself): unknown codes count as that client's wrong attempts.
+    func decide(userCode: String, person: String?, deny: Bool, client: String) throws(ApprovalFailure) -> ApprovalOutcome {
         let attemptAt = now()
-        if limiter.isBlocked(at: attemptAt) { throw .tooManyAttempts }
+        if limiter.isBlocked(client, at: attemptAt) { throw .tooManyAttempts }
         var approver: DemoPerson?
         if !deny {
             guard let query = person, let known = knownPerson(query) else { throw .unknownPerson(person ?? "") }
             approver = known
         }
         guard var grant = grant(forUserCode: userCode) else {
-            limiter.recordFailure(at: attemptAt)
+            limiter.recordFailure(client, at: attemptAt)
             throw .unknownCode
         }
         switch grant.status {

@@ -45,10 +45,11 @@ public final class DemoServer: Sendable {
 
     /// Approves the device code a person would type as `userCode` (any case, dash optional),
     /// signing in `personID` (an id or a full name). With ``DemoSettings/denyAll`` it denies instead.
-    /// Wrong codes count towards the rate limit, as on the approval page.
+    /// Wrong codes count towards the rate limit, as on the approval page (all
+    /// calls of this method count as one client).
     public func approve(userCode: String, as personID: String) async throws {
         do {
-            _ = try await store.decide(userCode: userCode, person: personID, deny: false)
+            _ = try await store.decide(userCode: userCode, person: personID, deny: false, client: "in-process")
         } catch {
             throw error.demoError
         }
@@ -57,7 +58,7 @@ public final class DemoServer: Sendable {
     /// Denies the device code for `userCode`.
     public func deny(userCode: String) async throws {
         do {
-            _ = try await store.decide(userCode: userCode, person: nil, deny: true)
+            _ = try await store.decide(userCode: userCode, person: nil, deny: true, client: "in-process")
         } catch {
             throw error.demoError
         }

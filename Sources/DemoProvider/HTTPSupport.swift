@@ -30,7 +30,9 @@ enum Reply {
         headers[HTTPHeader("Content-Security-Policy")] =
             "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'"
         headers[HTTPHeader("X-Frame-Options")] = "DENY"
-        headers[HTTPHeader("Referrer-Policy")] = "no-referrer"
+        // same-origin, not no-referrer: with no-referrer a browser sends
+        // `Origin: null` with the page's own form post.
+        headers[HTTPHeader("Referrer-Policy")] = "same-origin"
         return HTTPResponse(statusCode: status, headers: headers, body: Data(page.utf8))
     }
 

@@ -8,9 +8,23 @@ struct Provider: Sendable {
     let signer: Signer
     /// The base URL without a trailing slash; also the OIDC issuer.
     let issuer: String
+    /// The checks of `Host`, `Origin` and content type, made from `issuer`.
+    let checks: RequestChecks
 
-    /// Dispatches a request to its endpoint.
+    init(store: CodeStore, signer: Signer, issuer: String) {
+        self.store = store
+        self.signer = signer
+        self.issuer = issuer
+        checks = RequestChecks(issuer: issuer)
+    }
+
+    /// Dispatches a request to its endpoint, once `checks` let it through.
     func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        if let refusal = checks.refusal(request) { return refusal }
+        return await route(request)
+    }
+
+    private func route(_ request: HTTPRequest) async -> HTTPResponse {
         switch "\(request.method.rawValue) \(request.path)" {
         case "GET /.well-known/openid-configuration": discovery()
         case "POST /device_authorization": await deviceAuthorization(request)

@@ -16,7 +16,9 @@ actor ServerLifecycle {
     /// The base URL while listening.
     var baseURL: URL? { running?.url }
 
-    /// Listens on `host:port` (or a free port), then serves `store` with a fresh signing key.
+    /// Listens on `host:port` (or, when that port is in use, a free one),
+    /// then serves `store` with a fresh signing key. Any other failure to
+    /// listen (no permission for a low port, say) is reported as it is.
     func start(host: String, port: UInt16, fallbackToFreePort: Bool, store: CodeStore) async throws -> URL {
         if let running { return running.url }
         let signer = await Signer.generate()
@@ -24,9 +26,9 @@ actor ServerLifecycle {
         var listening: (server: HTTPServer, task: Task<Void, any Error>, port: UInt16)
         do {
             listening = try await listen(host: host, port: port, slot: slot)
-        } catch {
-            guard fallbackToFreePort, port != 0 else { throw error }
-            listening = try await listen(host: host, port: 0, slot: slot)
+        } catch let failure as ListenFailure {
+            guard fallbackToFreePort, port != 0, failure.code == EADDRINUSE else { throw failure.error }
+            do { listening = try await listen(host: host, port: 0, slot: slot) } catch let again as ListenFailure { throw again.error }
         }
         if let running {  // a concurrent start won while this one was binding
             await Self.shutDown(listening.server, listening.task)
@@ -49,9 +51,17 @@ actor ServerLifecycle {
         await Self.shutDown(current.server, current.task)
     }
 
+    /// Why listening failed, with the system's error number when there is one.
+    private struct ListenFailure: Error {
+        let error: DemoError
+        var code: Int32 = 0
+    }
+
     private func listen(host: String, port: UInt16, slot: ProviderSlot)
         async throws -> (server: HTTPServer, task: Task<Void, any Error>, port: UInt16) {
-        let server = HTTPServer(config: try Self.configuration(host: host, port: port), handler: Router(slot: slot))
+        let configuration: HTTPServer.Configuration
+        do { configuration = try Self.configuration(host: host, port: port) } catch { throw ListenFailure(error: error) }
+        let server = HTTPServer(config: configuration, handler: Router(slot: slot))
         // Generous: on a loaded machine (CI) the listener can be slow to get a thread.
         let waiter = Task { try await server.waitUntilListening(timeout: 30) }
         let task = Task {
@@ -64,14 +74,19 @@ actor ServerLifecycle {
             try await waiter.value
         } catch {
             await Self.shutDown(server, task)
-            let reason = if case .failure(let failure) = await task.result { Self.describe(failure) } else { "timed out" }
-            throw DemoError.cannotBind("\(Self.urlHost(host)):\(port): \(reason)")
+            var code: Int32 = 0
+            var reason = "timed out"
+            if case .failure(let failure) = await task.result {
+                reason = Self.describe(failure)
+                if case .failed(_, let number, _) = failure as? SocketError { code = number }
+            }
+            throw ListenFailure(error: .cannotBind("\(Self.urlHost(host)):\(port): \(reason)"), code: code)
         }
         switch await server.listeningAddress {
         case .ip4(_, let bound), .ip6(_, let bound): return (server, task, bound)
         default:
             await Self.shutDown(server, task)
-            throw DemoError.cannotBind("\(Self.urlHost(host)):\(port): no listening address")
+            throw ListenFailure(error: .cannotBind("\(Self.urlHost(host)):\(port): no listening address"))
         }
     }
 
@@ -82,7 +97,7 @@ actor ServerLifecycle {
     }
 
     /// The FlyingFox configuration: logger off (it would print to stdout), explicit address.
-    private static func configuration(host: String, port: UInt16) throws -> HTTPServer.Configuration {
+    private static func configuration(host: String, port: UInt16) throws(DemoError) -> HTTPServer.Configuration {
         let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         let logger = disabledLogger()
         do {

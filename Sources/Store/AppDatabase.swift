@@ -7,9 +7,20 @@ import SwitchboardCore
 /// the right modes, recognises whose file it is, migrates, and offers the
 /// named reads and writes. Every write is one transaction.
 public final class AppDatabase: Sendable {
+    /// How a command means to use the database.
+    public enum Access: Sendable {
+        /// Reads and writes; the folder and the file are made when missing.
+        case readWrite
+        /// Only reads: a file (or folder) this process may not write is
+        /// opened read-only instead of refused. A missing file is still made.
+        case readOnlyIfUnwritable
+    }
+
     /// Where the database file is.
     public let path: String
-    let writer: DatabasePool
+    /// Whether the file was opened read-only (see `Access`).
+    public let isReadOnly: Bool
+    let writer: any DatabaseWriter
     /// Events this instance appended to the log that its change reader has
     /// not passed yet (nil while none follows it): its own writes are
     /// published by whoever made them, so a feed of other processes'
@@ -18,31 +29,74 @@ public final class AppDatabase: Sendable {
 
     /// Opens (creating when missing) the database at `path`.
     ///
-    /// A file that is not Switchboard's, is newer than this build, or is
-    /// damaged is refused with a `StoreError` and left exactly as it was.
-    public init(path: String) throws(StoreError) {
+    /// Only a regular file is opened: a device, FIFO, socket or folder at
+    /// `path` is refused before anything opens it. A file that is not
+    /// Switchboard's, is newer than this build, or is damaged is refused with
+    /// a `StoreError` and left exactly as it was, with no `-wal` or `-shm`
+    /// file left beside it that was not there before.
+    public init(path: String, access: Access = .readWrite) throws(StoreError) {
         self.path = path
-        try Self.prepareFile(at: path)
+        let (readOnly, mode) = try Self.prepareFile(at: path, access: access)
+        isReadOnly = readOnly
+        let companions = ["-wal", "-shm", "-journal"].map { path + $0 }
+        let existing = Set(companions.filter { Self.exists($0) })
         do {
-            let ours = try Self.checkOwnership(path: path)
+            writer = try Self.openWriter(path: path, readOnly: readOnly, tighten: mode.map { $0 & 0o777 != 0o600 } ?? false)
+        } catch {
+            // Refused (not ours, newer, damaged): the file gets its mode
+            // back, and whatever SQLite made beside it goes again. Not when
+            // it was only unavailable (busy, say): then another Switchboard
+            // may have made those files since, and be using them.
+            switch error {
+            case .notSwitchboard, .newerSchema, .corrupt:
+                if let mode { chmod(path, mode & 0o7777) }
+                for companion in companions where !existing.contains(companion) { unlink(companion) }
+            default:
+                break
+            }
+            throw error
+        }
+    }
+
+    /// Checks whose the file is, then opens it: a pool for reading and
+    /// writing, or a read-only queue. `tighten` makes the file 0600 once it
+    /// is known to be ours (or new), before SQLite makes the files beside it.
+    private static func openWriter(path: String, readOnly: Bool, tighten: Bool) throws(StoreError) -> any DatabaseWriter {
+        do {
+            let ours = try checkOwnership(path: path)
             // Ours (or new): only its owner may read it, whatever made it.
-            chmod(path, 0o600)
+            if tighten { chmod(path, 0o600) }
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
             configuration.label = "switchboard"
+            if readOnly {
+                configuration.readonly = true
+                let queue = try DatabaseQueue(path: readOnlyLocation(path), configuration: configuration)
+                try queue.read { db in
+                    let applied = try migrator.appliedIdentifiers(db)
+                    let unknown = applied.subtracting(migrator.migrations)
+                    if !unknown.isEmpty { throw StoreError.newerSchema(path: path, unknown: unknown.sorted()) }
+                    if !applied.isSuperset(of: migrator.migrations) {
+                        throw StoreError.unavailable(
+                            path: path, detail: "the database needs an upgrade, and this process may not write it; nothing was changed")
+                    }
+                }
+                return queue
+            }
             configuration.prepareDatabase { db in
                 // Deleted tokens are overwritten, not left in free pages.
                 try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON")
             }
-            writer = try DatabasePool(path: path, configuration: configuration)
+            let pool = try DatabasePool(path: path, configuration: configuration)
             if ours {
                 // Checked by its header: what remains is whether a newer build wrote it.
-                let applied = try writer.read { try migrator.appliedIdentifiers($0) }
+                let applied = try pool.read { try migrator.appliedIdentifiers($0) }
                 let unknown = applied.subtracting(migrator.migrations)
                 if !unknown.isEmpty { throw StoreError.newerSchema(path: path, unknown: unknown.sorted()) }
-                if applied.isSuperset(of: migrator.migrations) { return }
+                if applied.isSuperset(of: migrator.migrations) { return pool }
             }
-            try migrator.migrate(writer)
+            try migrator.migrate(pool)
+            return pool
         } catch let error as StoreError {
             throw error
         } catch {
@@ -50,24 +104,102 @@ public final class AppDatabase: Sendable {
         }
     }
 
-    /// Creates the folder (0700) and an empty file (0600) when missing, so
-    /// SQLite never makes them with looser modes. The WAL and shared-memory
-    /// files take the main file's mode.
-    private static func prepareFile(at path: String) throws(StoreError) {
+    /// Where a read-only connection opens `path`. SQLite reads a WAL-mode
+    /// file only beside its `-shm` file, which it cannot make in a folder it
+    /// may not write; with no `-wal` file there, everything is in the main
+    /// file, and SQLite may read it as immutable (a URI filename).
+    private static func readOnlyLocation(_ path: String) -> String {
         let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
+        guard Glibc.access(folder.isEmpty ? "." : folder, W_OK) != 0, !exists(path + "-wal"),
+              let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+                  .addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#%")))
+        else { return path }
+        return "file:" + absolute + "?immutable=1"
+    }
+
+    private static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// What a file of this mode is, in words, or nil for a regular file.
+    static func kind(ofMode mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a folder"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        default: "not a regular file"
+        }
+    }
+
+    /// Makes the folder (0700) and an empty file (0600) when missing, so
+    /// SQLite never makes them with looser modes; the WAL and shared-memory
+    /// files take the main file's mode. Refuses anything but a regular file
+    /// without opening it, and changes the mode only of a regular file this
+    /// user owns. A folder named `switchboard` (Switchboard's own, as in the
+    /// default location) is tightened to 0700; no other folder is touched.
+    /// Returns whether the file must be opened read-only, and the mode of a
+    /// file this user owns and may change (nil otherwise).
+    private static func prepareFile(at path: String, access: Access) throws(StoreError) -> (readOnly: Bool, mode: mode_t?) {
+        let folder = (path as NSString).deletingLastPathComponent
+        var folderInfo = stat()
+        if !folder.isEmpty && stat(folder, &folderInfo) != 0 {
             do {
                 try FileManager.default.createDirectory(
                     atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
                 throw .unavailable(path: folder, detail: "cannot create the folder: \(error.localizedDescription)")
             }
+        } else if !folder.isEmpty {
+            if let kind = kind(ofMode: folderInfo.st_mode), kind != "a folder" {
+                throw .unavailable(path: folder, detail: "is \(kind), not a folder; nothing was changed")
+            }
+            if (folder as NSString).lastPathComponent == "switchboard", folderInfo.st_uid == geteuid(),
+               folderInfo.st_mode & 0o077 != 0 {
+                chmod(folder, folderInfo.st_mode & 0o700)
+            }
         }
-        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        let folderWritable = Glibc.access(folder.isEmpty ? "." : folder, W_OK) == 0
+
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if let kind = kind(ofMode: info.st_mode) {
+                throw .unavailable(path: path, detail: "is \(kind), not a database file; nothing was changed")
+            }
+        } else if errno != ENOENT {
+            throw .unavailable(path: path, detail: "cannot open: \(String(cString: strerror(errno)))")
+        }
+
+        var readOnly = false
+        // O_NONBLOCK: should something other than a regular file appear at
+        // the path after the check above, opening it does not wait.
+        var descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC | O_NONBLOCK, 0o600)
+        if descriptor < 0, access == .readOnlyIfUnwritable, errno == EACCES || errno == EROFS || errno == EPERM {
+            descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            readOnly = true
+        }
         guard descriptor >= 0 else {
             throw .unavailable(path: path, detail: "cannot open: \(String(cString: strerror(errno)))")
         }
-        close(descriptor)
+        defer { close(descriptor) }
+        guard fstat(descriptor, &info) == 0 else {
+            throw .unavailable(path: path, detail: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        if let kind = kind(ofMode: info.st_mode) {
+            throw .unavailable(path: path, detail: "is \(kind), not a database file; nothing was changed")
+        }
+        if !folderWritable {
+            // SQLite makes its -wal and -shm files beside the database.
+            guard access == .readOnlyIfUnwritable else {
+                throw .unavailable(path: folder, detail: "the folder is not writable, so the database cannot be changed")
+            }
+            readOnly = true
+        }
+        return (readOnly, !readOnly && info.st_uid == geteuid() ? info.st_mode : nil)
     }
 
     /// Refuses a database that belongs to something else or to a newer build.

@@ -12,6 +12,26 @@ extension String {
         fitted(toWidth: width, ellipsis: ellipsis).text
     }
 
+    /// The longest suffix at most `width` columns wide, starting with
+    /// `ellipsis` when anything was cut, so the end stays in view (a field
+    /// being typed into): `"日本語".truncatedFromStart(toWidth: 4)` is
+    /// `"…語"`. The string itself when it fits; `""` when `width` is 0 or less.
+    public func truncatedFromStart(toWidth width: Int, ellipsis: String = "…") -> String {
+        guard width > 0 else { return "" }
+        guard displayWidth > width else { return self }
+        let ellipsisWidth = ellipsis.displayWidth
+        let room = ellipsisWidth <= width ? width - ellipsisWidth : width
+        var start = endIndex, used = 0
+        while start > startIndex {
+            let previous = index(before: start)
+            let cluster = String(self[previous..<start]).displayWidth
+            if used + cluster > room { break }
+            used += cluster
+            start = previous
+        }
+        return (ellipsisWidth <= width ? ellipsis : "") + self[start...]
+    }
+
     /// The string truncated to `width` columns (with `…`) and padded with
     /// spaces to exactly `width` columns.
     public func padded(toWidth width: Int) -> String {

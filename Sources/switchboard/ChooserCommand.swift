@@ -42,10 +42,12 @@ struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
         let environment = ProcessInfo.processInfo.environment
         let selection = ThemeSelection.chooser(
             flag: theme, configTheme: configuration.theme, configFile: configuration.file, environment: environment)
-        let failures = try await Chooser.run(
+        let (failures, signal) = try await Chooser.run(
             session: session, database: database, configuration: configuration, guide: guide, selection: selection,
             environment: environment, notice: options.missingConfigNotice, kiosk: kiosk)
         for failure in failures { FileHandle.standardError.write(Data("switchboard: \(failure)\n".utf8)) }
+        // Ended by a signal: the terminal is back; the status says which, as a shell's would.
+        if let signal { throw ExitCode(128 + signal) }
     }
 }
 
@@ -54,12 +56,14 @@ struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
 enum Chooser {
     /// Shows `notice` (a configuration file not found) as a toast; runs as
     /// a station when `kiosk` is given. Returns what went wrong on the way
-    /// (failing bus subscribers), to print once the terminal is back.
+    /// (failing bus subscribers), to print once the terminal is back, and
+    /// the signal (SIGTERM, SIGHUP, SIGQUIT, SIGINT) that ended it, if one did.
     static func run(
         session: SessionKey, database: AppDatabase, configuration: ProviderConfiguration, guide: Guide,
         selection: ThemeSelection, environment: [String: String], notice: String?, kiosk: KioskSettings?
-    ) async throws -> [String] {
+    ) async throws -> (failures: [String], signal: Int32?) {
         let failures = Mutex<[String]>([])
+        let received = Mutex<Int32?>(nil)
         let bus = NotificationBus(onFailure: { failure in failures.withLock { $0.append(failure.description) } })
         let providers = ProviderDirectory(configuration: configuration, transport: URLSessionTransport(timeout: 15))
         // Before the store is first read, so that no other program's change falls in between.
@@ -72,6 +76,8 @@ enum Chooser {
         }
         defer { feed?.cancel() }
         let terminal = CursesTerminal()
+        // A station takes Ctrl-Z as a key, which it refuses.
+        if kiosk != nil { terminal.suspendsOnControlZ = false }
         // NO_COLOR is decided once, by ThemeSelection: monochrome unless a theme was asked for.
         let colors = terminal.colors
         var state = AppState.opening(
@@ -93,10 +99,13 @@ enum Chooser {
             render: { terminal.draw(Screen.draw($0)) })
         terminal.listen(
             onEvent: { loop.send(.input($0)) },
-            onSignal: { _ in loop.send(.input(.key(.control("c")))) })
+            onSignal: { signal in
+                received.withLock { $0 = $0 ?? signal }
+                loop.send(.terminate)
+            })
         await loop.run()
         terminal.stop()
         await providers.shutdown()
-        return failures.withLock { $0 }
+        return (failures.withLock { $0 }, received.withLock { $0 })
     }
 }

@@ -14,7 +14,7 @@ struct AccountsCommand: AsyncParsableCommand, TakesCommonOptions {
     func run() async throws {
         let session = try options.sessionKey()
         try reportingErrors { () throws(StoreError) in
-            let database = try options.openDatabase()
+            let database = try options.openDatabase(.readOnlyIfUnwritable)
             let accounts = try database.accounts()
             let active = try database.active(in: session).id
             if options.json { return printJSON(accounts.map { AccountJSON($0, active: $0.id == active) }) }
@@ -49,7 +49,10 @@ struct StatusCommand: AsyncParsableCommand, TakesCommonOptions {
     func run() async throws {
         let session = try options.sessionKey()
         let database: AppDatabase
-        do { database = try options.openDatabase() } catch { throw fail(error.description, ExitStatus(error)) }
+        // Without --check, status only reads.
+        do { database = try options.openDatabase(check ? .readWrite : .readOnlyIfUnwritable) } catch {
+            throw fail(error.description, ExitStatus(error))
+        }
         if watch {
             do { try await StatusWatch.run(database: database, session: session, all: all, json: options.json) } catch {
                 throw fail("\(error)", (error as? StoreError).map(ExitStatus.init) ?? .failure)

@@ -17,7 +17,7 @@ struct DemoServe: AsyncParsableCommand {
     @Option(name: .long, help: "The port (a free one is used when it is taken).")
     var port: UInt16 = 8628
 
-    @Option(name: .customLong("expires-in"), help: "Seconds a code lives.")
+    @Option(name: .customLong("expires-in"), help: "Seconds a code lives (at least 10).")
     var expiresIn = 600
 
     @Option(name: .long, help: "Seconds between polls to ask of clients.")
@@ -34,6 +34,14 @@ struct DemoServe: AsyncParsableCommand {
 
     @Flag(name: .customLong("rotate-refresh-tokens"), help: "Answer each refresh with a new refresh token; the old one stops working.")
     var rotateRefreshTokens = false
+
+    func validate() throws {
+        guard expiresIn >= 10 else {
+            throw ValidationError("--expires-in must be at least 10 seconds (got \(expiresIn)): a shorter code expires before anyone can type it")
+        }
+        guard interval >= 0 else { throw ValidationError("--interval must be 0 or more seconds (got \(interval))") }
+        guard slowDown >= 0 else { throw ValidationError("--slow-down must be 0 or more (got \(slowDown))") }
+    }
 
     func run() async throws {
         let settings = DemoSettings(

@@ -50,9 +50,12 @@ struct CommonOptions: ParsableArguments {
         ProviderConfiguration.missingFileNotice(explicit: config, environment: ProcessInfo.processInfo.environment)
     }
 
-    /// Opens the database this invocation uses.
-    func openDatabase() throws(StoreError) -> AppDatabase {
-        try AppDatabase(path: DatabaseLocation.resolve(explicit: database, environment: ProcessInfo.processInfo.environment))
+    /// Opens the database this invocation uses; a command that only reads
+    /// passes `.readOnlyIfUnwritable`, so it works on a file or folder it
+    /// may not write.
+    func openDatabase(_ access: AppDatabase.Access = .readWrite) throws(StoreError) -> AppDatabase {
+        try AppDatabase(
+            path: DatabaseLocation.resolve(explicit: database, environment: ProcessInfo.processInfo.environment), access: access)
     }
 
     /// The session this invocation acts in.

@@ -82,4 +82,18 @@ extension FuzzTests {
             }
         }
     }
+
+    /// What libFuzzer's TOML harness (Fuzz/harnesses/toml.swift) first
+    /// stopped at: `i=-nan` is a float that equals nothing, itself included,
+    /// so a document holding it is not equal to itself. The reader is right;
+    /// the harness no longer compares a document with itself.
+    @Test func aNaNFloatParsesAndEqualsNothing() throws {
+        let document = try parse("i=-nan\n\n\n\n\n\n")
+        guard case .float(let value)? = document.root["i"] else {
+            Issue.record("expected a float, got \(String(describing: document.root["i"]))")
+            return
+        }
+        #expect(value.isNaN)
+        #expect(document != document)
+    }
 }

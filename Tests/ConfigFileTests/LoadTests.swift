@@ -28,7 +28,17 @@ import Testing
         #expect(errorText { _ = try ConfigFile.load(path: directory + "/nope.toml", displayName: "nope.toml") }
             == "nope.toml: cannot read file: No such file or directory")
         #expect(errorText { _ = try ConfigFile.load(path: directory, displayName: "themes") }
-            == "themes: cannot read file: Is a directory")
+            == "themes: cannot read file: it is a folder, not a regular file")
+    }
+
+    @Test func aFIFOIsRefusedWithoutWaitingForAWriter() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/config.toml"
+        #expect(mkfifo(path, 0o600) == 0)
+        // Before the fix this open waited for a writer forever.
+        #expect(errorText { _ = try ConfigFile.load(path: path, displayName: "config.toml") }
+            == "config.toml: cannot read file: it is a FIFO (named pipe), not a regular file")
     }
 
     @Test func invalidUTF8IsAnErrorNamingTheLine() throws {

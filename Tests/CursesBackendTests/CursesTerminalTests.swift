@@ -95,6 +95,25 @@ final class CursesTerminalTests {
         #expect(bytes.contains("\u{1B}[0;1m"))  // bold
     }
 
+    @Test("an emoji ZWJ sequence reaches the terminal whole, and the rest of the row stays in its columns")
+    func zwjSequence() throws {
+        let pty = try PseudoTerminal()
+        let terminal = try start(pty)
+        defer { terminal.stop() }
+        let family = "👨\u{200D}👩\u{200D}👧"
+        var buffer = Buffer(size: Size(width: 80, height: 24))
+        buffer.write("Family \(family) after", x: 2, y: 3)
+        buffer.write("next row", x: 2, y: 4)
+        let bytes = draw(buffer, on: terminal, pty)
+        #expect(bytes.contains(family), "\(bytes.shown)")
+        #expect(bytes.contains("after") && bytes.contains("next row"))
+        // Once more with one change after it: the family is not written again.
+        buffer.write("AFTER", x: 12, y: 3)
+        let again = draw(buffer, on: terminal, pty)
+        #expect(again.contains("AFTER"))
+        #expect(!again.contains(family))
+    }
+
     @Test("the same frame again writes nothing; one changed cell writes a few bytes and never clears")
     func diffing() throws {
         let pty = try PseudoTerminal()

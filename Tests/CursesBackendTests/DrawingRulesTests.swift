@@ -55,8 +55,15 @@ struct DrawingRulesTests {
         #expect(glyph("日", room: 1) == ([0x20], 1))  // no room for a wide character
         #expect(glyph("\u{7}") == ([0x20], 1))  // control characters never reach the terminal
         #expect(glyph("") == ([0x20], 1))
-        // A ZWJ family keeps its first person, two columns wide like the buffer.
+        // Through a string, a ZWJ family keeps its first person, two columns
+        // wide like the buffer; `wholeCluster` gives curses all of it.
         #expect(glyph("👨\u{200D}👩\u{200D}👧") == ([0x1F468], 2))
+        let family = CursesTerminal.wholeCluster(of: Cell("👨\u{200D}👩\u{200D}👧"))
+        #expect(family.map { $0.map { UInt32(bitPattern: $0) } } == [0x1F468, 0x200D, 0x1F469, 0x200D, 0x1F467])
+        #expect(CursesTerminal.wholeCluster(of: Cell("😀")) == nil)
+        #expect(CursesTerminal.wholeCluster(of: Cell("e\u{301}")) == nil)
+        // More than curses holds in a cell (a family of four: seven characters).
+        #expect(CursesTerminal.wholeCluster(of: Cell("👨\u{200D}👩\u{200D}👧\u{200D}👦")) == nil)
         // ❤️ is wide in the buffer (emoji presentation) but one column to
         // wcwidth: the heart, then a space, so the row stays aligned.
         #expect(glyph("❤\u{FE0F}") == ([0x2764, 0x20], 2))

@@ -74,8 +74,11 @@ struct LifecycleTests {
             let byName = try await h.apiApprove(start.user_code, person: "ADA LOVELACE")
             #expect(byName.status == 200)
             #expect(byName.json["person"] as? String == "ada")
-            let malformed = try await HTTP.postForm(h.url("/api/approve"), ["user_code": start.user_code])
+            let form = try await HTTP.postForm(h.url("/api/approve"), ["user_code": start.user_code])
+            #expect(form.status == 415)
+            let malformed = try await HTTP.post(h.url("/api/approve"), body: "user_code=x", headers: ["Content-Type": "application/json"])
             #expect(malformed.status == 400)
+            #expect(malformed.error == "invalid_request")
         }
     }
 }

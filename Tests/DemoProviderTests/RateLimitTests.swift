@@ -1,31 +1,59 @@
 import DemoProvider
 import Foundation
 import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite("Rate limiting")
 struct RateLimitTests {
-    @Test func fiveWrongCodesBlockFurtherAttemptsUntilTheWindowPasses() async throws {
+    @Test func fiveWrongCodesBlockThatClientUntilTheWindowPassesButNotOthers() async throws {
         let clock = TestClock()
         try await withServer(clock: clock) { h in
             let start = try await h.startFlow()
+            // One client (one connection of its own) guesses five times.
+            let guesser = URLSession(configuration: .ephemeral)
+            defer { guesser.invalidateAndCancel() }
+            func guess(_ code: String) async throws -> Reply {
+                try await HTTP.postJSON(h.url("/api/approve"), ["user_code": code, "person": "ada"], session: guesser)
+            }
             for wrong in ["BBBB-BBBB", "CCCC-CCCC", "DDDD-DDDD", "FFFF-FFFF", "GGGG-GGGG"] {
-                let reply = try await h.apiApprove(wrong)
+                let reply = try await guess(wrong)
                 #expect(reply.status == 404)
                 #expect(reply.error == "unknown_code")
             }
-            // Even the right code is refused now, over JSON and HTML.
-            let blocked = try await h.apiApprove(start.user_code)
+            // That client is refused now, even with the right code.
+            let blocked = try await guess(start.user_code)
             #expect(blocked.status == 429)
             #expect(blocked.error == "too_many_attempts")
+
+            // Someone else typing the right code is not held up: over the
+            // approval page (another client) and in-process.
             let page = try await HTTP.postForm(h.url("/device"), [
                 "user_code": start.user_code, "person": "ada", "action": "approve",
             ])
-            #expect(page.status == 429)
+            #expect(page.status == 200)
+            let second = try await h.startFlow()
+            try await h.server.approve(userCode: second.user_code, as: "grace")
+
+            // The guesser may try again once its failures leave the window.
+            let third = try await h.startFlow()
+            #expect(try await guess(third.user_code).status == 429)
+            clock.advance(by: 60)
+            #expect(try await guess(third.user_code).status == 200)
+        }
+    }
+
+    @Test func inProcessWrongCodesAreLimitedToo() async throws {
+        try await withServer(clock: TestClock()) { h in
+            for wrong in ["BBBB-BBBB", "CCCC-CCCC", "DDDD-DDDD", "FFFF-FFFF", "GGGG-GGGG"] {
+                await #expect(throws: DemoError.unknownCode) { try await h.server.approve(userCode: wrong, as: "ada") }
+            }
+            let start = try await h.startFlow()
             await #expect(throws: DemoError.tooManyAttempts) {
                 try await h.server.approve(userCode: start.user_code, as: "ada")
             }
-
-            clock.advance(by: 60)
+            // Over HTTP, another client, the same code goes through.
             #expect(try await h.apiApprove(start.user_code).status == 200)
         }
     }

@@ -32,16 +32,21 @@ struct Reply: Sendable {
 enum HTTP {
     static let session = URLSession(configuration: .ephemeral)
 
-    static func get(_ url: URL, bearer: String? = nil) async throws -> Reply {
+    static func get(_ url: URL, bearer: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
         var request = URLRequest(url: url)
         if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         return try await send(request)
     }
 
-    static func postForm(_ url: URL, _ fields: [String: String]) async throws -> Reply {
+    /// A form post; to `/device`, as the approval page's own form posts it
+    /// (with the server's origin) unless `headers` says otherwise.
+    static func postForm(_ url: URL, _ fields: [String: String], headers: [String: String]? = nil) async throws -> Reply {
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        let pageOrigin = url.path == "/device" ? ["Origin": "http://\(url.host!):\(url.port!)"] : [:]
+        for (name, value) in headers ?? pageOrigin { request.setValue(value, forHTTPHeaderField: name) }
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         request.httpBody = Data(fields.map { name, value in
@@ -50,11 +55,23 @@ enum HTTP {
         return try await send(request)
     }
 
-    static func postJSON(_ url: URL, _ object: [String: any Sendable]) async throws -> Reply {
+    static func postJSON(
+        _ url: URL, _ object: [String: any Sendable], headers: [String: String] = [:], session: URLSession = HTTP.session
+    ) async throws -> Reply {
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = try JSONSerialization.data(withJSONObject: object)
+        return try await send(request, session: session)
+    }
+
+    /// A POST of `body` as it is, with `headers`.
+    static func post(_ url: URL, body: String, headers: [String: String]) async throws -> Reply {
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.httpBody = Data(body.utf8)
         return try await send(request)
     }
 
@@ -67,7 +84,7 @@ enum HTTP {
         return try await send(request)
     }
 
-    private static func send(_ request: URLRequest) async throws -> Reply {
+    private static func send(_ request: URLRequest, session: URLSession = HTTP.session) async throws -> Reply {
         let (data, response) = try await session.data(for: request)
         let http = try #require(response as? HTTPURLResponse)
         var headers: [String: String] = [:]

@@ -56,4 +56,14 @@ import Testing
             #expect(text.padded(toWidth: width).displayWidth == width, "\(text.unicodeScalars.map(\.value)) to \(width)")
         }
     }
+
+    @Test func truncatedFromStartKeepsTheEndByColumns() {
+        #expect("hello".truncatedFromStart(toWidth: 10) == "hello")
+        #expect("hello".truncatedFromStart(toWidth: 4) == "…llo")
+        #expect("日本語".truncatedFromStart(toWidth: 4) == "…語")  // half of 本 cannot be shown
+        #expect("日本語".truncatedFromStart(toWidth: 5) == "…本語")
+        #expect("ab👨\u{200D}👩\u{200D}👧".truncatedFromStart(toWidth: 3) == "…👨\u{200D}👩\u{200D}👧")
+        #expect("hello".truncatedFromStart(toWidth: 0) == "")
+        #expect("日本語".truncatedFromStart(toWidth: 1) == "…")
+    }
 }

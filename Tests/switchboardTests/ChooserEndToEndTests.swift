@@ -206,7 +206,8 @@ struct ChooserEndToEndTests {
             try #require(rows.count == 30, "\(framed)")
             // The frame is where it belongs, every row of it.
             #expect(rows[0].hasPrefix(" Switchboard"), "\(framed)")
-            #expect(rows[0].contains("● MalloryAAAA") && rows[0].hasSuffix("…"), "\(framed)")
+            // The name is cut (…) before the session marker would leave the bar.
+            #expect(rows[0].contains("● MalloryAAAA") && rows[0].contains("…") && rows[0].hasSuffix("⌂ other"), "\(framed)")
             #expect(rows[1].hasPrefix("┌ Accounts "), "\(framed)")
             #expect(rows[1].contains("┐┌ Tonight for MalloryAAAA") && rows[1].hasSuffix("┐"), "\(framed)")
             for row in rows[2..<28] {
@@ -284,7 +285,8 @@ enum SignalScene: String, CaseIterable, Sendable, CustomTestStringConvertible {
 }
 
 extension ChooserEndToEndTests {
-    @Test("SIGTERM and SIGHUP quit cleanly, whatever is on screen", arguments: [SIGTERM, SIGHUP], SignalScene.allCases)
+    @Test("SIGTERM, SIGHUP and SIGQUIT quit cleanly with status 128 + the signal, whatever is on screen",
+          arguments: [SIGTERM, SIGHUP, SIGQUIT], SignalScene.allCases)
     func signals(_ signal: Int32, scene: SignalScene) async throws {
         let chooser = try ChooserFixture()
         defer { chooser.remove() }
@@ -295,8 +297,58 @@ extension ChooserEndToEndTests {
                 try await tmux.waitFor(text: "Show this help")
             }
             kill(try await tmux.programID(), signal)
-            #expect(try await tmux.exitStatus() == 0)
+            #expect(try await tmux.exitStatus() == 128 + signal)
             #expect(try await tmux.terminalLeftovers() == [])
+        }
+    }
+}
+
+extension ChooserEndToEndTests {
+    @Test("Ctrl-Z under a shell with job control: the prompt comes back with the terminal restored; fg redraws the chooser")
+    func suspendAndResume() async throws {
+        let chooser = try ChooserFixture()
+        defer { chooser.remove() }
+        // An interactive shell; the chooser under an `sh -c` of its own, so
+        // the whole job (not only the chooser) has to stop.
+        let environment = chooser.environment.merging(["PS1": "job$ "]) { $1 }
+        try await withTmux("/bin/sh", arguments: ["-i"], environment: environment) { tmux in
+            try await tmux.waitFor(text: "job$")
+            let modes = tmux.folder.file("tty-stopped")
+            try await tmux.press("-l", "sh -c '\"$0\"; echo \"chooser-exit=$?\"' \(builtProduct("switchboard"))")
+            try await tmux.press("Enter")
+            try await tmux.waitFor(text: "q quit", timeout: 20)
+            try await tmux.press("C-z")
+            func promptIsLast(_ screen: String) -> Bool {
+                screen.split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } == "job$"
+            }
+            var screen = try await tmux.waitUntil("the prompt is back") { $0.contains("Stopped") && promptIsLast($0) }
+            #expect(!screen.contains("q quit"))
+            // And it stays stopped: nothing takes the terminal back on its own.
+            try await Task.sleep(for: .milliseconds(500))
+            screen = try await tmux.screen()
+            #expect(promptIsLast(screen) && !screen.contains("q quit"), "\(tmux.framed(screen))")
+            #expect(try await tmux.format("#{alternate_on} #{cursor_flag} #{mouse_any_flag} #{mouse_standard_flag}") == "0 1 0 0")
+            try await tmux.press("-l", "stty -g > \(modes)")
+            try await tmux.press("Enter")
+            try await tmux.waitUntil("stty ran") { _ in FileManager.default.fileExists(atPath: modes) }
+            try await Task.sleep(for: .milliseconds(200))
+            let before = try String(contentsOfFile: tmux.folder.file("tty-before"), encoding: .utf8)
+            #expect(try String(contentsOfFile: modes, encoding: .utf8) == before)
+            // What is typed at the prompt goes to the shell, not to the chooser later.
+            try await tmux.press("-l", "echo typed-at-the-prompt")
+            try await tmux.press("Enter")
+            try await tmux.waitFor(text: "\ntyped-at-the-prompt")
+
+            try await tmux.press("-l", "fg")
+            try await tmux.press("Enter")
+            screen = try await tmux.waitUntil("the chooser is drawn again") {
+                $0.contains("┌ Accounts") && $0.contains("q quit") && !$0.contains("job$")
+            }
+            #expect(screen.contains("⌂ \(chooser.session)"))
+            #expect(try await tmux.format("#{alternate_on}") == "1")
+            try await tmux.press("q")
+            screen = try await tmux.waitFor(text: "chooser-exit=0")
+            #expect(try await tmux.format("#{alternate_on} #{cursor_flag} #{mouse_any_flag}") == "0 1 0")
         }
     }
 }

@@ -3,6 +3,9 @@ import Testing
 import TestSupport
 import Store
 import SwitchboardCore
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// `switchboard demo serve` in one process, the CLI in others, as a person would.
 final class DemoCLI: Sendable {
@@ -36,6 +39,18 @@ final class DemoCLI: Sendable {
 
     func approve(_ code: String, _ extra: [String] = []) throws -> ProcessResult {
         try runProcess(builtProduct("switchboard"), ["demo", "approve", code, "--server", url] + extra)
+    }
+
+    /// Makes the code expire now, through the server's JSON API.
+    func expire(_ code: String) async throws {
+        var request = URLRequest(url: URL(string: url + "/api/expire")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONSerialization.data(withJSONObject: ["user_code": code])
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let (_, response) = try await session.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
     }
 
     func outcome(of signIn: LiveProcess) async throws -> [String: Any] {
@@ -93,9 +108,9 @@ struct SignInCLITests {
         #expect(await denied.exitStatus() == 10)
         await demo.stop()
 
-        let shortLived = try await DemoCLI(serveArguments: ["--expires-in", "2", "--interval", "1"])
+        let shortLived = try await DemoCLI(serveArguments: ["--expires-in", "10", "--interval", "1"])
         let expired = try shortLived.signIn()
-        _ = try await shortLived.code(of: expired)
+        try await shortLived.expire(try await shortLived.code(of: expired))
         #expect(try await shortLived.outcome(of: expired)["outcome"] as? String == "expired")
         #expect(await expired.exitStatus() == 11)
         await shortLived.stop()

@@ -85,8 +85,8 @@ enum AccountsPane {
         if pane.isFiltering || !pane.filter.isEmpty {
             let cursor = pane.isFiltering ? "▏" : ""
             let room = rect.width - count.displayWidth - 3
-            let text = "/" + pane.filter.displaySafe
-            let shown = text.displayWidth > room - 1 ? "…" + String(text.suffix(max(1, room - 2))) : text
+            // The end, where the cursor is, stays in view: cut by columns from the start.
+            let shown = ("/" + pane.filter.displaySafe).truncatedFromStart(toWidth: room - 1 - cursor.displayWidth)
             buffer.write(" " + shown + cursor, x: rect.x, y: rect.y, style: theme[.filter], limit: room)
         } else {
             buffer.write(" / filter", x: rect.x, y: rect.y, style: theme[.muted])

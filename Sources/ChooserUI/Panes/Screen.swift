@@ -28,20 +28,31 @@ public enum Screen {
     }
 }
 
-/// Shown instead of everything when the terminal is below the minimum.
+/// Shown instead of everything when the terminal is below the minimum: the
+/// longest wording whose wrapped lines fit, so the size it needs shows
+/// however small the terminal is.
 enum TooSmall {
     static func draw(_ state: AppState, into buffer: inout Buffer) {
-        let minimum = ScreenLayout.minimum
-        let lines = [
-            "Switchboard needs a terminal of at least \(minimum.width)×\(minimum.height).",
-            "This one is \(state.size.width)×\(state.size.height): enlarge it to go on.",
-            "q quits.",
+        let minimum = "\(ScreenLayout.minimum.width)×\(ScreenLayout.minimum.height)"
+        let current = "\(state.size.width)×\(state.size.height)"
+        let wordings: [[String]] = [
+            ["Switchboard needs a terminal of at least \(minimum).", "This one is \(current): enlarge it to go on.", "q quits."],
+            ["Needs at least \(minimum).", "This is \(current).", "q quits."],
+            ["Needs \(minimum)", "q quits"],
+            ["Needs \(minimum)"],
+            [minimum],
         ]
-        let top = max(0, (state.size.height - lines.count) / 2)
-        for (offset, line) in lines.enumerated() {
-            // Wrap words onto further rows when even one line does not fit.
-            let x = max(0, (state.size.width - line.displayWidth) / 2)
-            buffer.write(line, x: x, y: top + offset, style: offset == 0 ? state.theme[.statusWarning] : state.theme[.text])
+        let width = state.size.width, height = state.size.height
+        let wrapped = wordings.map { wording in wording.map { DialogFrame.wrap($0, width: width) } }
+        let chosen = wrapped.first { paragraphs in
+            paragraphs.allSatisfy { lines in lines.allSatisfy { $0.displayWidth <= width } }
+                && paragraphs.reduce(0) { $0 + $1.count } <= height
+        } ?? wrapped[wrapped.count - 1]
+        let lines = chosen.enumerated().flatMap { index, paragraph in paragraph.map { (index, $0) } }
+        let top = max(0, (height - lines.count) / 2)
+        for (row, (paragraph, line)) in lines.enumerated() {
+            let x = max(0, (width - line.displayWidth) / 2)
+            buffer.write(line, x: x, y: top + row, style: paragraph == 0 ? state.theme[.statusWarning] : state.theme[.text])
         }
     }
 }
@@ -62,15 +73,25 @@ enum StatusBar {
             let providers = account.providers.map(\.rawValue).joined(separator: " · ")
             who = [("● " + account.name.displaySafe, theme[.statusActive]), ("  " + providers.displaySafe, theme[.statusBar])]
         }
-        who.append(("   " + session, theme[.statusBar]))
-        let total = who.reduce(0) { $0 + $1.0.displayWidth }
+        let marker = ("   " + session, theme[.statusBar])
         let room = rect.width - 14
-        var x = rect.maxX - min(total, room)
-        if total > room {
-            // Narrow: keep the name, shorten the rest.
-            who = [(who[0].0.truncated(toWidth: room), who[0].1)]
-            x = rect.maxX - who[0].0.displayWidth - 1
+        let width = { (parts: [(String, Style)]) in parts.reduce(0) { $0 + $1.0.displayWidth } }
+        if width(who + [marker]) > room {
+            // Too long: the name gives way first (cut with …), then the
+            // providers; the session marker stays while there is room for it.
+            let name = who[0]
+            let rest = Array(who.dropFirst())
+            if room - width(rest + [marker]) >= 6 {
+                who = [(name.0.truncated(toWidth: room - width(rest + [marker])), name.1)] + rest
+            } else if room - width([marker]) >= 4 {
+                who = [(name.0.truncated(toWidth: room - width([marker])), name.1)]
+            } else {
+                who = [(name.0.truncated(toWidth: room), name.1)]
+            }
         }
+        let showsMarker = width(who + [marker]) <= room
+        if showsMarker { who.append(marker) }
+        var x = rect.maxX - width(who) - (showsMarker ? 0 : 1)
         for (text, style) in who { x += buffer.write(text, x: x, y: rect.y, style: style) }
     }
 }

@@ -73,20 +73,36 @@ enum SignInDialogView {
         y = DialogFrame.paragraph("On any device, open", in: textArea, y: y, style: theme[.text], into: &buffer)
         y = DialogFrame.paragraph(code.verificationURI.displaySafe, in: textArea.inset(dx: 1, dy: 0), y: y, style: theme[.title], into: &buffer)
         y = DialogFrame.paragraph("and enter the code:", in: textArea, y: y, style: theme[.text], into: &buffer)
-        let spaced = code.userCode.displaySafe.map(String.init).joined(separator: " ")
-        let box = Rect(x: textArea.x + 1, y: y + 1, width: spaced.displayWidth + 4, height: 3)
-        buffer.drawBox(box, style: theme[.code])
-        buffer.write(spaced, x: box.x + 2, y: box.y + 1, style: theme[.code])
-        y = box.maxY + 1
+        // The code in a box, letters spaced when that fits, else as it is,
+        // wrapped inside the box when even that is too wide.
+        let codeRoom = textArea.width - 5  // the box's indent, borders and padding
+        let userCode = code.userCode.displaySafe
+        let spaced = userCode.map(String.init).joined(separator: " ")
+        let codeLines = DialogFrame.wrap(spaced.displayWidth <= codeRoom ? spaced : userCode, width: max(1, codeRoom))
+        let box = Rect(x: textArea.x + 1, y: y + 1, width: (codeLines.map(\.displayWidth).max() ?? 0) + 4, height: codeLines.count + 2)
+        if box.maxY <= inner.maxY {
+            buffer.drawBox(box, style: theme[.code])
+            for (row, line) in codeLines.enumerated() {
+                buffer.write(line, x: box.x + 2, y: box.y + 1 + row, style: theme[.code])
+            }
+            y = box.maxY + 1
+        } else {
+            for line in codeLines where y < inner.maxY {
+                buffer.write(line, x: textArea.x + 1, y: y, style: theme[.code], limit: textArea.width - 1)
+                y += 1
+            }
+        }
+        /// One line of the text column, when it is still inside the dialog.
+        func line(_ text: String, style: Style) {
+            if y < inner.maxY { buffer.write(text, x: textArea.x, y: y, style: style, limit: textArea.width) }
+            y += 1
+        }
         let left = state.now.distance(to: code.expiresAt)
         let remaining = Countdown.wholeSeconds(left)
-        let countdown = "Expires in \(Countdown.text(left))"
-        buffer.write(countdown, x: textArea.x, y: y, style: remaining < 30 ? theme[.statusWarning] : theme[.text])
-        y += 1
+        line("Expires in \(Countdown.text(left))", style: remaining < 30 ? theme[.statusWarning] : theme[.text])
         let spinner = ["◐", "◓", "◑", "◒"][code.polls % 4]
         let checks = code.polls == 1 ? "1 check" : "\(code.polls) checks"
-        buffer.write("\(spinner) checking every \(code.interval) s · \(checks)", x: textArea.x, y: y, style: theme[.muted], limit: textArea.width)
-        y += 1
+        line("\(spinner) checking every \(code.interval) s · \(checks)", style: theme[.muted])
         if !showQR, qrWidth > 0 {
             let needed = Size(width: qrWidth + 42, height: qrHeight + 4)  // dialog frame, padding, bars
             y = DialogFrame.paragraph("QR code hidden: enlarge the terminal to \(needed.width)×\(needed.height) to see it.", in: textArea, y: y, style: theme[.muted], into: &buffer)

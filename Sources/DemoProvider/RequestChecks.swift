@@ -1,0 +1,67 @@
+import FlyingFox
+import Foundation
+
+/// What the server checks of every request before routing it: that it was
+/// addressed to this server (a `Host` naming its own loopback address, so a
+/// page on another name that resolves to 127.0.0.1 cannot read it), and
+/// that a request that changes something was not sent by a page of another
+/// origin.
+struct RequestChecks: Sendable {
+    /// `host:port` forms this server answers to: 127.0.0.1, localhost and
+    /// [::1] at its port, and the host it was started on.
+    let hosts: Set<String>
+    /// The origins (`http://host:port`) of its own pages.
+    let origins: Set<String>
+
+    init(issuer: String) {
+        let url = URL(string: issuer)
+        let port = url?.port.map { ":\($0)" } ?? ""
+        var hosts: Set<String> = ["127.0.0.1\(port)", "localhost\(port)", "[::1]\(port)"]
+        if let host = url?.host {
+            hosts.insert((host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + port)
+        }
+        self.hosts = hosts
+        origins = Set(hosts.map { "http://" + $0 })
+    }
+
+    /// Why `request` is refused, or nil when it may go on.
+    func refusal(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let host = request.headers[HTTPHeader("Host")]?.lowercased(), hosts.contains(host) else {
+            return Reply.error("invalid_request", "this server answers only to its own address (Host: one of \(hosts.sorted().joined(separator: ", ")))",
+                               status: HTTPStatusCode(421, phrase: "Misdirected Request"))
+        }
+        guard request.method == .POST else { return nil }
+        let origin = request.headers[HTTPHeader("Origin")]
+        if let origin, !origins.contains(origin.lowercased()) {
+            return Reply.error("forbidden", "requests from other origins may not change anything", status: .forbidden)
+        }
+        if request.path.hasPrefix("/api/") {
+            let type = request.headers[.contentType]?.split(separator: ";").first?
+                .trimmingCharacters(in: .whitespaces).lowercased()
+            guard type == "application/json" else {
+                return Reply.error("invalid_request", "the body must be sent as Content-Type: application/json",
+                                   status: HTTPStatusCode(415, phrase: "Unsupported Media Type"))
+            }
+        }
+        if request.path == "/device" && origin == nil && !fromOwnPage(request.headers[HTTPHeader("Referer")]) {
+            // A browser sends Origin with every form post; the page's own
+            // posts carry one of ours (its Referrer-Policy is same-origin).
+            return Reply.html(ApprovalPage.result(
+                "Not sent from the approval page", "Open the approval page and approve from there."), status: .forbidden)
+        }
+        return nil
+    }
+
+    private func fromOwnPage(_ referer: String?) -> Bool {
+        guard let referer else { return false }
+        return origins.contains { referer.lowercased().hasPrefix($0 + "/") }
+    }
+}
+
+extension HTTPRequest {
+    /// Who sent the request, for limits per client: the peer's address and
+    /// port (one connection), or "unknown".
+    var client: String {
+        remoteAddress.map { "\($0)" } ?? "unknown"
+    }
+}
