@@ -36,10 +36,13 @@ build() {  # target
     keys) library ConfigFile Sources/ConfigFile/*.swift && library TerminalUI Sources/TerminalUI/*.swift &&
         swiftc "${flags[@]}" -module-name FuzzKeys -I Sources/CNcurses Fuzz/harnesses/keys.swift \
             Sources/CursesBackend/KeyDecoder.swift -lTerminalUI -lConfigFile -lncursesw -o "$out/keys" ;;
-    oauth) swiftc "${flags[@]}" -module-name FuzzOAuth Fuzz/harnesses/oauth.swift \
-            Sources/DeviceFlow/OAuthResponse.swift Sources/DeviceFlow/HTTP.swift -o "$out/oauth" ;;
-    discovery) swiftc "${flags[@]}" -module-name FuzzDiscovery Fuzz/harnesses/discovery.swift \
-            Sources/DeviceFlow/Discovery.swift Sources/DeviceFlow/OAuthResponse.swift Sources/DeviceFlow/HTTP.swift -o "$out/discovery" ;;
+    oauth) library SwitchboardCore Sources/SwitchboardCore/*.swift &&
+        swiftc "${flags[@]}" -module-name FuzzOAuth Fuzz/harnesses/oauth.swift \
+            Sources/DeviceFlow/OAuthResponse.swift Sources/DeviceFlow/HTTP.swift -lSwitchboardCore -o "$out/oauth" ;;
+    discovery) library SwitchboardCore Sources/SwitchboardCore/*.swift &&
+        swiftc "${flags[@]}" -module-name FuzzDiscovery Fuzz/harnesses/discovery.swift \
+            Sources/DeviceFlow/Discovery.swift Sources/DeviceFlow/EndpointPolicy.swift Sources/DeviceFlow/OAuthResponse.swift \
+            Sources/DeviceFlow/HTTP.swift -lSwitchboardCore -o "$out/discovery" ;;
     *) echo "unknown target $1" >&2; return 1 ;;
     esac
 }

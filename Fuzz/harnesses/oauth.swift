@@ -11,7 +11,7 @@ public func fuzzOAuth(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let fields = OAuthFields(response)
     for key in ["access_token", "expires_in", "interval", "error", "device_code", "user_code"] {
         _ = fields[key]
-        _ = fields.integer(key)
+        _ = try? fields.seconds(key, atMost: 86_400)
     }
     _ = fields.error?.description
     _ = try? checkedFields(response, from: URL(string: "http://127.0.0.1/token")!)
