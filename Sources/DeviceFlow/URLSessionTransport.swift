@@ -28,6 +28,7 @@ public final class URLSessionTransport: HTTPTransport {
     private var session: URLSession {
         madeSession.withLock { made in
             if let made { return made }
+            _ = Self.sharedCookieStorage
             let configuration = URLSessionConfiguration.ephemeral
             configuration.timeoutIntervalForRequest = timeout
             configuration.timeoutIntervalForResource = timeout
@@ -39,6 +40,22 @@ public final class URLSessionTransport: HTTPTransport {
             return session
         }
     }
+
+    /// Foundation's shared cookie store on Linux makes a folder named after
+    /// the executable's folder (`bin`, `debug`) in `$XDG_DATA_HOME` (else
+    /// `~/.local/share`) the first time any `URLSessionConfiguration` is made,
+    /// even one that stores no cookies. Switchboard stores none, so the store
+    /// is made once, before the first session, while the data home names a
+    /// place where no folder can be made (`/dev/null`); the variable is then
+    /// put back. Here, not at start, so that commands that never use HTTP
+    /// do not pay for it.
+    private static let sharedCookieStorage: HTTPCookieStorage = {
+        let name = "XDG_DATA_HOME"
+        let saved = getenv(name).map { String(cString: $0) }
+        setenv(name, "/dev/null", 1)
+        defer { if let saved { setenv(name, saved, 1) } else { unsetenv(name) } }
+        return HTTPCookieStorage.shared
+    }()
 
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         let limit = min(timeout, max(0.1, request.timeout ?? timeout))

@@ -21,10 +21,7 @@ struct Switchboard: AsyncParsableCommand {
     /// Parses the command line and runs the command. A configuration file
     /// named but missing is said once here, for every command but the
     /// chooser, which shows it on screen.
-    static func main() async {
-        CookieStorageFolder.preventCreation()
-        await parseAndRun()
-    }
+    static func main() async { await parseAndRun() }
 
     /// Off the main actor, where `run()` is: the command is not sent across.
     nonisolated private static func parseAndRun() async {
