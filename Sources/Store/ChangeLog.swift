@@ -110,7 +110,7 @@ public final class ChangeReader: Sendable {
             return [.accounts(accounts)] + status(try active())
         case "signOut":
             return status(.anonymous)
-        case "disconnect":
+        case "disconnect", "pin":
             return [.accounts(accounts)]
         case "check":
             let detail = (try? JSONDecoder().decode([String: String].self, from: Data(event.detail.utf8))) ?? [:]

@@ -10,6 +10,8 @@ enum StoreSchema {
     static let migrations = [
         "v1: accounts, identities, credentials, sessions, favourites, provider data, events",
         "v2: accounts indexed in their listed order",
+        // v3 is another change's; the order is settled when they meet.
+        "v4: profile and operator PINs with their failed attempts",
     ]
 
     /// Accounts (`id`, `name`), most recently then most often used first;
