@@ -174,7 +174,7 @@ struct StorePINTests {
         try db.setPIN("2468", for: .account(ada), proof: nil, rounds: testRounds)
         #expect(throws: StoreError.pinNotSet("the operator PIN")) { try db.resetPINAttempts(of: ada, operatorPIN: "1234") }
         try db.setPIN("9753", for: .operatorPIN, proof: nil, rounds: testRounds)
-        let now = Date()
+        let now = Date(timeIntervalSince1970: 2_000_000_000)  // whole milliseconds, as the store keeps them
         for _ in 1...6 { _ = try? db.switchAccount(to: ada, session: terminal1, pin: "0000", at: now) }
         #expect(try db.pinAttempts(of: .account(ada), at: now).lockedUntil != nil)
         #expect(throws: StoreError.wrongPIN("the operator PIN", retryAt: nil)) { try db.resetPINAttempts(of: ada, operatorPIN: "2468", at: now) }
@@ -191,7 +191,7 @@ struct StorePINTests {
         let (ada, _) = try twoAccounts(fixture)
         try db.setPIN("2468", for: .account(ada), proof: nil, rounds: testRounds)
         try db.setPIN("9753", for: .operatorPIN, proof: nil, rounds: testRounds)
-        let now = Date()
+        let now = Date(timeIntervalSince1970: 2_000_000_000)  // whole milliseconds, as the store keeps them
         for _ in 1...5 { _ = try? db.setPIN("1111", for: .account(ada), proof: "0000", at: now, rounds: testRounds) }
         #expect(try db.pinAttempts(of: .account(ada), at: now).failures == 5)
         #expect(try db.pinAttempts(of: .operatorPIN, at: now).failures == 5)
