@@ -166,11 +166,10 @@ extension AppDatabase {
             if station.map({ $0.stored.matches(proof) }) == true { try clearFailures(.operatorPIN, db: db) }
             return .accepted
         }
-        var retry: [Date] = []
-        for row in candidates { if let at = try countFailure(row, db: db, at: date) { retry.append(at) } }
+        var waits: [String: Date] = [:]
+        for row in candidates { waits[row.owner] = try countFailure(row, db: db, at: date) }
         // The profile's own wait is the one to tell; the operator's if only it was tried.
-        let ownRetry = ownLock == nil ? Lockout.retryAt(failures: own.failures + 1, lastFailure: date) : nil
-        return .wrong(retryAt: ownRetry ?? retry.min())
+        return .wrong(retryAt: ownLock == nil ? waits[own.owner] : waits[PINOwner.operatorPIN.key])
     }
 
     private static func clearFailures(_ owner: PINOwner, db: Database) throws {

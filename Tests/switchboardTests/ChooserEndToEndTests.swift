@@ -280,6 +280,26 @@ struct ChooserEndToEndTests {
             #expect(try await tmux.exitStatus() == 0)
         }
         #expect(try AppDatabase(path: chooser.database).active(in: SessionKey("pin")!).id == ids[1])
+
+        // `pin set` on a terminal: asked twice without echo; two different PINs change nothing.
+        try await withTmux(builtProduct("switchboard"), arguments: ["pin", "set", "Ada Lovelace"], environment: chooser.environment) { tmux in
+            try await tmux.waitFor(text: "New PIN for Ada Lovelace:")
+            try await tmux.press("1", "2", "3", "4", "Enter")
+            try await tmux.waitFor(text: "The new PIN again:")
+            try await tmux.press("1", "2", "3", "5", "Enter")
+            #expect(try await tmux.exitStatus() == 64)
+            #expect(!(try await tmux.screen()).contains("123"))
+        }
+        #expect(try AppDatabase(path: chooser.database).protectedAccounts() == [ids[1]])
+        try await withTmux(builtProduct("switchboard"), arguments: ["pin", "set", "Ada Lovelace"], environment: chooser.environment) { tmux in
+            try await tmux.waitFor(text: "New PIN for Ada Lovelace:")
+            try await tmux.press("1", "2", "3", "4", "Enter")
+            try await tmux.waitFor(text: "The new PIN again:")
+            try await tmux.press("1", "2", "3", "4", "Enter")
+            #expect(try await tmux.exitStatus() == 0)
+            #expect(!(try await tmux.screen()).contains("1234"))
+        }
+        #expect(try AppDatabase(path: chooser.database).protectedAccounts() == Set(ids))
     }
 
     @Test("q quits a terminal below the minimum size, with status 0")
