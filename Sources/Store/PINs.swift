@@ -145,6 +145,7 @@ extension AppDatabase {
         guard let pin else { return .missing }
         if row.stored.matches(pin) {
             try clearFailures(owner, db: db)
+            try rehashIfWeak(row, pin: pin, db: db)
             return .accepted
         }
         return .wrong(retryAt: try countFailure(row, db: db, at: date))
@@ -170,6 +171,16 @@ extension AppDatabase {
         for row in candidates { waits[row.owner] = try countFailure(row, db: db, at: date) }
         // The profile's own wait is the one to tell; the operator's if only it was tried.
         return .wrong(retryAt: ownLock == nil ? waits[own.owner] : waits[PINOwner.operatorPIN.key])
+    }
+
+    /// A PIN stored with parameters weaker than today's is stored again
+    /// with today's while it is known: raising the work factor needs no reset.
+    private static func rehashIfWeak(_ row: PINRecord, pin: String, db: Database) throws {
+        guard row.stored.needsRehash else { return }
+        let stronger = StoredPIN(hashing: pin)
+        try db.execute(
+            sql: "UPDATE pin SET algorithm = ?, rounds = ?, salt = ?, hash = ? WHERE owner = ?",
+            arguments: [stronger.algorithm, stronger.rounds, Data(stronger.salt), Data(stronger.hash), row.owner])
     }
 
     private static func clearFailures(_ owner: PINOwner, db: Database) throws {
