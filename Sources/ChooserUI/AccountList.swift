@@ -16,6 +16,7 @@ public struct AccountList: Sendable {
     private let starts: [Int]
     private static let padding = 32
 
+    /// The list of `accounts`, in the order given; `protected` are those with a PIN.
     public init(_ accounts: [Account], protected: Set<AccountID> = []) {
         self.accounts = accounts
         self.protected = protected

@@ -11,6 +11,7 @@ public enum Dialog: Sendable {
 
 /// Asks for an account's PIN before switching to it: the digits show as •.
 public struct PINDialog: Sendable {
+    /// The account to switch to once the PIN is right.
     public let account: Account
     /// What has been typed; never drawn, only counted.
     public var digits = ""
@@ -24,6 +25,7 @@ public struct PINDialog: Sendable {
     /// The most digits a PIN has.
     public static let maximumDigits = 12
 
+    /// An empty dialog for `account`.
     public init(account: Account) { self.account = account }
 
     /// Whether the wait after wrong PINs is still running at `now`.

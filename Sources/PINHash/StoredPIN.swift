@@ -88,7 +88,10 @@ public enum PIN {
 
 /// A PIN that breaks the rules; the message names the field, never the digits.
 public struct PINFormatError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Which PIN: "new PIN", "current PIN", ….
     public let field: String
+    /// What is wrong with it.
     public let problem: String
+    /// "new PIN: must be 4 to 12 digits, not 3".
     public var description: String { "\(field): \(problem)" }
 }

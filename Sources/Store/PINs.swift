@@ -5,7 +5,10 @@ import SwitchboardCore
 
 /// Whose PIN: a profile's (an account's), or the station operator's.
 public enum PINOwner: Hashable, Sendable, CustomStringConvertible {
+    /// The profile PIN asked for before switching to an account.
     case account(AccountID)
+    /// The station operator's PIN, which stands in for any profile's when
+    /// replacing, clearing or resetting it.
     case operatorPIN
 
     var key: String {
@@ -15,6 +18,7 @@ public enum PINOwner: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// "account 3's PIN", "the operator PIN": for messages.
     public var description: String {
         switch self {
         case .account(let id): "account \(id)'s PIN"
