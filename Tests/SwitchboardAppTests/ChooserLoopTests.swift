@@ -191,7 +191,8 @@ struct ChooserLoopTests {
         #expect(t.loop.state.active.account?.name == "Ada Lovelace")
         try await t.wait("the sign-out") { $0.active == .anonymous }
         #expect(t.loop.state.toasts.map(\.text).contains("Ada Lovelace was signed out: demo revoked the token."))
-        #expect(t.loop.state.accounts.list.accounts.first?.identities.first?.state == .revoked)
+        // The list is read again at the end of the turn that signed out, not at once.
+        try await t.wait("the revoked state in the list") { $0.accounts.list.accounts.first?.identities.first?.state == .revoked }
     }
 
     @Test("theme cycling publishes a theme change that comes back as an event")
