@@ -39,7 +39,12 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .target(name: "Store", dependencies: ["SwitchboardCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        // PINs as salted slow hashes, and the wait after wrong ones; only the store uses it.
+        .target(
+            name: "PINHash",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]
+        ),
+        .target(name: "Store", dependencies: ["SwitchboardCore", "PINHash", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "TerminalUI", dependencies: ["ConfigFile"]),
         // The chooser's state, reducer, panes and dialogs: everything that
         // draws a frame, without Foundation. The guide's listings and the
@@ -105,7 +110,7 @@ let package = Package(
             dependencies: ["SwitchboardApp", "ChooserUI", "DemoProvider", "TestSupport", "TerminalUI"],
             exclude: ["Snapshots"]
         ),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "PINHash", "TestSupport"]),
         .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport", "ProcessKit", "DemoProvider"]),
     ],
     swiftLanguageModes: [.v6]

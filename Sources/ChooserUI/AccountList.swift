@@ -5,6 +5,8 @@ import SwitchboardCore
 /// 100,000 accounts is a byte scan, not a string comparison per keystroke.
 public struct AccountList: Sendable {
     public let accounts: [Account]
+    /// The accounts that ask for a PIN before a switch (the lock mark).
+    public let protected: Set<AccountID>
     /// Names, emails and providers of every account, lower-cased, as UTF-8,
     /// one after another: account `i`'s are `text[starts[i]..<starts[i + 1]]`.
     /// One buffer rather than an array per account, so a scan streams
@@ -14,8 +16,10 @@ public struct AccountList: Sendable {
     private let starts: [Int]
     private static let padding = 32
 
-    public init(_ accounts: [Account]) {
+    /// The list of `accounts`, in the order given; `protected` are those with a PIN.
+    public init(_ accounts: [Account], protected: Set<AccountID> = []) {
         self.accounts = accounts
+        self.protected = protected
         var text: [UInt8] = [], starts: [Int] = []
         starts.reserveCapacity(accounts.count + 1)
         for account in accounts {

@@ -32,12 +32,30 @@ public enum Action: Sendable {
     case themeChanged(Theme)
     /// Something to tell the person in a toast.
     case notify(String, Toast.Kind)
+    /// A switch was refused because the account has a PIN: ask for it.
+    case pinNeeded(AccountID)
+    /// What the store said about the PIN typed for an account.
+    case pinChecked(AccountID, PINCheck)
+}
+
+/// The store's answer to a PIN typed in the chooser.
+public enum PINCheck: Hashable, Sendable {
+    /// Right: the switch is made.
+    case accepted
+    /// Wrong, and counted; `retryAt` when the next try must wait.
+    case wrong(retryAt: Moment?)
+    /// Too many wrong PINs: nothing is looked at until `until`.
+    case locked(until: Moment)
+    /// The store failed (the account is gone, say); the dialog closes.
+    case failed
 }
 
 /// Work the reducer asks the UI loop to do; its results come back as actions.
 public enum Effect: Hashable, Sendable {
     case reload
     case switchAccount(AccountID)
+    /// Switch to an account that has a PIN, with the PIN typed for it.
+    case switchWithPIN(AccountID, pin: String)
     case signOut
     case startSignIn(ProviderID, AuthMode)
     case cancelSignIn

@@ -113,6 +113,7 @@ public struct AppState: Sendable {
     /// Whether a one-second tick is needed (a countdown shows).
     public var needsTicks: Bool {
         if case .signIn(let dialog) = dialog, case .waiting = dialog.phase { return true }
+        if case .pin(let pin) = dialog, pin.isLocked(at: now) { return true }
         return kioskSecondsLeft != nil
     }
 

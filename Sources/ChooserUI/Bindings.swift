@@ -8,7 +8,7 @@ public enum Command: Hashable, Sendable {
 
 /// What a key does in a dialog or the filter.
 public enum DialogCommand: Hashable, Sendable {
-    case up, down, confirm, cancel, copy, open, retry, merge, switchAccount, close
+    case up, down, confirm, cancel, copy, open, retry, merge, switchAccount, close, erase
 }
 
 /// The key tables. Each one dispatches keys and also generates the key bar
@@ -93,6 +93,18 @@ public enum Bindings {
         KeyBinding([.up, .character("k")], .up, label: "up", help: "Move up", inKeyBar: false),
         KeyBinding([.down, .character("j")], .down, label: "down", help: "Move down", inKeyBar: false),
         KeyBinding([.character("n"), .escape], .cancel, label: "keep", help: "Keep it"),
+    ])
+
+    /// The PIN dialog; digits are typed into it.
+    public static let pin = KeyMap<DialogCommand>([
+        KeyBinding([.enter], .confirm, label: "unlock", help: "Check the PIN and switch"),
+        KeyBinding([.backspace, .delete], .erase, label: "erase", help: "Erase the last digit"),
+        KeyBinding([.escape], .cancel, label: "cancel", help: "Close without switching"),
+    ])
+
+    /// The PIN dialog while too many wrong PINs make it wait: only closing works.
+    public static let pinLocked = KeyMap<DialogCommand>([
+        KeyBinding([.escape, .enter], .cancel, label: "close", help: "Close; try again when the wait is over"),
     ])
 
     public static let help = KeyMap<DialogCommand>([

@@ -5,7 +5,31 @@ public enum Dialog: Sendable {
     case signIn(SignInDialog)
     case conflict(ConflictDialog)
     case disconnect(DisconnectDialog)
+    case pin(PINDialog)
     case help
+}
+
+/// Asks for an account's PIN before switching to it: the digits show as •.
+public struct PINDialog: Sendable {
+    /// The account to switch to once the PIN is right.
+    public let account: Account
+    /// What has been typed; never drawn, only counted.
+    public var digits = ""
+    /// Set while the store checks the PIN; keys wait.
+    public var checking = false
+    /// The last try was wrong.
+    public var wasWrong = false
+    /// No try is looked at before this, after too many wrong ones.
+    public var lockedUntil: Moment?
+
+    /// The most digits a PIN has.
+    public static let maximumDigits = 12
+
+    /// An empty dialog for `account`.
+    public init(account: Account) { self.account = account }
+
+    /// Whether the wait after wrong PINs is still running at `now`.
+    public func isLocked(at now: Moment) -> Bool { lockedUntil.map { now < $0 } ?? false }
 }
 
 /// The sign-in dialog: pick a provider, show the code, wait, tell the outcome.

@@ -15,6 +15,7 @@ extension AppState {
             }
         case .conflict(let conflict): conflict.choices.contains(.merge) ? Bindings.conflict : Bindings.conflictNoMerge
         case .disconnect: Bindings.disconnect
+        case .pin(let pin): pin.isLocked(at: now) ? Bindings.pinLocked : Bindings.pin
         case .help: Bindings.help
         case nil: accounts.isFiltering ? Bindings.filter : nil
         }
@@ -31,6 +32,14 @@ extension AppState {
         }
         if let keys = dialogKeys {
             if dialog == nil, accounts.isFiltering { return filterKey(key, keys) }
+            if case .pin(var pin) = dialog, case .character(let c) = key, c.isASCII, c.isNumber {
+                if !pin.checking, !pin.isLocked(at: now), pin.digits.count < PINDialog.maximumDigits {
+                    pin.digits.append(c)
+                    pin.wasWrong = false
+                    dialog = .pin(pin)
+                }
+                return []
+            }
             guard let command = keys.command(for: key) else { return [] }
             return dialogCommand(command)
         }
@@ -74,7 +83,7 @@ extension AppState {
             accounts.isFiltering = true
         case .select:
             switch accounts.selectedItem {
-            case .account(let id): return id == active.id ? [] : [.switchAccount(id)]
+            case .account(let id): return id == active.id ? [] : switchTo(id)
             case .add: openSignIn(.signIn)
             case .anonymous: return active == .anonymous ? [] : [.signOut]
             case nil: break
@@ -106,6 +115,19 @@ extension AppState {
         case .quit: return quit()
         }
         return []
+    }
+
+    /// A switch, or, for an account with a PIN, the dialog that asks for it.
+    mutating func switchTo(_ id: AccountID) -> [Effect] {
+        guard accounts.list.protected.contains(id) else { return [.switchAccount(id)] }
+        openPIN(for: id)
+        return []
+    }
+
+    /// Opens the PIN dialog for an account the pane holds.
+    mutating func openPIN(for id: AccountID) {
+        guard let index = accounts.list.index(of: id) else { return }
+        dialog = .pin(PINDialog(account: accounts.list.accounts[index]))
     }
 
     mutating func quit() -> [Effect] {
@@ -161,6 +183,23 @@ extension AppState {
             case .cancel: dialog = nil
             default: break
             }
+        case .pin(var pin):
+            guard !pin.checking else { return [] }
+            switch command {
+            case .erase:
+                pin.digits = String(pin.digits.dropLast())
+                dialog = .pin(pin)
+            case .confirm:
+                guard pin.digits.count >= 4 else {
+                    notify("A PIN has 4 to 12 digits.", .warning)
+                    return []
+                }
+                pin.checking = true
+                dialog = .pin(pin)
+                return [.switchWithPIN(pin.account.id, pin: pin.digits)]
+            case .cancel: dialog = nil
+            default: break
+            }
         case .help:
             dialog = nil
         case nil:
@@ -209,12 +248,7 @@ extension AppState {
                 return [.startSignIn(provider.id, signIn.mode)]
             }
             dialog = nil
-            // Another program may have removed the account since the dialog opened.
-            guard accounts.list.accounts.contains(where: { $0.id == people[selection].id }) else {
-                notify("\(people[selection].name.displaySafe) is no longer here.", .warning)
-                return []
-            }
-            return [.switchAccount(people[selection].id)]
+            return switchTo(people[selection].id)
         case (.choosing, .cancel), (.continuing, .cancel):
             dialog = nil
         case (.requesting, .cancel), (.waiting, .cancel):

@@ -71,6 +71,26 @@ extension AppState {
         case .notify(let text, let kind):
             notify(text, kind)
             return []
+        case .pinNeeded(let id):
+            openPIN(for: id)
+            return []
+        case .pinChecked(let id, let check):
+            guard case .pin(var pin) = dialog, pin.account.id == id else { return [] }
+            pin.checking = false
+            pin.digits = ""
+            switch check {
+            case .accepted, .failed:
+                dialog = nil
+                return []
+            case .wrong(let retryAt):
+                pin.wasWrong = true
+                pin.lockedUntil = retryAt
+            case .locked(let until):
+                pin.wasWrong = false
+                pin.lockedUntil = until
+            }
+            dialog = .pin(pin)
+            return []
         }
     }
 

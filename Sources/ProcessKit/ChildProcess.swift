@@ -46,21 +46,31 @@ public enum ChildProcess {
     /// that keeps them open cannot hold this call up, which returns as soon
     /// as the child itself has exited.
     ///
-    /// - Parameter timeout: seconds after which the child is killed
-    ///   (`SIGKILL`, then `timedOut`); nil for no limit.
+    /// - Parameters:
+    ///   - timeout: seconds after which the child is killed
+    ///     (`SIGKILL`, then `timedOut`); nil for no limit.
+    ///   - input: the child's standard input (from an anonymous file, so
+    ///     not a terminal); nil for /dev/null.
     public static func run(
-        _ path: String, _ arguments: [String] = [], environment: [String: String], timeout: Double? = nil
+        _ path: String, _ arguments: [String] = [], environment: [String: String], timeout: Double? = nil, input: String? = nil
     ) throws(ProcessError) -> Result {
         let folder = FileManager.default.temporaryDirectory.path
         let out = cpt_anonymous_file(folder)
         let err = out >= 0 ? cpt_anonymous_file(folder) : -1
+        let inFile = input != nil && err >= 0 ? cpt_anonymous_file(folder) : -1
         defer {
             if out >= 0 { close(out) }
             if err >= 0 { close(err) }
+            if inFile >= 0 { close(inFile) }
         }
-        guard out >= 0, err >= 0 else { throw .system("cannot create a file in \(folder) for a child's output") }
+        guard out >= 0, err >= 0, input == nil || inFile >= 0 else { throw .system("cannot create a file in \(folder) for a child's output") }
+        if let input {
+            writeAll(inFile, Array(input.utf8))
+            lseek(inFile, 0, SEEK_SET)
+        }
+        let standardInput: ChildDescriptor = inFile >= 0 ? .same(inFile) : .open("/dev/null", O_RDONLY)
         let (pid, _) = try spawnChild(
-            path, arguments, environment: environment, descriptors: [.open("/dev/null", O_RDONLY), .same(out), .same(err)])
+            path, arguments, environment: environment, descriptors: [standardInput, .same(out), .same(err)])
 
         let watch = timeout.map { KillTimer(pid: pid, after: $0) }
         waitForEnd(of: pid)

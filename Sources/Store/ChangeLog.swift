@@ -115,6 +115,8 @@ public final class ChangeReader: Sendable {
             return try status()
         case "signIn", "link", "merge", "disconnect":
             return [.accounts(accounts)] + (try status())
+        case "pin":
+            return [.accounts(accounts)]
         case "check":
             let detail = (try? JSONDecoder().decode([String: String].self, from: Data(event.detail.utf8))) ?? [:]
             guard let identity = detail["identity"].flatMap(Identity.init(parsing:)),

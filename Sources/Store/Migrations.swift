@@ -87,5 +87,21 @@ var migrator: DatabaseMigrator {
     migrator.registerMigration(StoreSchema.migrations[2]) { db in
         try IssuerRekeying.migrate(db)
     }
+    // PINs: a salted slow hash with its parameters, never the digits, and
+    // the wrong tries counted beside it so a restart does not forget them.
+    // `owner` is "operator" or "account:ID"; an account's row goes with it.
+    migrator.registerMigration(StoreSchema.migrations[3]) { db in
+        try db.create(table: "pin") { t in
+            t.primaryKey("owner", .text)
+            t.belongsTo("account", onDelete: .cascade)
+            t.column("algorithm", .text).notNull()
+            t.column("rounds", .integer).notNull()
+            t.column("salt", .blob).notNull()
+            t.column("hash", .blob).notNull()
+            t.column("setAt", .datetime).notNull()
+            t.column("failures", .integer).notNull().defaults(to: 0)
+            t.column("lastFailureAt", .datetime)
+        }
+    }
     return migrator
 }

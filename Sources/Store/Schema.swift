@@ -11,6 +11,7 @@ enum StoreSchema {
         "v1: accounts, identities, credentials, sessions, favourites, provider data, events",
         "v2: accounts indexed in their listed order",
         "v3: identities of an issuer named by URL keyed by the whole issuer, not its host",
+        "v4: profile and operator PINs with their failed attempts",
     ]
 
     /// Accounts (`id`, `name`), most recently then most often used first;

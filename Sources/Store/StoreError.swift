@@ -1,3 +1,4 @@
+import Foundation
 import SwitchboardCore
 
 /// Everything the store can refuse or fail at, each with a message that
@@ -21,6 +22,16 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case conflictChanged(Identity)
     /// The authenticator refused to merge.
     case mergeRefused([ProviderID])
+    /// A PIN is set (named by the first value) and none was given.
+    case pinRequired(String)
+    /// The PIN given was wrong; when the next try may be made, if it must wait.
+    case wrongPIN(String, retryAt: Date?)
+    /// Too many wrong PINs: no try is looked at until `until`.
+    case pinLockedOut(String, until: Date)
+    /// The PIN an operation needs was never set.
+    case pinNotSet(String)
+    /// A new PIN breaks the rules; the message names the field.
+    case badPIN(String)
 
     public var description: String {
         switch self {
@@ -42,6 +53,24 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "the accounts changed while the conflict over \(identity) was open; sign in again"
         case .mergeRefused(let providers):
             AuthError.mergeRefused(providers).description
+        case .pinRequired(let what):
+            "\(what) is needed"
+        case .wrongPIN(let what, let retryAt):
+            "that is not \(what)" + (retryAt.map { "; after so many wrong tries the next may be made in \(Self.wait(until: $0))" } ?? "")
+        case .pinLockedOut(let what, let until):
+            "too many wrong tries at \(what); try again in \(Self.wait(until: until))"
+        case .pinNotSet(let what):
+            "\(what) is not set"
+        case .badPIN(let message):
+            message
         }
+    }
+
+    /// "1 h 2 min", "45 s": how long from now until `date`.
+    public static func wait(until date: Date, now: Date = Date()) -> String {
+        let seconds = max(1, Int((date.timeIntervalSince(now)).rounded(.up)))
+        if seconds < 60 { return "\(seconds) s" }
+        if seconds < 3600 { return "\(seconds / 60) min \(seconds % 60) s" }
+        return "\(seconds / 3600) h \(seconds / 60 % 60) min"
     }
 }

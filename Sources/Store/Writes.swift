@@ -102,19 +102,28 @@ extension AppDatabase {
     }
 
     /// Makes `account` active in `session`, or nobody when nil.
-    public func switchAccount(to account: AccountID?, session: SessionKey, at date: Date = Date()) throws(StoreError) -> UserStatusChanged {
-        try write { db in
+    ///
+    /// An account with a PIN is switched to only when `pin` is its PIN: the
+    /// check and the counting of its outcome are in the switch's transaction.
+    /// A wrong PIN's count is committed, then `wrongPIN` is thrown; none gives
+    /// `pinRequired`, too many wrong ones `pinLockedOut`.
+    public func switchAccount(
+        to account: AccountID?, session: SessionKey, pin: String? = nil, at date: Date = Date()
+    ) throws(StoreError) -> UserStatusChanged {
+        let outcome: Result<UserStatusChanged, StoreError> = try write { db in
             let previous = try Self.active(db, session: session)
             guard let account else {
-                return try Self.signOut(session: session, previous: previous, db: db, at: date)
+                return .success(try Self.signOut(session: session, previous: previous, db: db, at: date))
             }
             guard try AccountRecord.exists(db, key: account.rawValue) else {
                 throw StoreError.accountNotFound(account.description)
             }
+            if let refusal = try Self.checkSwitch(to: account, pin: pin, db: db, at: date) { return .failure(refusal) }
             let change = try Self.makeActive(account, session: session, previous: previous, reason: .switched, db: db, at: date)
             try Self.log("switch", session: session, account: account, [:], db: db, at: date)
-            return change
+            return .success(change)
         }
+        return try outcome.get()
     }
 
     /// Makes `session` anonymous. Identities stay available.

@@ -115,15 +115,34 @@ struct SwitchCommand: AsyncParsableCommand, TakesCommonOptions {
     @Argument(help: "An account id, a name or email, or an identity as provider:subject.")
     var account: String
 
+    @Flag(name: .long, help: "Read the account's PIN as one line of standard input (for scripts).")
+    var pinStdin = false
+
     func run() async throws {
         let session = try options.sessionKey()
-        try reportingErrors { () throws(StoreError) in
+        do {
             let database = try options.openDatabase()
             let target = try database.findAccount(account)
-            let change = try database.switchAccount(to: target.id, session: session)
+            var pin: String?
+            if try database.hasPIN(.account(target.id)) {
+                if let until = try database.pinAttempts(of: .account(target.id)).lockedUntil {
+                    throw StoreError.pinLockedOut(PINOwner.account(target.id).description, until: until)
+                }
+                if pinStdin {
+                    pin = try PINInput.line(field: "PIN")
+                } else if PINInput.isTerminal {
+                    pin = try PINInput.read(prompt: "PIN for \(target.name.displaySafe): ", field: "PIN")
+                } else {
+                    throw fail("\(target.name.displaySafe) has a PIN and standard input is not a terminal; "
+                        + "give the PIN on standard input with --pin-stdin", .pinRequired)
+                }
+            }
+            let change = try database.switchAccount(to: target.id, session: session, pin: pin)
             options.json
                 ? printJSON(StatusJSON(session: session, active: change.current))
                 : print("Switched to \(describe(change.current, in: session))")
+        } catch let error as StoreError {
+            throw fail(error.description, ExitStatus(error))
         }
     }
 }

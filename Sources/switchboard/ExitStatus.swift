@@ -13,6 +13,9 @@ enum ExitStatus: Int32, CaseIterable {
     case conflict = 4
     case store = 5
     case configuration = 6
+    case pinRequired = 7
+    case wrongPIN = 8
+    case pinLockedOut = 9
     case denied = 10
     case expired = 11
     case cancelled = 12
@@ -29,9 +32,12 @@ enum ExitStatus: Int32, CaseIterable {
         case .failure: "unexpected failure"
         case .notFound: "no such account or identity"
         case .ambiguous: "the name matches several accounts, or the account has identities at several providers and none was named"
-        case .conflict: "refused because of a conflict (e.g. merge not allowed)"
+        case .conflict: "refused because of a conflict (e.g. merge not allowed), or no operator PIN is set"
         case .store: "the database cannot be used (not Switchboard's, newer, damaged, unwritable)"
         case .configuration: "the configuration file has an error, or a provider is not configured"
+        case .pinRequired: "the account has a PIN and none could be asked for (not a terminal; use --pin-stdin)"
+        case .wrongPIN: "wrong PIN (the try was counted)"
+        case .pinLockedOut: "too many wrong PINs: wait, then try again (the message says how long)"
         case .denied: "sign-in denied at the provider"
         case .expired: "the sign-in code expired"
         case .cancelled: "sign-in cancelled (Esc, Ctrl-C)"
@@ -52,7 +58,11 @@ enum ExitStatus: Int32, CaseIterable {
         switch error {
         case .accountNotFound, .identityNotFound: self = .notFound
         case .ambiguousAccount: self = .ambiguous
-        case .conflictChanged, .mergeRefused: self = .conflict
+        case .conflictChanged, .mergeRefused, .pinNotSet: self = .conflict
+        case .pinRequired: self = .pinRequired
+        case .wrongPIN: self = .wrongPIN
+        case .pinLockedOut: self = .pinLockedOut
+        case .badPIN: self = .usage
         case .notSwitchboard, .newerSchema, .corrupt, .unavailable: self = .store
         }
     }

@@ -12,7 +12,7 @@ struct Switchboard: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             ChooserCommand.self, KioskCommand.self, AccountsCommand.self, StatusCommand.self, SwitchCommand.self, SignInCommand.self, SignOutCommand.self,
-            DisconnectCommand.self, ProvidersCommand.self, DemoCommand.self,
+            DisconnectCommand.self, PINCommand.self, ProvidersCommand.self, DemoCommand.self,
             TokenCommand.self, EnvCommand.self, ExecCommand.self,
         ],
         defaultSubcommand: ChooserCommand.self

@@ -41,15 +41,17 @@ enum Fixture {
     ])
     static let alan = Account(id: AccountID(4), name: "Alan Turing", identities: [identity("gitlab", "alan", "Alan Turing")])
 
-    static func state(size: Size, accounts: [Account] = [], active: Account? = nil, favourites: Set<String> = []) -> AppState {
+    static func state(
+        size: Size, accounts: [Account] = [], active: Account? = nil, favourites: Set<String> = [], protected: Set<AccountID> = []
+    ) -> AppState {
         var state = AppState(session: session, size: size, now: now, guide: guide, theme: .builtIn, providers: providers)
-        _ = state.reduce(.loaded(AccountList(accounts), active: active.map(ActiveAccount.account) ?? .anonymous))
+        _ = state.reduce(.loaded(AccountList(accounts, protected: protected), active: active.map(ActiveAccount.account) ?? .anonymous))
         _ = state.reduce(.guideFor(active, favourites: favourites))
         return state
     }
 
-    static func several(size: Size) -> AppState {
-        state(size: size, accounts: [ada, grace, zoe, alan], active: ada, favourites: ["codebreakers"])
+    static func several(size: Size, protected: Set<AccountID> = []) -> AppState {
+        state(size: size, accounts: [ada, grace, zoe, alan], active: ada, favourites: ["codebreakers"], protected: protected)
     }
 
     static func press(_ keys: Key..., on state: inout AppState) -> [Effect] {

@@ -124,6 +124,40 @@ struct ChooserLoopTests {
         #expect(t.loop.state.active.id == ada)
     }
 
+    @Test("a switch to an account with a PIN: the dialog asks, a wrong PIN is counted and refused, the right one switches")
+    func switchWithPIN() async throws {
+        let t = try await LoopRig()
+        defer { Task { await t.rig.stop() } }
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: t.rig.database, session: SessionKey("elsewhere")!)
+        try t.rig.database.setPIN("2468", for: .account(ids[1]), proof: nil, rounds: 1_000)
+        t.loop.start()
+        #expect(t.loop.state.accounts.list.protected == [ids[1]])
+        let graceRow = t.loop.state.accounts.visible.firstIndex { t.loop.state.accounts.list.accounts[$0].id == ids[1] }!
+        for _ in 0..<graceRow { t.press(.down) }
+        t.press(.enter, .character("1"), .character("3"), .character("5"), .character("7"), .enter)
+        try await t.wait("the wrong PIN refused") { if case .pin(let pin) = $0.dialog { pin.wasWrong } else { false } }
+        #expect(try t.rig.database.pinAttempts(of: .account(ids[1])).failures == 1)
+        #expect(try t.rig.database.active(in: t.session) == .anonymous)
+        t.press(.character("2"), .character("4"), .character("6"), .character("8"), .enter)
+        try await t.wait("Grace active") { $0.active.id == ids[1] && $0.dialog == nil }
+        #expect(try t.rig.database.pinAttempts(of: .account(ids[1])).failures == 0)
+    }
+
+    @Test("a PIN set after the list was read: the switch is refused by the store and the dialog opens")
+    func pinSetMeanwhile() async throws {
+        let t = try await LoopRig()
+        defer { Task { await t.rig.stop() } }
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: t.rig.database, session: SessionKey("elsewhere")!)
+        t.loop.start()
+        try t.rig.database.setPIN("2468", for: .account(ids[0]), proof: nil, rounds: 1_000)
+        let adaRow = t.loop.state.accounts.visible.firstIndex { t.loop.state.accounts.list.accounts[$0].id == ids[0] }!
+        for _ in 0..<adaRow { t.press(.down) }
+        t.press(.enter)
+        try await t.wait("the PIN dialog") { if case .pin(let pin) = $0.dialog { pin.account.id == ids[0] } else { false } }
+        try await t.wait("the lock mark") { $0.accounts.list.protected == [ids[0]] }
+        #expect(try t.rig.database.active(in: t.session) == .anonymous)
+    }
+
     @Test("switch, star, sign out: each a store write announced on the bus")
     func switchStarSignOut() async throws {
         let t = try await LoopRig()

@@ -16,15 +16,15 @@ public struct ProcessResult: Sendable {
     public let stderr: String
 }
 
-/// Runs `path` with `arguments` to completion, stdin from /dev/null, through
+/// Runs `path` with `arguments` to completion, stdin from `input` (else /dev/null), through
 /// ProcessKit's spawner (output through files, nothing else of ours
 /// inherited). `environment` entries are added to a clean environment
 /// holding only PATH and HOME. A child still running after `timeout`
 /// seconds is killed (its status is then 137), so a test cannot hang.
 public func runProcess(
-    _ path: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 300
+    _ path: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 300, input: String? = nil
 ) throws -> ProcessResult {
-    let result = try ChildProcess.run(path, arguments, environment: childEnvironment(environment), timeout: timeout)
+    let result = try ChildProcess.run(path, arguments, environment: childEnvironment(environment), timeout: timeout, input: input)
     let stderr = result.timedOut ? result.stderr + "\n(killed after \(timeout) s)\n" : result.stderr
     return ProcessResult(status: result.status, stdout: result.stdout, stderr: stderr)
 }

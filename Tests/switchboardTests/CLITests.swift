@@ -12,9 +12,10 @@ final class CLI: Sendable {
 
     deinit { folder.remove() }
 
-    func run(_ arguments: String..., session: String = "tty-test", environment: [String: String] = [:]) throws -> ProcessResult {
+    func run(_ arguments: String..., session: String = "tty-test", environment: [String: String] = [:], input: String? = nil) throws -> ProcessResult {
         try runProcess(builtProduct("switchboard"), arguments,
-                       environment: ["SWITCHBOARD_DATABASE": path, "SWITCHBOARD_SESSION": session].merging(environment) { $1 })
+                       environment: ["SWITCHBOARD_DATABASE": path, "SWITCHBOARD_SESSION": session].merging(environment) { $1 },
+                       input: input)
     }
 
     /// Ada (github + google, with a token stored) and Grace (github, microsoft expired).

@@ -236,6 +236,73 @@ struct ChooserEndToEndTests {
         }
     }
 
+    @Test("a PIN-protected switch: the lock mark, the masked dialog refuses a wrong PIN and takes the right one; switch on a terminal asks without echo")
+    func pinProtectedSwitch() async throws {
+        let chooser = try ChooserFixture(session: "pin")
+        defer { chooser.remove() }
+        let ids = try { () throws -> [AccountID] in
+            let database = try AppDatabase(path: chooser.database)
+            let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: database, session: SessionKey("pin")!)
+            _ = try database.switchAccount(to: ids[0], session: SessionKey("pin")!)
+            try database.setPIN("2468", for: .account(ids[1]), proof: nil)
+            return ids
+        }()
+
+        try await withTmux(builtProduct("switchboard"), environment: chooser.environment) { tmux in
+            var screen = try await tmux.waitFor(text: "q quit")
+            #expect(accountsPane(screen).contains { $0.contains("Grace Hopper") && $0.contains("🔒") }, "\(tmux.framed(screen))")
+            #expect(!accountsPane(screen).contains { $0.contains("Ada Lovelace") && $0.contains("🔒") })
+            try await selectAccount("Grace Hopper", in: tmux)
+            try await tmux.press("Enter")
+            try await tmux.waitFor(text: "PIN for Grace Hopper")
+            try await tmux.press("1", "3", "5", "7")
+            screen = try await tmux.waitFor(text: "PIN  ••••")
+            #expect(!screen.contains("1357"))
+            try await tmux.press("Enter")
+            screen = try await tmux.waitFor(text: "Wrong PIN. Try again.")
+            #expect(statusBar(screen).contains("● Ada Lovelace"), "\(tmux.framed(screen))")
+            #expect(try AppDatabase(path: chooser.database).pinAttempts(of: .account(ids[1])).failures == 1)
+            try await tmux.press("2", "4", "6", "8", "Enter")
+            screen = try await tmux.waitUntil("Grace is active") { statusBar($0).contains("● Grace Hopper") && !$0.contains("PIN for") }
+            #expect(!screen.contains("2468"))
+            try await tmux.press("q")
+            #expect(try await tmux.exitStatus() == 0)
+        }
+        #expect(try AppDatabase(path: chooser.database).active(in: SessionKey("pin")!).id == ids[1])
+
+        // `switch` on a terminal: the prompt, no echo, then the switch.
+        _ = try AppDatabase(path: chooser.database).switchAccount(to: ids[0], session: SessionKey("pin")!)
+        try await withTmux(builtProduct("switchboard"), arguments: ["switch", "Grace Hopper"], environment: chooser.environment) { tmux in
+            try await tmux.waitFor(text: "PIN for Grace Hopper:")
+            try await tmux.press("2", "4", "6", "8")
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(!(try await tmux.screen()).contains("2468"))
+            try await tmux.press("Enter")
+            #expect(try await tmux.exitStatus() == 0)
+        }
+        #expect(try AppDatabase(path: chooser.database).active(in: SessionKey("pin")!).id == ids[1])
+
+        // `pin set` on a terminal: asked twice without echo; two different PINs change nothing.
+        try await withTmux(builtProduct("switchboard"), arguments: ["pin", "set", "Ada Lovelace"], environment: chooser.environment) { tmux in
+            try await tmux.waitFor(text: "New PIN for Ada Lovelace:")
+            try await tmux.press("1", "2", "3", "4", "Enter")
+            try await tmux.waitFor(text: "The new PIN again:")
+            try await tmux.press("1", "2", "3", "5", "Enter")
+            #expect(try await tmux.exitStatus() == 64)
+            #expect(!(try await tmux.screen()).contains("123"))
+        }
+        #expect(try AppDatabase(path: chooser.database).protectedAccounts() == [ids[1]])
+        try await withTmux(builtProduct("switchboard"), arguments: ["pin", "set", "Ada Lovelace"], environment: chooser.environment) { tmux in
+            try await tmux.waitFor(text: "New PIN for Ada Lovelace:")
+            try await tmux.press("1", "2", "3", "4", "Enter")
+            try await tmux.waitFor(text: "The new PIN again:")
+            try await tmux.press("1", "2", "3", "4", "Enter")
+            #expect(try await tmux.exitStatus() == 0)
+            #expect(!(try await tmux.screen()).contains("1234"))
+        }
+        #expect(try AppDatabase(path: chooser.database).protectedAccounts() == Set(ids))
+    }
+
     @Test("q quits a terminal below the minimum size, with status 0")
     func quitWhenTooSmall() async throws {
         let chooser = try ChooserFixture()

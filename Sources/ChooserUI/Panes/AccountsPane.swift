@@ -4,6 +4,9 @@ import TerminalUI
 /// The accounts pane: every account with its identities and their state,
 /// then "+ Add account" and "Anonymous"; a filter line at the bottom.
 enum AccountsPane {
+    /// Beside the name of an account that asks for a PIN: two columns wide.
+    static let lockMark = "🔒"
+
     static func draw(_ state: AppState, layout: ScreenLayout, into buffer: inout Buffer) {
         let theme = state.theme, pane = state.accounts
         let focused = state.focus == .accounts && state.dialog == nil
@@ -33,8 +36,13 @@ enum AccountsPane {
         case .account(let id):
             guard let account = state.accounts.account(at: index) else { return }
             let isActive = id == state.active.id
+            let isProtected = state.accounts.list.protected.contains(id)
             let nameStyle = selected ? base.adding(.bold) : (isActive ? theme[.accountActive] : base)
-            buffer.write(marker + account.name.displaySafe.truncated(toWidth: nameWidth), x: rect.x + 1, y: rect.y, style: nameStyle)
+            let nameRoom = nameWidth - (isProtected ? lockMark.displayWidth + 2 : 0)
+            buffer.write(marker + account.name.displaySafe.truncated(toWidth: nameRoom), x: rect.x + 1, y: rect.y, style: nameStyle)
+            if isProtected {
+                buffer.write(lockMark, x: rect.maxX - 3 - lockMark.displayWidth, y: rect.y, style: selected ? base : theme[.muted])
+            }
             if isActive { buffer.write("●", x: rect.maxX - 2, y: rect.y, style: selected ? base : theme[.accountActive]) }
             drawIdentities(account, selected: selected, state: state, at: rect.x + 5, y: rect.y + 1, limit: rect.width - 6, into: &buffer)
         case .add:

@@ -78,3 +78,37 @@ enum HelpOverlay {
         }
     }
 }
+
+/// Asks for an account's PIN: a dot per digit typed, what the last try
+/// found, and the wait after too many wrong ones, counting down.
+enum PINDialogView {
+    static func draw(_ dialog: PINDialog, state: AppState, into buffer: inout Buffer) {
+        let theme = state.theme
+        let name = dialog.account.name.displaySafe
+        let size = Size(width: min(52, state.size.width - 4), height: min(state.size.height - 2, 10))
+        let inner = DialogFrame.draw(title: "PIN for \(name)", size: size, state: state, into: &buffer)
+        var y = DialogFrame.paragraph("\(name) has a PIN. Type it to switch.", in: inner, y: inner.y + 1, style: theme[.text], into: &buffer) + 1
+        guard y < inner.maxY else { return }
+        let dots = String(repeating: "•", count: dialog.digits.count)
+        let x = inner.x + buffer.write("PIN  ", x: inner.x, y: y, style: theme[.muted])
+        buffer.write(dots + (dialog.checking ? "" : "▏"), x: x, y: y, style: theme[.code], limit: inner.maxX - x)
+        y += 2
+        guard y < inner.maxY else { return }
+        if dialog.checking {
+            buffer.write("Checking…", x: inner.x, y: y, style: theme[.muted], limit: inner.width)
+        } else if dialog.isLocked(at: state.now), let until = dialog.lockedUntil {
+            let remaining = max(0, Int(state.now.distance(to: until).rounded(.up)))
+            let seconds = remaining % 60
+            let wait = remaining >= 3600
+                ? "\(remaining / 3600) h \(remaining / 60 % 60) min"
+                : "\(remaining / 60):\(seconds < 10 ? "0" : "")\(seconds)"
+            if dialog.wasWrong {
+                buffer.write("Wrong PIN.", x: inner.x, y: y, style: theme[.statusError], limit: inner.width)
+                y += 1
+            }
+            DialogFrame.paragraph("Too many wrong PINs: try again in \(wait).", in: inner, y: y, style: theme[.statusError], into: &buffer)
+        } else if dialog.wasWrong {
+            buffer.write("Wrong PIN. Try again.", x: inner.x, y: y, style: theme[.statusError], limit: inner.width)
+        }
+    }
+}

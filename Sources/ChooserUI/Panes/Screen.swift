@@ -17,6 +17,7 @@ public enum Screen {
             case .signIn(let signIn): SignInDialogView.draw(signIn, state: state, into: &buffer)
             case .conflict(let conflict): ConflictDialogView.draw(conflict, state: state, into: &buffer)
             case .disconnect(let confirm): DisconnectDialogView.draw(confirm, state: state, into: &buffer)
+            case .pin(let pin): PINDialogView.draw(pin, state: state, into: &buffer)
             case .help: HelpOverlay.draw(state, into: &buffer)
             }
         }

@@ -43,7 +43,7 @@ public final class ChooserLoop {
         do {
             let active = try database.active(in: state.session)
             let favourites = active.id.flatMap { try? database.favourites(of: $0) } ?? []
-            reduce(.loaded(AccountList(try database.accounts()), active: active))
+            reduce(.loaded(AccountList(try database.accounts(), protected: try database.protectedAccounts()), active: active))
             reduce(.guideFor(active.account, favourites: favourites))
         } catch { fail(error) }
         flush()
@@ -138,12 +138,19 @@ public final class ChooserLoop {
                 self.reloadScheduled = false
                 do {
                     let accounts = try database.accounts()
+                    let protected = try database.protectedAccounts()
                     let active = try database.active(in: session)
-                    self.send(.loaded(AccountList(accounts), active: active))
+                    self.send(.loaded(AccountList(accounts, protected: protected), active: active))
                 } catch { self.fail(error) }
             }
         case .switchAccount(let id):
-            store { bus.publish(try database.switchAccount(to: id, session: session)) }
+            do { bus.publish(try database.switchAccount(to: id, session: session)) } catch .pinRequired {
+                // It was given a PIN since the list was read.
+                reduce(.pinNeeded(id))
+                send(.accountsChanged)
+            } catch { fail(error) }
+        case .switchWithPIN(let id, let pin):
+            switchWithPIN(id, pin: pin)
         case .signOut:
             store { bus.publish(try database.signOut(session: session)) }
         case .setFavourite(let show, let starred, let account):
@@ -179,6 +186,34 @@ public final class ChooserLoop {
             quitContinuation = nil
         }
     }
+
+    /// Checks the PIN off the main actor (the hash takes a moment), then
+    /// tells the dialog; the switch itself arrives on the bus.
+    private func switchWithPIN(_ id: AccountID, pin: String) {
+        let database = environment.database, bus = environment.bus, session = state.session
+        let now = Date(timeIntervalSince1970: environment.now().secondsSince1970)
+        Task.detached { [weak self] in
+            let result = Result { () throws(StoreError) in try database.switchAccount(to: id, session: session, pin: pin, at: now) }
+            await MainActor.run {
+                let check: PINCheck
+                switch result {
+                case .success(let change):
+                    bus.publish(change)
+                    check = .accepted
+                case .failure(.wrongPIN(_, let retryAt)):
+                    check = .wrong(retryAt: retryAt.map(Self.moment))
+                case .failure(.pinLockedOut(_, let until)):
+                    check = .locked(until: Self.moment(until))
+                case .failure(let error):
+                    self?.fail(error)
+                    check = .failed
+                }
+                self?.send(.pinChecked(id, check))
+            }
+        }
+    }
+
+    nonisolated private static func moment(_ date: Date) -> Moment { Moment(secondsSince1970: date.timeIntervalSince1970) }
 
     private func store(_ body: () throws -> Void) {
         do { try body() } catch { fail(error) }

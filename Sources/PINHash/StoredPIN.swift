@@ -1,0 +1,97 @@
+import Crypto
+import _CryptoExtras
+import Foundation
+
+/// A PIN as it is kept: never the digits, only a salted slow hash with the
+/// parameters that made it, so the work factor can be raised later without
+/// invalidating PINs set before.
+public struct StoredPIN: Sendable, Equatable {
+    /// The key-derivation function; `pbkdf2-sha256` is the only one so far.
+    public let algorithm: String
+    /// PBKDF2 iterations.
+    public let rounds: Int
+    /// Random, 16 bytes, one per PIN.
+    public let salt: [UInt8]
+    /// The derived key, 32 bytes.
+    public let hash: [UInt8]
+
+    /// The algorithm new PINs are stored with.
+    public static let currentAlgorithm = "pbkdf2-sha256"
+    /// The iterations new PINs are stored with.
+    public static let defaultRounds = 600_000
+    /// Bytes of salt for a new PIN.
+    public static let saltBytes = 16
+
+    /// A stored PIN read back from the store.
+    public init(algorithm: String, rounds: Int, salt: [UInt8], hash: [UInt8]) {
+        self.algorithm = algorithm
+        self.rounds = rounds
+        self.salt = salt
+        self.hash = hash
+    }
+
+    /// Hashes `pin` (already checked with `PIN.validate`) with a fresh random
+    /// salt. `rounds` below `defaultRounds` is only for tests.
+    public init(hashing pin: String, rounds: Int = StoredPIN.defaultRounds) {
+        var generator = SystemRandomNumberGenerator()
+        let salt = (0..<Self.saltBytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        self.init(algorithm: Self.currentAlgorithm, rounds: rounds, salt: salt,
+                  hash: Self.derive(pin, salt: salt, rounds: rounds, algorithm: Self.currentAlgorithm) ?? [])
+    }
+
+    /// Whether `pin` is this PIN: derived again with the stored salt and
+    /// parameters and compared in constant time. An unknown algorithm never matches.
+    public func matches(_ pin: String) -> Bool {
+        guard let derived = Self.derive(pin, salt: salt, rounds: rounds, algorithm: algorithm) else { return false }
+        return Self.constantTimeEqual(derived, hash)
+    }
+
+    /// Whether this PIN was stored with weaker parameters than new ones get.
+    public var needsRehash: Bool { algorithm != Self.currentAlgorithm || rounds < Self.defaultRounds }
+
+    static func derive(_ pin: String, salt: [UInt8], rounds: Int, algorithm: String) -> [UInt8]? {
+        guard algorithm == currentAlgorithm, rounds > 0, !salt.isEmpty else { return nil }
+        guard let key = try? KDF.Insecure.PBKDF2.deriveKey(
+            from: Array(pin.utf8), salt: salt, using: .sha256, outputByteCount: 32, unsafeUncheckedRounds: rounds)
+        else { return nil }
+        return key.withUnsafeBytes { Array($0) }
+    }
+
+    /// Compares every byte whatever the first difference, so the time taken
+    /// says nothing about how much of a guess was right.
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+}
+
+/// The rules a PIN follows: four to twelve digits.
+public enum PIN {
+    /// The fewest digits a PIN has.
+    public static let minimumLength = 4
+    /// The most digits a PIN has.
+    public static let maximumLength = 12
+
+    /// Checks `text` is a PIN; the error names `field` (e.g. "new PIN").
+    public static func validate(_ text: String, field: String) throws(PINFormatError) {
+        guard !text.isEmpty else { throw PINFormatError(field: field, problem: "is empty") }
+        guard text.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) else {
+            throw PINFormatError(field: field, problem: "must be digits only (0-9)")
+        }
+        guard (minimumLength...maximumLength).contains(text.count) else {
+            throw PINFormatError(field: field, problem: "must be \(minimumLength) to \(maximumLength) digits, not \(text.count)")
+        }
+    }
+}
+
+/// A PIN that breaks the rules; the message names the field, never the digits.
+public struct PINFormatError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Which PIN: "new PIN", "current PIN", ….
+    public let field: String
+    /// What is wrong with it.
+    public let problem: String
+    /// "new PIN: must be 4 to 12 digits, not 3".
+    public var description: String { "\(field): \(problem)" }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import GRDB
+import PINHash
+import SwitchboardCore
+
+/// Whose PIN: a profile's (an account's), or the station operator's.
+public enum PINOwner: Hashable, Sendable, CustomStringConvertible {
+    /// The profile PIN asked for before switching to an account.
+    case account(AccountID)
+    /// The station operator's PIN, which stands in for any profile's when
+    /// replacing, clearing or resetting it.
+    case operatorPIN
+
+    var key: String {
+        switch self {
+        case .account(let id): "account:\(id.rawValue)"
+        case .operatorPIN: "operator"
+        }
+    }
+
+    /// "account 3's PIN", "the operator PIN": for messages.
+    public var description: String {
+        switch self {
+        case .account(let id): "account \(id)'s PIN"
+        case .operatorPIN: "the operator PIN"
+        }
+    }
+}
+
+struct PINRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "pin"
+    var owner: String
+    var accountId: Int64?
+    var algorithm: String
+    var rounds: Int
+    var salt: Data
+    var hash: Data
+    var setAt: Date
+    var failures: Int
+    var lastFailureAt: Date?
+
+    var stored: StoredPIN { StoredPIN(algorithm: algorithm, rounds: rounds, salt: Array(salt), hash: Array(hash)) }
+
+    func lockedUntil(now: Date) -> Date? { Lockout.lockedUntil(failures: failures, lastFailure: lastFailureAt, now: now) }
+}
+
+/// What checking a PIN against the store found.
+enum PINVerdict: Equatable {
+    /// No PIN is set: nothing to check.
+    case open
+    case accepted
+    /// A PIN is set and none was given.
+    case missing
+    case wrong(retryAt: Date?)
+    case locked(until: Date)
+}
+
+extension AppDatabase {
+    /// The accounts that have a PIN, for the lock mark.
+    public func protectedAccounts() throws(StoreError) -> Set<AccountID> {
+        try read { db in
+            Set(try Int64.fetchAll(db, sql: "SELECT accountId FROM pin WHERE accountId IS NOT NULL").map { AccountID($0) })
+        }
+    }
+
+    /// Whether `owner` has a PIN.
+    public func hasPIN(_ owner: PINOwner) throws(StoreError) -> Bool {
+        try read { db in try PINRecord.exists(db, key: owner.key) }
+    }
+
+    /// Sets (or, with `newPIN` nil, clears) a PIN, in one transaction.
+    ///
+    /// Replacing or clearing a profile's PIN takes its current PIN or the
+    /// operator PIN as `proof`; the operator PIN takes the current operator
+    /// PIN. A PIN not yet set needs no proof. A wrong proof is counted (on the
+    /// profile and on the operator PIN, since either could have been meant)
+    /// and the count is committed; then `wrongPIN` or `pinLockedOut` is thrown.
+    /// `rounds` below the default is only for tests.
+    public func setPIN(
+        _ newPIN: String?, for owner: PINOwner, proof: String?, at date: Date = Date(), rounds: Int = StoredPIN.defaultRounds
+    ) throws(StoreError) {
+        if let newPIN { try Self.checkPINFormat(newPIN, field: "new PIN") }
+        // Hashed before the transaction: the slow part holds no lock.
+        let hashed = newPIN.map { StoredPIN(hashing: $0, rounds: rounds) }
+        let outcome: Result<Void, StoreError> = try write { db in
+            if case .account(let id) = owner, try !AccountRecord.exists(db, key: id.rawValue) {
+                throw StoreError.accountNotFound(id.description)
+            }
+            switch try Self.authorize(owner, proof: proof, db: db, at: date) {
+            case .open, .accepted: break
+            case .missing: return .failure(.pinRequired(owner.description))
+            case .wrong(let retryAt): return .failure(.wrongPIN(owner.description, retryAt: retryAt))
+            case .locked(let until): return .failure(.pinLockedOut(owner.description, until: until))
+            }
+            let accountID: AccountID? = if case .account(let id) = owner { id } else { nil }
+            if let hashed {
+                try PINRecord(
+                    owner: owner.key, accountId: accountID?.rawValue, algorithm: hashed.algorithm, rounds: hashed.rounds,
+                    salt: Data(hashed.salt), hash: Data(hashed.hash), setAt: date, failures: 0, lastFailureAt: nil
+                ).upsert(db)
+            } else {
+                _ = try PINRecord.deleteOne(db, key: owner.key)
+            }
+            try Self.log("pin", session: nil, account: accountID, ["change": hashed == nil ? "cleared" : "set", "owner": owner.key], db: db, at: date)
+            return .success(())
+        }
+        try outcome.get()
+    }
+
+    /// Clears a profile's count of wrong PINs; takes the operator PIN, which
+    /// is itself counted when wrong.
+    public func resetPINAttempts(of account: AccountID, operatorPIN: String?, at date: Date = Date()) throws(StoreError) {
+        let outcome: Result<Void, StoreError> = try write { db in
+            guard try AccountRecord.exists(db, key: account.rawValue) else { throw StoreError.accountNotFound(account.description) }
+            switch try Self.verify(.operatorPIN, pin: operatorPIN, db: db, at: date) {
+            case .open: return .failure(.pinNotSet(PINOwner.operatorPIN.description))
+            case .accepted: break
+            case .missing: return .failure(.pinRequired(PINOwner.operatorPIN.description))
+            case .wrong(let retryAt): return .failure(.wrongPIN(PINOwner.operatorPIN.description, retryAt: retryAt))
+            case .locked(let until): return .failure(.pinLockedOut(PINOwner.operatorPIN.description, until: until))
+            }
+            try db.execute(sql: "UPDATE pin SET failures = 0, lastFailureAt = NULL WHERE owner = ?", arguments: [PINOwner.account(account).key])
+            return .success(())
+        }
+        try outcome.get()
+    }
+
+    /// How many wrong PINs in a row `owner` has, and when the next try may be made.
+    public func pinAttempts(of owner: PINOwner, at date: Date = Date()) throws(StoreError) -> (failures: Int, lockedUntil: Date?) {
+        try read { db in
+            guard let row = try PINRecord.fetchOne(db, key: owner.key) else { return (0, nil) }
+            return (row.failures, row.lockedUntil(now: date))
+        }
+    }
+
+    // MARK: - Steps, always inside a caller's transaction
+
+    /// Checks a PIN follows the rules (4 to 12 digits); the error names `field`.
+    public static func checkPINFormat(_ pin: String, field: String) throws(StoreError) {
+        do { try PIN.validate(pin, field: field) } catch { throw .badPIN(error.description) }
+    }
+
+    /// Checks `pin` against `owner`'s PIN and counts the outcome: a right
+    /// PIN clears the count, a wrong one adds to it. A locked-out PIN is not
+    /// looked at.
+    static func verify(_ owner: PINOwner, pin: String?, db: Database, at date: Date) throws -> PINVerdict {
+        guard let row = try PINRecord.fetchOne(db, key: owner.key) else { return .open }
+        if let until = row.lockedUntil(now: date) { return .locked(until: until) }
+        guard let pin else { return .missing }
+        if row.stored.matches(pin) {
+            try clearFailures(owner, db: db)
+            try rehashIfWeak(row, pin: pin, db: db)
+            return .accepted
+        }
+        return .wrong(retryAt: try countFailure(row, db: db, at: date))
+    }
+
+    /// Replacing a profile's PIN: its own PIN or the operator's will do.
+    /// Neither matching counts a failure on each that could be tried.
+    static func authorize(_ owner: PINOwner, proof: String?, db: Database, at date: Date) throws -> PINVerdict {
+        guard case .account = owner else { return try verify(owner, pin: proof, db: db, at: date) }
+        guard let own = try PINRecord.fetchOne(db, key: owner.key) else { return .open }
+        let station = try PINRecord.fetchOne(db, key: PINOwner.operatorPIN.key)
+        let ownLock = own.lockedUntil(now: date), stationLock = station?.lockedUntil(now: date)
+        let candidates = [ownLock == nil ? own : nil, stationLock == nil ? station : nil].compactMap { $0 }
+        if candidates.isEmpty { return .locked(until: [ownLock, stationLock].compactMap { $0 }.min()!) }
+        guard let proof else { return .missing }
+        if candidates.contains(where: { $0.stored.matches(proof) }) {
+            // The operator's PIN resets the profile's count too.
+            try clearFailures(owner, db: db)
+            if station.map({ $0.stored.matches(proof) }) == true { try clearFailures(.operatorPIN, db: db) }
+            return .accepted
+        }
+        var waits: [String: Date] = [:]
+        for row in candidates { waits[row.owner] = try countFailure(row, db: db, at: date) }
+        // The profile's own wait is the one to tell; the operator's if only it was tried.
+        return .wrong(retryAt: ownLock == nil ? waits[own.owner] : waits[PINOwner.operatorPIN.key])
+    }
+
+    /// A PIN stored with parameters weaker than today's is stored again
+    /// with today's while it is known: raising the work factor needs no reset.
+    private static func rehashIfWeak(_ row: PINRecord, pin: String, db: Database) throws {
+        guard row.stored.needsRehash else { return }
+        let stronger = StoredPIN(hashing: pin)
+        try db.execute(
+            sql: "UPDATE pin SET algorithm = ?, rounds = ?, salt = ?, hash = ? WHERE owner = ?",
+            arguments: [stronger.algorithm, stronger.rounds, Data(stronger.salt), Data(stronger.hash), row.owner])
+    }
+
+    private static func clearFailures(_ owner: PINOwner, db: Database) throws {
+        try db.execute(sql: "UPDATE pin SET failures = 0, lastFailureAt = NULL WHERE owner = ? AND failures > 0", arguments: [owner.key])
+    }
+
+    /// Adds a wrong try; returns when the next may be made, if it must wait.
+    private static func countFailure(_ row: PINRecord, db: Database, at date: Date) throws -> Date? {
+        try db.execute(sql: "UPDATE pin SET failures = failures + 1, lastFailureAt = ? WHERE owner = ?", arguments: [date, row.owner])
+        return Lockout.retryAt(failures: row.failures + 1, lastFailure: date)
+    }
+
+    /// Before a switch: `account`'s PIN, if it has one, must be `pin`.
+    static func checkSwitch(to account: AccountID, pin: String?, db: Database, at date: Date) throws -> StoreError? {
+        let owner = PINOwner.account(account)
+        return switch try verify(owner, pin: pin, db: db, at: date) {
+        case .open, .accepted: nil
+        case .missing: .pinRequired(owner.description)
+        case .wrong(let retryAt): .wrongPIN(owner.description, retryAt: retryAt)
+        case .locked(let until): .pinLockedOut(owner.description, until: until)
+        }
+    }
+}

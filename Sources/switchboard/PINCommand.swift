@@ -1,0 +1,138 @@
+import ArgumentParser
+import Foundation
+import Store
+import SwitchboardCore
+
+/// `switchboard pin`: a profile's PIN, asked for before switching to it, and
+/// the operator PIN, which stands in for any profile's.
+struct PINCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pin",
+        abstract: "Set, clear or reset the PIN that guards switching to an account, and the operator PIN.",
+        discussion: """
+            A PIN is 4 to 12 digits. It is read from the terminal without echo (twice when set), or, when \
+            standard input is not a terminal, one line each from it: first the current PIN when one is needed, \
+            then the new one. Never from the command line.
+            Replacing or clearing a profile's PIN takes its current PIN or the operator PIN; the operator PIN \
+            takes itself. After 5 wrong PINs each further try waits twice as long as the last (30 s, 60 s, ..., \
+            at most a day); a right PIN clears the count, and `pin reset` clears a profile's with the operator PIN.
+            """,
+        subcommands: [PINSetCommand.self, PINClearCommand.self, PINResetCommand.self]
+    )
+}
+
+/// Which PIN a `pin` subcommand is about.
+struct PINTarget: ParsableArguments {
+    @Argument(help: "The account, as `switch` takes it (default: the active account).")
+    var account: String?
+
+    @Flag(name: .customLong("operator"), help: "The operator PIN instead of an account's.")
+    var isOperator = false
+
+    func validate() throws {
+        if isOperator && account != nil { throw ValidationError("give an account or --operator, not both") }
+    }
+
+    /// The owner, and how to name it to a person.
+    func resolve(_ database: AppDatabase, session: SessionKey) throws(StoreError) -> (PINOwner, String) {
+        if isOperator { return (.operatorPIN, "the operator") }
+        if let account {
+            let found = try database.findAccount(account)
+            return (.account(found.id), found.name.displaySafe)
+        }
+        guard let active = try database.active(in: session).account else {
+            throw StoreError.accountNotFound("the active account (session \(session) is anonymous; name an account)")
+        }
+        return (.account(active.id), active.name.displaySafe)
+    }
+}
+
+/// `pin set --json` and `pin clear --json`: `{"owner": "account:ID" | "operator", "pin": "set" | "cleared" | "none"}`.
+struct PINJSON: Encodable {
+    let owner: String
+    let pin: String
+
+    init(_ owner: PINOwner, _ pin: String) {
+        switch owner {
+        case .account(let id): self.owner = "account:\(id)"
+        case .operatorPIN: self.owner = "operator"
+        }
+        self.pin = pin
+    }
+}
+
+/// Runs `body`, reporting a store error or a thrown exit as the command's end.
+private func pinCommand(_ body: () throws -> Void) throws {
+    do { try body() } catch let error as StoreError { throw fail(error.description, ExitStatus(error)) }
+}
+
+/// Asks for the PIN that allows the change, when one is set.
+private func proof(for owner: PINOwner, in database: AppDatabase) throws -> String? {
+    guard try database.hasPIN(owner) else { return nil }
+    let prompt = owner == .operatorPIN ? "Current operator PIN: " : "Current PIN (or the operator PIN): "
+    return try PINInput.read(prompt: prompt, field: "current PIN")
+}
+
+struct PINSetCommand: AsyncParsableCommand, TakesCommonOptions {
+    static let configuration = CommandConfiguration(commandName: "set", abstract: "Set or replace a PIN.")
+
+    @OptionGroup var options: CommonOptions
+    @OptionGroup var target: PINTarget
+
+    func run() async throws {
+        let session = try options.sessionKey()
+        try pinCommand {
+            let database = try options.openDatabase()
+            let (owner, name) = try target.resolve(database, session: session)
+            let current = try proof(for: owner, in: database)
+            let pin = try PINInput.read(prompt: "New PIN for \(name): ", field: "new PIN")
+            try AppDatabase.checkPINFormat(pin, field: "new PIN")
+            if PINInput.isTerminal, try PINInput.read(prompt: "The new PIN again: ", field: "new PIN (again)") != pin {
+                throw fail("new PIN (again): the two PINs differ; nothing was changed", .usage)
+            }
+            try database.setPIN(pin, for: owner, proof: current)
+            options.json ? printJSON(PINJSON(owner, "set")) : print("PIN set for \(name).")
+        }
+    }
+}
+
+struct PINClearCommand: AsyncParsableCommand, TakesCommonOptions {
+    static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove a PIN.")
+
+    @OptionGroup var options: CommonOptions
+    @OptionGroup var target: PINTarget
+
+    func run() async throws {
+        let session = try options.sessionKey()
+        try pinCommand {
+            let database = try options.openDatabase()
+            let (owner, name) = try target.resolve(database, session: session)
+            guard try database.hasPIN(owner) else {
+                return options.json ? printJSON(PINJSON(owner, "none")) : print("\(name) has no PIN.")
+            }
+            try database.setPIN(nil, for: owner, proof: try proof(for: owner, in: database))
+            options.json ? printJSON(PINJSON(owner, "cleared")) : print("PIN cleared for \(name).")
+        }
+    }
+}
+
+struct PINResetCommand: AsyncParsableCommand, TakesCommonOptions {
+    static let configuration = CommandConfiguration(
+        commandName: "reset", abstract: "Clear an account's count of wrong PINs (asks for the operator PIN).")
+
+    @OptionGroup var options: CommonOptions
+
+    @Argument(help: "The account, as `switch` takes it.")
+    var account: String
+
+    func run() async throws {
+        try pinCommand {
+            let database = try options.openDatabase()
+            let found = try database.findAccount(account)
+            guard try database.hasPIN(.operatorPIN) else { throw StoreError.pinNotSet(PINOwner.operatorPIN.description) }
+            let pin = try PINInput.read(prompt: "Operator PIN: ", field: "operator PIN")
+            try database.resetPINAttempts(of: found.id, operatorPIN: pin)
+            options.json ? printJSON(PINJSON(.account(found.id), "reset")) : print("Wrong tries cleared for \(found.name.displaySafe).")
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+import Store
+import SwitchboardCore
+
+@Suite("switchboard pin and PIN-protected switches")
+struct PINCLITests {
+    @Test("pin set and clear read standard input; a PIN already set needs the current one; --json names the owner only")
+    func setAndClear() throws {
+        let cli = CLI()
+        let (ada, _) = try cli.populate()
+        #expect(try cli.run("switch", "Ada Lovelace").status == 0)
+        let set = try cli.run("pin", "set", "--json", input: "2468\n")
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(set.stdout == "{\"owner\":\"account:\(ada)\",\"pin\":\"set\"}\n")
+        #expect(try AppDatabase(path: cli.path).protectedAccounts() == [ada])
+        // Replacing it: the current PIN first, then the new one.
+        let wrong = try cli.run("pin", "set", "Ada Lovelace", input: "1111\n3579\n")
+        #expect(wrong.status == 8)
+        #expect(wrong.stderr == "switchboard: that is not account \(ada)'s PIN\n")
+        let replaced = try cli.run("pin", "set", "Ada Lovelace", input: "2468\n3579\n")
+        #expect(replaced.status == 0 && replaced.stdout == "PIN set for Ada Lovelace.\n")
+        let cleared = try cli.run("pin", "clear", "\(ada)", input: "3579\n")
+        #expect(cleared.status == 0 && cleared.stdout == "PIN cleared for Ada Lovelace.\n")
+        #expect(try AppDatabase(path: cli.path).protectedAccounts() == [])
+        let none = try cli.run("pin", "clear", "\(ada)")
+        #expect(none.status == 0 && none.stdout == "Ada Lovelace has no PIN.\n")
+        for output in [set, wrong, replaced, cleared] {
+            for digits in ["2468", "1111", "3579"] { #expect(!(output.stdout + output.stderr).contains(digits)) }
+        }
+    }
+
+    @Test("a bad PIN is refused with a message naming the field; no standard input is said so", arguments: [
+        ("123\n", "switchboard: new PIN: must be 4 to 12 digits, not 3\n"),
+        ("12345678901234\n", "switchboard: new PIN: must be 4 to 12 digits, not 14\n"),
+        ("12ab\n", "switchboard: new PIN: must be digits only (0-9)\n"),
+        ("", "switchboard: new PIN: standard input ended before it was given\n"),
+    ])
+    func badPIN(_ input: String, _ message: String) throws {
+        let cli = CLI()
+        _ = try cli.populate()
+        let result = try cli.run("pin", "set", "Grace Hopper", input: input)
+        #expect(result.status == 64)
+        #expect(result.stderr == message)
+        #expect(try AppDatabase(path: cli.path).protectedAccounts() == [])
+    }
+
+    @Test("switch to a protected account in a script: refused without --pin-stdin (7), a wrong PIN (8), the right one switches")
+    func switchInScript() throws {
+        let cli = CLI()
+        let (_, grace) = try cli.populate()
+        #expect(try cli.run("pin", "set", "Grace Hopper", input: "97531\n").status == 0)
+        let refused = try cli.run("switch", "Grace Hopper", input: "97531\n")
+        #expect(refused.status == 7)
+        #expect(refused.stderr.contains("has a PIN and standard input is not a terminal") && refused.stderr.contains("--pin-stdin"))
+        let wrong = try cli.run("switch", "Grace Hopper", "--pin-stdin", input: "13579\n")
+        #expect(wrong.status == 8)
+        #expect(wrong.stderr == "switchboard: that is not account \(grace)'s PIN\n")
+        #expect(try cli.run("status", "--json").stdout.contains("\"active\":null"))
+        let right = try cli.run("switch", "Grace Hopper", "--pin-stdin", "--json", input: "97531\n")
+        #expect(right.status == 0, "\(right.stderr)")
+        #expect(right.stdout.contains("\"id\":\(grace)") && !right.stdout.contains("97531"))
+        // Unprotected accounts switch as before, and no PIN is read.
+        #expect(try cli.run("switch", "Ada Lovelace").status == 0)
+    }
+
+    @Test("after five wrong PINs the wait holds in a new process, even for the right PIN; the operator PIN resets it")
+    func lockoutAcrossProcesses() throws {
+        let cli = CLI()
+        let (ada, _) = try cli.populate()
+        #expect(try cli.run("pin", "set", "Ada Lovelace", input: "2468\n").status == 0)
+        for _ in 1...4 { #expect(try cli.run("switch", "Ada Lovelace", "--pin-stdin", input: "0000\n").status == 8) }
+        let fifth = try cli.run("switch", "Ada Lovelace", "--pin-stdin", input: "0000\n")
+        #expect(fifth.status == 8)
+        #expect(fifth.stderr.contains("the next may be made in"))
+        let locked = try cli.run("switch", "Ada Lovelace", "--pin-stdin", input: "2468\n")
+        #expect(locked.status == 9)
+        #expect(locked.stderr.hasPrefix("switchboard: too many wrong tries at account \(ada)'s PIN; try again in "))
+        #expect(try AppDatabase(path: cli.path).pinAttempts(of: .account(ada)).failures == 5)
+        // No operator PIN yet: reset is refused; then the operator sets one and resets.
+        #expect(try cli.run("pin", "reset", "Ada Lovelace", input: "7777\n").status == 4)
+        #expect(try cli.run("pin", "set", "--operator", input: "7777\n").status == 0)
+        #expect(try cli.run("pin", "reset", "Ada Lovelace", input: "1234\n").status == 8)
+        let reset = try cli.run("pin", "reset", "Ada Lovelace", input: "7777\n")
+        #expect(reset.status == 0 && reset.stdout == "Wrong tries cleared for Ada Lovelace.\n")
+        #expect(try cli.run("switch", "Ada Lovelace", "--pin-stdin", input: "2468\n").status == 0)
+        // The operator PIN also stands in for a forgotten profile PIN.
+        #expect(try cli.run("pin", "clear", "Ada Lovelace", input: "7777\n").status == 0)
+        #expect(try cli.run("pin", "clear", "--operator", input: "2468\n").status == 8)
+        #expect(try cli.run("pin", "clear", "--operator", input: "7777\n").status == 0)
+    }
+
+    @Test("--help lists the new exit statuses, and pin takes no PIN as an argument")
+    func help() throws {
+        let cli = CLI()
+        let help = try cli.run("--help")
+        #expect(help.stdout.contains("7  the account has a PIN and none could be asked for"))
+        #expect(help.stdout.contains("8  wrong PIN"))
+        #expect(help.stdout.contains("9  too many wrong PINs"))
+        let extra = try cli.run("pin", "set", "Ada", "1234")
+        #expect(extra.status == 64)
+    }
+}
