@@ -26,6 +26,45 @@ public final class AppDatabase: Sendable {
     /// published by whoever made them, so a feed of other processes'
     /// changes skips them.
     let ownEvents = Mutex<Set<Int64>?>(nil)
+    /// The file this instance counts itself in, in `heldFiles`.
+    private let file: FileID
+
+    /// A file by its device and inode.
+    struct FileID: Hashable, Sendable {
+        let device: UInt64
+        let inode: UInt64
+        init(_ info: stat) { (device, inode) = (UInt64(info.st_dev), UInt64(info.st_ino)) }
+    }
+
+    /// How many instances in this process have each database file open.
+    ///
+    /// SQLite's locks on the file are POSIX record locks, which belong to
+    /// the process, not to a descriptor: closing any descriptor on the file,
+    /// whoever opened it, drops every lock this process holds on it. With its
+    /// shared lock gone, another process closing its last connection takes
+    /// the exclusive lock, believes it is the last user, checkpoints and
+    /// deletes the `-wal` and `-shm` files this process still uses: its next
+    /// writes go to the deleted files and fail ("disk I/O error"), or the
+    /// next opener finds the file "malformed". So a file an instance here
+    /// holds is never opened outside SQLite again (`prepareFile`,
+    /// `headerApplicationID`); SQLite itself keeps its descriptors open until
+    /// no connection of the process holds a lock.
+    private static let heldFiles = Mutex<[FileID: Int]>([:])
+
+    /// One instance fewer holds `file`.
+    private static func release(_ file: FileID) {
+        heldFiles.withLock { held in
+            held[file, default: 1] -= 1
+            if held[file] == 0 { held[file] = nil }
+        }
+    }
+
+    deinit {
+        // The connections close just after this, as `writer` goes. A new
+        // instance that opens the file in between only takes away the locks
+        // of connections that are closing; its own come after.
+        Self.release(file)
+    }
 
     /// Opens (creating when missing) the database at `path`.
     ///
@@ -36,13 +75,25 @@ public final class AppDatabase: Sendable {
     /// file left beside it that was not there before.
     public init(path: String, access: Access = .readWrite) throws(StoreError) {
         self.path = path
-        let (readOnly, mode) = try Self.prepareFile(at: path, access: access)
+        // Looked at and counted in one step, so that no other instance in
+        // this process opens it with SQLite between the look and the count.
+        let (readOnly, mode, file, headerSaysOurs) = try Self.heldFiles.withLock { held throws(StoreError) in
+            let prepared = try Self.prepareFile(at: path, access: access, isHeld: { held[$0, default: 0] > 0 })
+            // The header is read through a descriptor of ours only while no
+            // instance here has the file open (see `heldFiles`).
+            let headerSaysOurs = !prepared.wasHeld && Self.headerApplicationID(path: path) == switchboardApplicationID
+            held[prepared.file, default: 0] += 1
+            return (prepared.readOnly, prepared.mode, prepared.file, headerSaysOurs)
+        }
+        self.file = file
         isReadOnly = readOnly
         let companions = ["-wal", "-shm", "-journal"].map { path + $0 }
         let existing = Set(companions.filter { Self.exists($0) })
         do {
-            writer = try Self.openWriter(path: path, readOnly: readOnly, tighten: mode.map { $0 & 0o777 != 0o600 } ?? false)
+            writer = try Self.openWriter(
+                path: path, readOnly: readOnly, headerSaysOurs: headerSaysOurs, tighten: mode.map { $0 & 0o777 != 0o600 } ?? false)
         } catch {
+            Self.release(file)
             // Refused (not ours, newer, damaged): the file gets its mode
             // back, and whatever SQLite made beside it goes again. Not when
             // it was only unavailable (busy, say): then another Switchboard
@@ -61,9 +112,10 @@ public final class AppDatabase: Sendable {
     /// Checks whose the file is, then opens it: a pool for reading and
     /// writing, or a read-only queue. `tighten` makes the file 0600 once it
     /// is known to be ours (or new), before SQLite makes the files beside it.
-    private static func openWriter(path: String, readOnly: Bool, tighten: Bool) throws(StoreError) -> any DatabaseWriter {
+    private static func openWriter(path: String, readOnly: Bool, headerSaysOurs: Bool, tighten: Bool) throws(StoreError) -> any DatabaseWriter {
         do {
-            let ours = try checkOwnership(path: path)
+            let ours = headerSaysOurs
+            if !ours { try checkOwnership(path: path) }
             // Ours (or new): only its owner may read it, whatever made it.
             if tighten { chmod(path, 0o600) }
             var configuration = Configuration()
@@ -142,9 +194,13 @@ public final class AppDatabase: Sendable {
     /// without opening it, and changes the mode only of a regular file this
     /// user owns. A folder named `switchboard` (Switchboard's own, as in the
     /// default location) is tightened to 0700; no other folder is touched.
-    /// Returns whether the file must be opened read-only, and the mode of a
-    /// file this user owns and may change (nil otherwise).
-    private static func prepareFile(at path: String, access: Access) throws(StoreError) -> (readOnly: Bool, mode: mode_t?) {
+    /// Returns whether the file must be opened read-only, the mode of a
+    /// file this user owns and may change (nil otherwise), which file it is,
+    /// and whether `isHeld` said an instance in this process has it open:
+    /// such a file is only looked at by its path, never opened (`heldFiles`).
+    private static func prepareFile(
+        at path: String, access: Access, isHeld: (FileID) -> Bool
+    ) throws(StoreError) -> (readOnly: Bool, mode: mode_t?, file: FileID, wasHeld: Bool) {
         let folder = (path as NSString).deletingLastPathComponent
         var folderInfo = stat()
         if !folder.isEmpty && stat(folder, &folderInfo) != 0 {
@@ -174,6 +230,23 @@ public final class AppDatabase: Sendable {
             throw .unavailable(path: path, detail: "cannot open: \(String(cString: strerror(errno)))")
         }
 
+        if stat(path, &info) == 0, kind(ofMode: info.st_mode) == nil, isHeld(FileID(info)) {
+            // Open here already: whether this process may write it, by its path.
+            var readOnly = faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0
+            if readOnly {
+                guard access == .readOnlyIfUnwritable, errno == EACCES || errno == EROFS || errno == EPERM else {
+                    throw .unavailable(path: path, detail: "cannot open: \(String(cString: strerror(errno)))")
+                }
+            }
+            if !folderWritable {
+                guard access == .readOnlyIfUnwritable else {
+                    throw .unavailable(path: folder, detail: "the folder is not writable, so the database cannot be changed")
+                }
+                readOnly = true
+            }
+            return (readOnly, !readOnly && info.st_uid == geteuid() ? info.st_mode : nil, FileID(info), true)
+        }
+
         var readOnly = false
         // O_NONBLOCK: should something other than a regular file appear at
         // the path after the check above, opening it does not wait.
@@ -199,17 +272,16 @@ public final class AppDatabase: Sendable {
             }
             readOnly = true
         }
-        return (readOnly, !readOnly && info.st_uid == geteuid() ? info.st_mode : nil)
+        return (readOnly, !readOnly && info.st_uid == geteuid() ? info.st_mode : nil, FileID(info), false)
     }
 
-    /// Refuses a database that belongs to something else or to a newer build.
-    /// Returns true when SQLite's header already names the file as ours
-    /// (the application id, bytes 68–71), so that only the schema's version
-    /// is left to check once it is open; otherwise reads it through a
-    /// read-only connection, because opening the pool would already switch
-    /// a foreign file to WAL mode.
-    private static func checkOwnership(path: String) throws -> Bool {
-        if headerApplicationID(path: path) == switchboardApplicationID { return true }
+    /// Refuses a database that belongs to something else or to a newer build,
+    /// reading it through a read-only connection, because opening the pool
+    /// would already switch a foreign file to WAL mode. (`init` skips this
+    /// when SQLite's header already names the file as ours: the application
+    /// id, bytes 68–71; then only the schema's version is left to check once
+    /// it is open.)
+    private static func checkOwnership(path: String) throws {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
@@ -223,7 +295,6 @@ public final class AppDatabase: Sendable {
             let unknown = try migrator.appliedIdentifiers(db).subtracting(known)
             if !unknown.isEmpty { throw StoreError.newerSchema(path: path, unknown: unknown.sorted()) }
         }
-        return false
     }
 
     /// The application id in the header of the SQLite file at `path`, or
