@@ -44,7 +44,7 @@ let package = Package(
             name: "PINHash",
             dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]
         ),
-        .target(name: "Store", dependencies: ["SwitchboardCore", "PINHash", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "Store", dependencies: ["SwitchboardCore", "ConfigFile", "PINHash", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "TerminalUI", dependencies: ["ConfigFile"]),
         // The chooser's state, reducer, panes and dialogs: everything that
         // draws a frame, without Foundation. The guide's listings and the

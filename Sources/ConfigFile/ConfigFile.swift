@@ -82,8 +82,9 @@ public enum ConfigFile {
         }
     }
 
-    /// What a file of this mode is, in words, or nil for a regular file.
-    static func fileKind(_ mode: mode_t) -> String? {
+    /// What a file of this mode (`st_mode`) is, in words, or nil for a
+    /// regular file: for messages that refuse anything else.
+    public static func fileKind(_ mode: mode_t) -> String? {
         switch mode & S_IFMT {
         case S_IFREG: nil
         case S_IFDIR: "a folder"
@@ -91,7 +92,8 @@ public enum ConfigFile {
         case S_IFBLK: "a block device"
         case S_IFIFO: "a FIFO (named pipe)"
         case S_IFSOCK: "a socket"
-        default: "something other than a file"
+        case S_IFLNK: "a symbolic link"
+        default: "not a regular file"
         }
     }
 

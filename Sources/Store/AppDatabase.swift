@@ -1,3 +1,4 @@
+import ConfigFile
 import Foundation
 import GRDB
 import Synchronization
@@ -174,19 +175,6 @@ public final class AppDatabase: Sendable {
         return lstat(path, &info) == 0
     }
 
-    /// What a file of this mode is, in words, or nil for a regular file.
-    static func kind(ofMode mode: mode_t) -> String? {
-        switch mode & S_IFMT {
-        case S_IFREG: nil
-        case S_IFDIR: "a folder"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        case S_IFIFO: "a FIFO (named pipe)"
-        case S_IFSOCK: "a socket"
-        case S_IFLNK: "a symbolic link"
-        default: "not a regular file"
-        }
-    }
 
     /// Makes the folder (0700) and an empty file (0600) when missing, so
     /// SQLite never makes them with looser modes; the WAL and shared-memory
@@ -211,7 +199,7 @@ public final class AppDatabase: Sendable {
                 throw .unavailable(path: folder, detail: "cannot create the folder: \(error.localizedDescription)")
             }
         } else if !folder.isEmpty {
-            if let kind = kind(ofMode: folderInfo.st_mode), kind != "a folder" {
+            if let kind = ConfigFile.fileKind(folderInfo.st_mode), kind != "a folder" {
                 throw .unavailable(path: folder, detail: "is \(kind), not a folder; nothing was changed")
             }
             if (folder as NSString).lastPathComponent == "switchboard", folderInfo.st_uid == geteuid(),
@@ -223,14 +211,14 @@ public final class AppDatabase: Sendable {
 
         var info = stat()
         if stat(path, &info) == 0 {
-            if let kind = kind(ofMode: info.st_mode) {
+            if let kind = ConfigFile.fileKind(info.st_mode) {
                 throw .unavailable(path: path, detail: "is \(kind), not a database file; nothing was changed")
             }
         } else if errno != ENOENT {
             throw .unavailable(path: path, detail: "cannot open: \(String(cString: strerror(errno)))")
         }
 
-        if stat(path, &info) == 0, kind(ofMode: info.st_mode) == nil, isHeld(FileID(info)) {
+        if stat(path, &info) == 0, ConfigFile.fileKind(info.st_mode) == nil, isHeld(FileID(info)) {
             // Open here already: whether this process may write it, by its path.
             var readOnly = faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0
             if readOnly {
@@ -262,7 +250,7 @@ public final class AppDatabase: Sendable {
         guard fstat(descriptor, &info) == 0 else {
             throw .unavailable(path: path, detail: "cannot open: \(String(cString: strerror(errno)))")
         }
-        if let kind = kind(ofMode: info.st_mode) {
+        if let kind = ConfigFile.fileKind(info.st_mode) {
             throw .unavailable(path: path, detail: "is \(kind), not a database file; nothing was changed")
         }
         if !folderWritable {
