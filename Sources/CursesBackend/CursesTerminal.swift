@@ -287,15 +287,7 @@ public final class CursesTerminal {
     public func writeRaw(_ bytes: [UInt8]) {
         guard isRunning else { return }
         doupdate()
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(output, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0, errno == EINTR { continue }
-                if n <= 0 { break }
-                offset += n
-            }
-        }
+        writeBytes(bytes)
     }
 
     /// Puts `text` on the terminal's clipboard with OSC 52 (through tmux
