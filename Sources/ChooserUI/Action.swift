@@ -36,6 +36,8 @@ public enum Action: Sendable {
     case pinNeeded(AccountID)
     /// What the store said about the PIN typed for an account.
     case pinChecked(AccountID, PINCheck)
+    /// The store's answer to the operator PIN typed at a station.
+    case operatorPINChecked(PINCheck)
 }
 
 /// The store's answer to a PIN typed in the chooser.
@@ -46,7 +48,7 @@ public enum PINCheck: Hashable, Sendable {
     case wrong(retryAt: Moment?)
     /// Too many wrong PINs: nothing is looked at until `until`.
     case locked(until: Moment)
-    /// The store failed (the account is gone, say); the dialog closes.
+    /// The store failed (the account is gone, or no operator PIN is set); the dialog closes.
     case failed
 }
 
@@ -56,6 +58,8 @@ public enum Effect: Hashable, Sendable {
     case switchAccount(AccountID)
     /// Switch to an account that has a PIN, with the PIN typed for it.
     case switchWithPIN(AccountID, pin: String)
+    /// Check the operator PIN typed at a station (off the UI loop).
+    case checkOperatorPIN(String)
     case signOut
     case startSignIn(ProviderID, AuthMode)
     case cancelSignIn

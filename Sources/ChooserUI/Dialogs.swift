@@ -6,13 +6,22 @@ public enum Dialog: Sendable {
     case conflict(ConflictDialog)
     case disconnect(DisconnectDialog)
     case pin(PINDialog)
+    /// A station's operator, after the operator PIN: `selection` indexes `OperatorChoice.allCases`.
+    case operatorMenu(selection: Int)
     case help
 }
 
 /// Asks for an account's PIN before switching to it: the digits show as •.
 public struct PINDialog: Sendable {
-    /// The account to switch to once the PIN is right.
-    public let account: Account
+    /// What the PIN opens.
+    public enum Purpose: Sendable {
+        /// A switch to this account, once its PIN is right.
+        case switchTo(Account)
+        /// A station's operator menu, once the operator PIN is right.
+        case operatorMenu
+    }
+
+    public let purpose: Purpose
     /// What has been typed; never drawn, only counted.
     public var digits = ""
     /// Set while the store checks the PIN; keys wait.
@@ -25,8 +34,16 @@ public struct PINDialog: Sendable {
     /// The most digits a PIN has.
     public static let maximumDigits = 12
 
-    /// An empty dialog for `account`.
-    public init(account: Account) { self.account = account }
+    /// An empty dialog for switching to `account`.
+    public init(account: Account) { purpose = .switchTo(account) }
+
+    /// An empty dialog for `purpose`.
+    public init(_ purpose: Purpose) { self.purpose = purpose }
+
+    /// The account a switch is for, if it is one.
+    public var account: Account? {
+        if case .switchTo(let account) = purpose { account } else { nil }
+    }
 
     /// Whether the wait after wrong PINs is still running at `now`.
     public func isLocked(at now: Moment) -> Bool { lockedUntil.map { now < $0 } ?? false }
@@ -146,4 +163,12 @@ public struct DisconnectDialog: Sendable {
     public var identity: LinkedIdentity? {
         account.identities.indices.contains(selection) ? account.identities[selection] : nil
     }
+}
+
+/// What a station's operator can do, in the operator menu.
+public enum OperatorChoice: String, CaseIterable, Sendable {
+    case leaveKiosk = "Leave kiosk mode (then q quits)"
+    case signOut = "Sign this station's session out"
+    case disconnect = "Disconnect an identity of the selected account"
+    case back = "Back to the station"
 }

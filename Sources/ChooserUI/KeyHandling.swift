@@ -16,6 +16,7 @@ extension AppState {
         case .conflict(let conflict): conflict.choices.contains(.merge) ? Bindings.conflict : Bindings.conflictNoMerge
         case .disconnect: Bindings.disconnect
         case .pin(let pin): pin.isLocked(at: now) ? Bindings.pinLocked : Bindings.pin
+        case .operatorMenu: Bindings.operatorMenu
         case .help: Bindings.help
         case nil: accounts.isFiltering ? Bindings.filter : nil
         }
@@ -196,10 +197,15 @@ extension AppState {
                 }
                 pin.checking = true
                 dialog = .pin(pin)
-                return [.switchWithPIN(pin.account.id, pin: pin.digits)]
+                switch pin.purpose {
+                case .switchTo(let account): return [.switchWithPIN(account.id, pin: pin.digits)]
+                case .operatorMenu: return [.checkOperatorPIN(pin.digits)]
+                }
             case .cancel: dialog = nil
             default: break
             }
+        case .operatorMenu(let selection):
+            return operatorCommand(command, selection: selection)
         case .help:
             dialog = nil
         case nil:

@@ -61,6 +61,38 @@ extension AppState {
         .character("q"), .control("c"), .control("z"), .control("\\"), .character("o"), .character("d"), .character("t"),
     ]
 
+    /// The key that asks for the operator PIN, then opens the operator menu.
+    public static let operatorKey = Key.function(12)
+
+    /// Carries out the operator's choice in the operator menu.
+    mutating func operatorCommand(_ command: DialogCommand, selection: Int) -> [Effect] {
+        let choices = OperatorChoice.allCases
+        switch command {
+        case .up: dialog = .operatorMenu(selection: max(0, selection - 1))
+        case .down: dialog = .operatorMenu(selection: min(choices.count - 1, selection + 1))
+        case .cancel: dialog = nil
+        case .confirm:
+            dialog = nil
+            switch choices[min(selection, choices.count - 1)] {
+            case .leaveKiosk:
+                kiosk = nil
+                notify("Kiosk mode is off until the next start: every key works again.", .warning)
+            case .signOut:
+                return active == .anonymous ? [] : [.signOut]
+            case .disconnect:
+                guard let account = accounts.account(at: accounts.selection), !account.identities.isEmpty else {
+                    notify("Select an account first.", .info)
+                    return []
+                }
+                dialog = .disconnect(DisconnectDialog(account: account))
+            case .back:
+                break
+            }
+        default: break
+        }
+        return []
+    }
+
     /// Runs the chooser as a station: locked keys, idle return to Anonymous,
     /// and only `settings.providers` offered.
     public mutating func enterKiosk(_ settings: KioskSettings) {
@@ -112,6 +144,10 @@ extension AppState {
         if kiosk.swallowNextKey {
             kiosk.swallowNextKey = false
             self.kiosk = kiosk
+            return []
+        }
+        if key == Self.operatorKey, dialog == nil {
+            dialog = .pin(PINDialog(.operatorMenu))
             return []
         }
         // Typed into the filter, or a dialog's own q (close): not the locked key.

@@ -74,8 +74,23 @@ extension AppState {
         case .pinNeeded(let id):
             openPIN(for: id)
             return []
+        case .operatorPINChecked(let check):
+            guard case .pin(var pin) = dialog, case .operatorMenu = pin.purpose else { return [] }
+            if check == .accepted {
+                dialog = .operatorMenu(selection: 0)
+                return []
+            }
+            pin.checking = false
+            pin.digits = ""
+            switch check {
+            case .accepted, .failed: dialog = nil
+            case .wrong(let retryAt): (pin.wasWrong, pin.lockedUntil) = (true, retryAt)
+            case .locked(let until): (pin.wasWrong, pin.lockedUntil) = (false, until)
+            }
+            if dialog != nil { dialog = .pin(pin) }
+            return []
         case .pinChecked(let id, let check):
-            guard case .pin(var pin) = dialog, pin.account.id == id else { return [] }
+            guard case .pin(var pin) = dialog, pin.account?.id == id else { return [] }
             pin.checking = false
             pin.digits = ""
             switch check {

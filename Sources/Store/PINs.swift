@@ -107,18 +107,30 @@ extension AppDatabase {
         try outcome.get()
     }
 
+    /// Checks the operator PIN, counting a wrong one like any PIN's: the
+    /// station's operator keys open only after this.
+    public func checkOperatorPIN(_ pin: String, at date: Date = Date()) throws(StoreError) {
+        let outcome: Result<Void, StoreError> = try write { db in try Self.operatorVerdict(pin, db: db, at: date) }
+        try outcome.get()
+    }
+
+    /// The operator PIN's check as an outcome, counted in `db`'s transaction.
+    private static func operatorVerdict(_ pin: String?, db: Database, at date: Date) throws -> Result<Void, StoreError> {
+        switch try verify(.operatorPIN, pin: pin, db: db, at: date) {
+        case .open: .failure(.pinNotSet(PINOwner.operatorPIN.description))
+        case .accepted: .success(())
+        case .missing: .failure(.pinRequired(PINOwner.operatorPIN.description))
+        case .wrong(let retryAt): .failure(.wrongPIN(PINOwner.operatorPIN.description, retryAt: retryAt))
+        case .locked(let until): .failure(.pinLockedOut(PINOwner.operatorPIN.description, until: until))
+        }
+    }
+
     /// Clears a profile's count of wrong PINs; takes the operator PIN, which
     /// is itself counted when wrong.
     public func resetPINAttempts(of account: AccountID, operatorPIN: String?, at date: Date = Date()) throws(StoreError) {
         let outcome: Result<Void, StoreError> = try write { db in
             guard try AccountRecord.exists(db, key: account.rawValue) else { throw StoreError.accountNotFound(account.description) }
-            switch try Self.verify(.operatorPIN, pin: operatorPIN, db: db, at: date) {
-            case .open: return .failure(.pinNotSet(PINOwner.operatorPIN.description))
-            case .accepted: break
-            case .missing: return .failure(.pinRequired(PINOwner.operatorPIN.description))
-            case .wrong(let retryAt): return .failure(.wrongPIN(PINOwner.operatorPIN.description, retryAt: retryAt))
-            case .locked(let until): return .failure(.pinLockedOut(PINOwner.operatorPIN.description, until: until))
-            }
+            if case .failure(let error) = try Self.operatorVerdict(operatorPIN, db: db, at: date) { return .failure(error) }
             try db.execute(sql: "UPDATE pin SET failures = 0, lastFailureAt = NULL WHERE owner = ?", arguments: [PINOwner.account(account).key])
             return .success(())
         }

@@ -13,8 +13,9 @@ struct KioskCommand: AsyncParsableCommand, TakesCommonOptions {
             Settings come from the [kiosk] table of config.toml: idle_timeout (seconds without a key \
             before the countdown, default 120), countdown (seconds it shows, default 15), greeting (the \
             top bar's line), providers (the ones offered, default all configured). q, Ctrl-C, Ctrl-Z, \
-            Ctrl-\\, o, d and t only say that the station is locked; stop it with a signal (SIGTERM, or \
-            SIGHUP when its terminal goes), which exits 128 + the signal's number.
+            Ctrl-\\, o, d and t only say that the station is locked. F12 and the operator PIN (switchboard \
+            pin set --operator) open the operator menu: leave kiosk mode, sign the session out, disconnect. \
+            A signal (SIGTERM, or SIGHUP when its terminal goes) exits 128 + the signal's number.
             """)
 
     @OptionGroup var options: CommonOptions

@@ -153,7 +153,7 @@ struct ChooserLoopTests {
         let adaRow = t.loop.state.accounts.visible.firstIndex { t.loop.state.accounts.list.accounts[$0].id == ids[0] }!
         for _ in 0..<adaRow { t.press(.down) }
         t.press(.enter)
-        try await t.wait("the PIN dialog") { if case .pin(let pin) = $0.dialog { pin.account.id == ids[0] } else { false } }
+        try await t.wait("the PIN dialog") { if case .pin(let pin) = $0.dialog { pin.account?.id == ids[0] } else { false } }
         try await t.wait("the lock mark") { $0.accounts.list.protected == [ids[0]] }
         #expect(try t.rig.database.active(in: t.session) == .anonymous)
     }

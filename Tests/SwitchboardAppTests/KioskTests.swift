@@ -91,4 +91,35 @@ struct KioskTests {
         #expect(state.providers.map(\.id) == ["demo"])
         #expect(Screen.draw(state).lines.first?.hasPrefix(" Hi") == true)
     }
+
+    @Test("F12 asks for the operator PIN; a wrong one says so, a right one opens the operator menu: leave kiosk mode, sign out, disconnect")
+    func operatorMenu() {
+        var state = station()
+        _ = state.reduce(.input(.key(.function(12))))
+        guard case .pin(let pin) = state.dialog, case .operatorMenu = pin.purpose else { Issue.record("no operator PIN dialog"); return }
+        for c in "2468" { _ = state.reduce(.input(.key(.character(c)))) }
+        #expect(state.reduce(.input(.key(.enter))) == [.checkOperatorPIN("2468")])
+        _ = state.reduce(.operatorPINChecked(.wrong(retryAt: nil)))
+        guard case .pin(let wrong) = state.dialog else { Issue.record("the dialog closed on a wrong PIN"); return }
+        #expect(wrong.wasWrong && wrong.digits.isEmpty)
+        #expect(Screen.draw(state).text.contains("Wrong PIN. Try again."))
+        _ = state.reduce(.operatorPINChecked(.accepted))
+        guard case .operatorMenu(0) = state.dialog else { Issue.record("no operator menu"); return }
+        #expect(Screen.draw(state).text.contains("Leave kiosk mode"))
+
+        var signOut = state
+        _ = signOut.reduce(.input(.key(.down)))
+        #expect(signOut.reduce(.input(.key(.enter))) == [.signOut])
+        var disconnect = state
+        _ = disconnect.reduce(.input(.key(.down)))
+        _ = disconnect.reduce(.input(.key(.down)))
+        _ = disconnect.reduce(.input(.key(.enter)))
+        guard case .disconnect = disconnect.dialog else { Issue.record("no disconnect dialog"); return }
+
+        #expect(state.reduce(.input(.key(.enter))).isEmpty)
+        #expect(state.kiosk == nil && state.dialog == nil, "kiosk mode left")
+        #expect(state.reduce(.input(.key(.character("q")))) == [.quit])
+        var plain = Fixture.state(size: Self.size)
+        #expect(plain.reduce(.input(.key(.function(12)))).isEmpty && plain.dialog == nil, "F12 is nothing outside a station")
+    }
 }

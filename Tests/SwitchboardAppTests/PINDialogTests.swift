@@ -22,7 +22,7 @@ struct PINDialogTests {
     func enterAsks() {
         var state = protected()
         #expect(Fixture.press(.down, .enter, on: &state).isEmpty)
-        #expect(pin(state)?.account.id == Fixture.grace.id)
+        #expect(pin(state)?.account?.id == Fixture.grace.id)
         #expect(state.dialogKeys?.keyBarItems.map(\.label) == ["unlock", "erase", "cancel"])
         _ = Fixture.press(.escape, on: &state)
         #expect(state.dialog == nil)
@@ -94,7 +94,7 @@ struct PINDialogTests {
     func pinNeeded() {
         var state = protected()
         _ = state.reduce(.pinNeeded(Fixture.zoe.id))
-        #expect(pin(state)?.account.id == Fixture.zoe.id)
+        #expect(pin(state)?.account?.id == Fixture.zoe.id)
         _ = Fixture.press(.escape, on: &state)
         // Grace is signed in with microsoft here; Zoë (protected) with demo.
         _ = Fixture.press(.character("a"), .down, .down, .enter, on: &state)
@@ -106,7 +106,7 @@ struct PINDialogTests {
         _ = Fixture.press(.down, on: &state)
         #expect(zoe == 0)
         _ = Fixture.press(.up, .enter, on: &state)
-        #expect(pin(state)?.account.id == Fixture.zoe.id)
+        #expect(pin(state)?.account?.id == Fixture.zoe.id)
     }
 
     static let sizes = ScreenSnapshotTests.sizes

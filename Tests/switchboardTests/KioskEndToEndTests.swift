@@ -35,3 +35,29 @@ struct KioskEndToEndTests {
         }
     }
 }
+
+extension KioskEndToEndTests {
+    @Test("the operator key asks for the operator PIN; wrong is refused, right opens the menu, and leaving kiosk mode lets q quit",
+          .enabled(if: Tmux.isInstalled, "tmux is not installed (.ci/run installs it)"))
+    func operatorLeaves() async throws {
+        let chooser = try ChooserFixture(session: "station")
+        defer { chooser.remove() }
+        try "[kiosk]\ngreeting = \"Lab station 3\"\n".write(toFile: chooser.folder.file("config.toml"), atomically: true, encoding: .utf8)
+        let set = try runProcess(
+            builtProduct("switchboard"), ["pin", "set", "--operator"], environment: chooser.cliEnvironment, input: "2468\n")
+        #expect(set.status == 0, "\(set.stderr)")
+        try await withTmux(builtProduct("switchboard"), arguments: ["kiosk"], environment: chooser.environment) { tmux in
+            try await tmux.waitFor(text: "Lab station 3")
+            try await tmux.press("F12")
+            try await tmux.waitFor(text: "Type the operator PIN")
+            try await tmux.press("1", "1", "1", "1", "Enter")
+            try await tmux.waitFor(text: "Wrong PIN. Try again.", timeout: 20)
+            try await tmux.press("2", "4", "6", "8", "Enter")
+            try await tmux.waitFor(text: "Leave kiosk mode", timeout: 20)
+            try await tmux.press("Enter")
+            try await tmux.waitFor(text: "Kiosk mode is off")
+            try await tmux.press("q")
+            #expect(try await tmux.exitStatus() == 0)
+        }
+    }
+}

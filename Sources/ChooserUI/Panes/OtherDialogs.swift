@@ -84,10 +84,15 @@ enum HelpOverlay {
 enum PINDialogView {
     static func draw(_ dialog: PINDialog, state: AppState, into buffer: inout Buffer) {
         let theme = state.theme
-        let name = dialog.account.name.displaySafe
+        let (title, text) = switch dialog.purpose {
+        case .switchTo(let account):
+            ("PIN for \(account.name.displaySafe)", "\(account.name.displaySafe) has a PIN. Type it to switch.")
+        case .operatorMenu:
+            ("Operator", "Type the operator PIN to open the operator menu.")
+        }
         let size = Size(width: min(52, state.size.width - 4), height: min(state.size.height - 2, 10))
-        let inner = DialogFrame.draw(title: "PIN for \(name)", size: size, state: state, into: &buffer)
-        var y = DialogFrame.paragraph("\(name) has a PIN. Type it to switch.", in: inner, y: inner.y + 1, style: theme[.text], into: &buffer) + 1
+        let inner = DialogFrame.draw(title: title, size: size, state: state, into: &buffer)
+        var y = DialogFrame.paragraph(text, in: inner, y: inner.y + 1, style: theme[.text], into: &buffer) + 1
         guard y < inner.maxY else { return }
         let dots = String(repeating: "•", count: dialog.digits.count)
         let x = inner.x + buffer.write("PIN  ", x: inner.x, y: y, style: theme[.muted])
@@ -109,6 +114,24 @@ enum PINDialogView {
             DialogFrame.paragraph("Too many wrong PINs: try again in \(wait).", in: inner, y: y, style: theme[.statusError], into: &buffer)
         } else if dialog.wasWrong {
             buffer.write("Wrong PIN. Try again.", x: inner.x, y: y, style: theme[.statusError], limit: inner.width)
+        }
+    }
+}
+
+/// A station's operator menu, after the operator PIN.
+enum OperatorMenuView {
+    static func draw(selection: Int, state: AppState, into buffer: inout Buffer) {
+        let theme = state.theme
+        let choices = OperatorChoice.allCases
+        let size = Size(width: min(60, state.size.width - 4), height: min(state.size.height - 2, choices.count + 4))
+        let inner = DialogFrame.draw(title: "Operator", size: size, state: state, into: &buffer)
+        for (index, choice) in choices.enumerated() {
+            let y = inner.y + 1 + index
+            guard y < inner.maxY else { break }
+            let selected = index == selection
+            let style = selected ? theme[.accountSelected] : theme[.text]
+            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
+            buffer.write((selected ? "▸ " : "  ") + choice.rawValue, x: inner.x, y: y, style: selected ? style.adding(.bold) : style, limit: inner.width)
         }
     }
 }

@@ -18,6 +18,7 @@ public enum Screen {
             case .conflict(let conflict): ConflictDialogView.draw(conflict, state: state, into: &buffer)
             case .disconnect(let confirm): DisconnectDialogView.draw(confirm, state: state, into: &buffer)
             case .pin(let pin): PINDialogView.draw(pin, state: state, into: &buffer)
+            case .operatorMenu(let selection): OperatorMenuView.draw(selection: selection, state: state, into: &buffer)
             case .help: HelpOverlay.draw(state, into: &buffer)
             }
         }

@@ -151,6 +151,8 @@ public final class ChooserLoop {
             } catch { fail(error) }
         case .switchWithPIN(let id, let pin):
             switchWithPIN(id, pin: pin)
+        case .checkOperatorPIN(let pin):
+            checkOperatorPIN(pin)
         case .signOut:
             store { bus.publish(try database.signOut(session: session)) }
         case .setFavourite(let show, let starred, let account):
@@ -209,6 +211,30 @@ public final class ChooserLoop {
                     check = .failed
                 }
                 self?.send(.pinChecked(id, check))
+            }
+        }
+    }
+
+    /// Checks the operator PIN off the main actor (the hash is slow on purpose).
+    private func checkOperatorPIN(_ pin: String) {
+        let database = environment.database
+        let now = Date(timeIntervalSince1970: environment.now().secondsSince1970)
+        Task.detached { [weak self] in
+            let result = Result { () throws(StoreError) in try database.checkOperatorPIN(pin, at: now) }
+            await MainActor.run {
+                let check: PINCheck
+                switch result {
+                case .success: check = .accepted
+                case .failure(.wrongPIN(_, let retryAt)): check = .wrong(retryAt: retryAt.map(Self.moment))
+                case .failure(.pinLockedOut(_, let until)): check = .locked(until: Self.moment(until))
+                case .failure(.pinNotSet):
+                    self?.send(.notify("No operator PIN is set: set one with switchboard pin set --operator.", .warning))
+                    check = .failed
+                case .failure(let error):
+                    self?.fail(error)
+                    check = .failed
+                }
+                self?.send(.operatorPINChecked(check))
             }
         }
     }
