@@ -27,45 +27,6 @@ public final class AppDatabase: Sendable {
     /// published by whoever made them, so a feed of other processes'
     /// changes skips them.
     let ownEvents = Mutex<Set<Int64>?>(nil)
-    /// The file this instance counts itself in, in `heldFiles`.
-    private let file: FileID
-
-    /// A file by its device and inode.
-    struct FileID: Hashable, Sendable {
-        let device: UInt64
-        let inode: UInt64
-        init(_ info: stat) { (device, inode) = (UInt64(info.st_dev), UInt64(info.st_ino)) }
-    }
-
-    /// How many instances in this process have each database file open.
-    ///
-    /// SQLite's locks on the file are POSIX record locks, which belong to
-    /// the process, not to a descriptor: closing any descriptor on the file,
-    /// whoever opened it, drops every lock this process holds on it. With its
-    /// shared lock gone, another process closing its last connection takes
-    /// the exclusive lock, believes it is the last user, checkpoints and
-    /// deletes the `-wal` and `-shm` files this process still uses: its next
-    /// writes go to the deleted files and fail ("disk I/O error"), or the
-    /// next opener finds the file "malformed". So a file an instance here
-    /// holds is never opened outside SQLite again (`prepareFile`,
-    /// `headerApplicationID`); SQLite itself keeps its descriptors open until
-    /// no connection of the process holds a lock.
-    private static let heldFiles = Mutex<[FileID: Int]>([:])
-
-    /// One instance fewer holds `file`.
-    private static func release(_ file: FileID) {
-        heldFiles.withLock { held in
-            held[file, default: 1] -= 1
-            if held[file] == 0 { held[file] = nil }
-        }
-    }
-
-    deinit {
-        // The connections close just after this, as `writer` goes. A new
-        // instance that opens the file in between only takes away the locks
-        // of connections that are closing; its own come after.
-        Self.release(file)
-    }
 
     /// Opens (creating when missing) the database at `path`.
     ///
@@ -76,25 +37,13 @@ public final class AppDatabase: Sendable {
     /// file left beside it that was not there before.
     public init(path: String, access: Access = .readWrite) throws(StoreError) {
         self.path = path
-        // Looked at and counted in one step, so that no other instance in
-        // this process opens it with SQLite between the look and the count.
-        let (readOnly, mode, file, headerSaysOurs) = try Self.heldFiles.withLock { held throws(StoreError) in
-            let prepared = try Self.prepareFile(at: path, access: access, isHeld: { held[$0, default: 0] > 0 })
-            // The header is read through a descriptor of ours only while no
-            // instance here has the file open (see `heldFiles`).
-            let headerSaysOurs = !prepared.wasHeld && Self.headerApplicationID(path: path) == switchboardApplicationID
-            held[prepared.file, default: 0] += 1
-            return (prepared.readOnly, prepared.mode, prepared.file, headerSaysOurs)
-        }
-        self.file = file
+        let (readOnly, mode) = try Self.prepareFile(at: path, access: access)
         isReadOnly = readOnly
         let companions = ["-wal", "-shm", "-journal"].map { path + $0 }
         let existing = Set(companions.filter { Self.exists($0) })
         do {
-            writer = try Self.openWriter(
-                path: path, readOnly: readOnly, headerSaysOurs: headerSaysOurs, tighten: mode.map { $0 & 0o777 != 0o600 } ?? false)
+            writer = try Self.openWriter(path: path, readOnly: readOnly, tighten: mode.map { $0 & 0o777 != 0o600 } ?? false)
         } catch {
-            Self.release(file)
             // Refused (not ours, newer, damaged): the file gets its mode
             // back, and whatever SQLite made beside it goes again. Not when
             // it was only unavailable (busy, say): then another Switchboard
@@ -113,10 +62,9 @@ public final class AppDatabase: Sendable {
     /// Checks whose the file is, then opens it: a pool for reading and
     /// writing, or a read-only queue. `tighten` makes the file 0600 once it
     /// is known to be ours (or new), before SQLite makes the files beside it.
-    private static func openWriter(path: String, readOnly: Bool, headerSaysOurs: Bool, tighten: Bool) throws(StoreError) -> any DatabaseWriter {
+    private static func openWriter(path: String, readOnly: Bool, tighten: Bool) throws(StoreError) -> any DatabaseWriter {
         do {
-            let ours = headerSaysOurs
-            if !ours { try checkOwnership(path: path) }
+            try checkOwnership(path: path)
             // Ours (or new): only its owner may read it, whatever made it.
             if tighten { chmod(path, 0o600) }
             var configuration = Configuration()
@@ -141,13 +89,8 @@ public final class AppDatabase: Sendable {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON")
             }
             let pool = try DatabasePool(path: path, configuration: configuration)
-            if ours {
-                // Checked by its header: what remains is whether a newer build wrote it.
-                let applied = try pool.read { try migrator.appliedIdentifiers($0) }
-                let unknown = applied.subtracting(migrator.migrations)
-                if !unknown.isEmpty { throw StoreError.newerSchema(path: path, unknown: unknown.sorted()) }
-                if applied.isSuperset(of: migrator.migrations) { return pool }
-            }
+            // No write transaction at every start when nothing is pending.
+            if try pool.read({ try migrator.hasCompletedMigrations($0) }) { return pool }
             try migrator.migrate(pool)
             return pool
         } catch let error as StoreError {
@@ -178,17 +121,19 @@ public final class AppDatabase: Sendable {
 
     /// Makes the folder (0700) and an empty file (0600) when missing, so
     /// SQLite never makes them with looser modes; the WAL and shared-memory
-    /// files take the main file's mode. Refuses anything but a regular file
-    /// without opening it, and changes the mode only of a regular file this
-    /// user owns. A folder named `switchboard` (Switchboard's own, as in the
-    /// default location) is tightened to 0700; no other folder is touched.
-    /// Returns whether the file must be opened read-only, the mode of a
-    /// file this user owns and may change (nil otherwise), which file it is,
-    /// and whether `isHeld` said an instance in this process has it open:
-    /// such a file is only looked at by its path, never opened (`heldFiles`).
-    private static func prepareFile(
-        at path: String, access: Access, isHeld: (FileID) -> Bool
-    ) throws(StoreError) -> (readOnly: Bool, mode: mode_t?, file: FileID, wasHeld: Bool) {
+    /// files take the main file's mode. Refuses anything but a regular file.
+    /// A folder named `switchboard` (Switchboard's own, as in the default
+    /// location) is tightened to 0700; no other folder is touched. Returns
+    /// whether the file must be opened read-only, and the mode of a file
+    /// this user owns and may change (nil otherwise).
+    ///
+    /// An existing file is only looked at by its path, never opened here:
+    /// SQLite's locks are POSIX record locks, which belong to the process,
+    /// and closing any descriptor on the file drops them all. Another
+    /// `AppDatabase` in this process would lose its shared lock, and another
+    /// process closing its last connection would then believe itself the last
+    /// user and delete the `-wal` and `-shm` files still in use here.
+    private static func prepareFile(at path: String, access: Access) throws(StoreError) -> (readOnly: Bool, mode: mode_t?) {
         let folder = (path as NSString).deletingLastPathComponent
         var folderInfo = stat()
         if !folder.isEmpty && stat(folder, &folderInfo) != 0 {
@@ -210,48 +155,27 @@ public final class AppDatabase: Sendable {
         let folderWritable = Glibc.access(folder.isEmpty ? "." : folder, W_OK) == 0
 
         var info = stat()
-        if stat(path, &info) == 0 {
-            if let kind = ConfigFile.fileKind(info.st_mode) {
-                throw .unavailable(path: path, detail: "is \(kind), not a database file; nothing was changed")
+        if stat(path, &info) != 0 {
+            guard errno == ENOENT else { throw .unavailable(path: path, detail: "cannot open: \(String(cString: strerror(errno)))") }
+            // New: made here, exclusively, so no connection can hold it yet.
+            let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            if descriptor >= 0 { close(descriptor) } else if errno != EEXIST {
+                throw .unavailable(path: path, detail: "cannot open: \(String(cString: strerror(errno)))")
             }
-        } else if errno != ENOENT {
-            throw .unavailable(path: path, detail: "cannot open: \(String(cString: strerror(errno)))")
-        }
-
-        if stat(path, &info) == 0, ConfigFile.fileKind(info.st_mode) == nil, isHeld(FileID(info)) {
-            // Open here already: whether this process may write it, by its path.
-            var readOnly = faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0
-            if readOnly {
-                guard access == .readOnlyIfUnwritable, errno == EACCES || errno == EROFS || errno == EPERM else {
-                    throw .unavailable(path: path, detail: "cannot open: \(String(cString: strerror(errno)))")
-                }
-            }
-            if !folderWritable {
-                guard access == .readOnlyIfUnwritable else {
-                    throw .unavailable(path: folder, detail: "the folder is not writable, so the database cannot be changed")
-                }
-                readOnly = true
-            }
-            return (readOnly, !readOnly && info.st_uid == geteuid() ? info.st_mode : nil, FileID(info), true)
-        }
-
-        var readOnly = false
-        // O_NONBLOCK: should something other than a regular file appear at
-        // the path after the check above, opening it does not wait.
-        var descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC | O_NONBLOCK, 0o600)
-        if descriptor < 0, access == .readOnlyIfUnwritable, errno == EACCES || errno == EROFS || errno == EPERM {
-            descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-            readOnly = true
-        }
-        guard descriptor >= 0 else {
-            throw .unavailable(path: path, detail: "cannot open: \(String(cString: strerror(errno)))")
-        }
-        defer { close(descriptor) }
-        guard fstat(descriptor, &info) == 0 else {
-            throw .unavailable(path: path, detail: "cannot open: \(String(cString: strerror(errno)))")
+            guard stat(path, &info) == 0 else { throw .unavailable(path: path, detail: "cannot open: \(String(cString: strerror(errno)))") }
         }
         if let kind = ConfigFile.fileKind(info.st_mode) {
             throw .unavailable(path: path, detail: "is \(kind), not a database file; nothing was changed")
+        }
+        guard faccessat(AT_FDCWD, path, R_OK, AT_EACCESS) == 0 else {
+            throw .unavailable(path: path, detail: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        var readOnly = false
+        if faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0 {
+            guard access == .readOnlyIfUnwritable, errno == EACCES || errno == EROFS || errno == EPERM else {
+                throw .unavailable(path: path, detail: "cannot open: \(String(cString: strerror(errno)))")
+            }
+            readOnly = true
         }
         if !folderWritable {
             // SQLite makes its -wal and -shm files beside the database.
@@ -260,20 +184,17 @@ public final class AppDatabase: Sendable {
             }
             readOnly = true
         }
-        return (readOnly, !readOnly && info.st_uid == geteuid() ? info.st_mode : nil, FileID(info), false)
+        return (readOnly, !readOnly && info.st_uid == geteuid() ? info.st_mode : nil)
     }
 
     /// Refuses a database that belongs to something else or to a newer build,
     /// reading it through a read-only connection, because opening the pool
-    /// would already switch a foreign file to WAL mode. (`init` skips this
-    /// when SQLite's header already names the file as ours: the application
-    /// id, bytes 68–71; then only the schema's version is left to check once
-    /// it is open.)
+    /// would already switch a foreign file to WAL mode.
     private static func checkOwnership(path: String) throws {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
-        try DatabaseQueue(path: path, configuration: configuration).read { db in
+        try DatabaseQueue(path: readOnlyLocation(path), configuration: configuration).read { db in
             let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
             let tables = try String.fetchAll(
                 db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
@@ -283,18 +204,6 @@ public final class AppDatabase: Sendable {
             let unknown = try migrator.appliedIdentifiers(db).subtracting(known)
             if !unknown.isEmpty { throw StoreError.newerSchema(path: path, unknown: unknown.sorted()) }
         }
-    }
-
-    /// The application id in the header of the SQLite file at `path`, or
-    /// nil when the file is shorter than a header or not SQLite's.
-    static func headerApplicationID(path: String) -> Int32? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var header = [UInt8](repeating: 0, count: 100)
-        let count = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count == header.count, header.starts(with: Array("SQLite format 3\0".utf8)) else { return nil }
-        return header[68..<72].reduce(0) { $0 << 8 | Int32($1) }
     }
 
     static func storeError(_ error: any Error, path: String) -> StoreError {
