@@ -102,11 +102,7 @@ enum PINDialogView {
         if dialog.checking {
             buffer.write("Checking…", x: inner.x, y: y, style: theme[.muted], limit: inner.width)
         } else if dialog.isLocked(at: state.now), let until = dialog.lockedUntil {
-            let remaining = max(0, Int(state.now.distance(to: until).rounded(.up)))
-            let seconds = remaining % 60
-            let wait = remaining >= 3600
-                ? "\(remaining / 3600) h \(remaining / 60 % 60) min"
-                : "\(remaining / 60):\(seconds < 10 ? "0" : "")\(seconds)"
+            let wait = Countdown.text(state.now.distance(to: until))
             if dialog.wasWrong {
                 buffer.write("Wrong PIN.", x: inner.x, y: y, style: theme[.statusError], limit: inner.width)
                 y += 1
