@@ -38,6 +38,9 @@ public enum Action: Sendable {
     case pinChecked(AccountID, PINCheck)
     /// The store's answer to the operator PIN typed at a station.
     case operatorPINChecked(PINCheck)
+    /// A station's hand-off command ended at this time; `notice` says how,
+    /// when the next person should know.
+    case handOffEnded(Moment, notice: (text: String, kind: Toast.Kind)?)
 }
 
 /// The store's answer to a PIN typed in the chooser.
@@ -71,6 +74,9 @@ public enum Effect: Hashable, Sendable {
     /// Open a URL in the browser (only on request).
     case open(String)
     case nextTheme
+    /// Run a station's hand-off command as this account, the terminal given
+    /// to it; `.handOffEnded` follows.
+    case handOff(AccountID)
     case quit
 }
 

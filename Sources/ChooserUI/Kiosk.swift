@@ -13,12 +13,18 @@ public struct KioskSettings: Hashable, Sendable {
     public var greeting: String?
     /// The providers people may sign in with; nil for every configured one.
     public var providers: [ProviderID]?
+    /// The hand-off command: run on the terminal as the person chosen,
+    /// with no shell in between; nil to stay in the chooser.
+    public var command: [String]?
 
-    public init(idleTimeout: Double = 120, countdown: Double = 15, greeting: String? = nil, providers: [ProviderID]? = nil) {
+    public init(
+        idleTimeout: Double = 120, countdown: Double = 15, greeting: String? = nil, providers: [ProviderID]? = nil, command: [String]? = nil
+    ) {
         self.idleTimeout = idleTimeout
         self.countdown = countdown
         self.greeting = greeting
         self.providers = providers
+        self.command = command
     }
 
     /// The `[kiosk]` table's settings (the defaults when there is none);
@@ -26,11 +32,20 @@ public struct KioskSettings: Hashable, Sendable {
     public static func parse(_ table: TOMLTable?) throws(ConfigError) -> KioskSettings {
         var settings = KioskSettings()
         guard let table else { return settings }
-        try table.rejectUnknownKeys(allowed: ["idle_timeout", "countdown", "greeting", "providers"])
+        try table.rejectUnknownKeys(allowed: ["idle_timeout", "countdown", "greeting", "providers", "command"])
         if let value = try table.optionalInteger("idle_timeout", in: 1...86_400) { settings.idleTimeout = Double(value) }
         if let value = try table.optionalInteger("countdown", in: 1...600) { settings.countdown = Double(value) }
         settings.greeting = try table.optionalString("greeting")
         settings.providers = try table.optionalStringArray("providers")?.map { ProviderID($0) }
+        if let command = try table.optionalStringArray("command") {
+            guard let program = command.first, !program.isEmpty else {
+                throw table.error(key: "command", "name the program to run first, as in [\"bash\", \"--login\"]")
+            }
+            guard !command.contains(where: { $0.utf8.contains(0) }) else {
+                throw table.error(key: "command", "a NUL character cannot be passed to a program")
+            }
+            settings.command = command
+        }
         return settings
     }
 }
@@ -42,6 +57,8 @@ public struct KioskState: Sendable {
     public var lastActivity: Moment
     /// The input that ended a countdown is used up by that.
     var swallowNextKey = false
+    /// Where the hand-off command is for the person chosen here.
+    public internal(set) var handOff: HandOffPhase = .none
 
     public init(settings: KioskSettings, now: Moment) {
         self.settings = settings
@@ -114,9 +131,12 @@ extension AppState {
     }
 
     /// Whether a station is away from its first screen: someone active, a
-    /// dialog, a filter, or a selection moved. Only then does idleness count.
+    /// dialog, a filter, or a selection moved. Only then does idleness count
+    /// — and not while the hand-off command has the terminal, which counts
+    /// its own idleness.
     var kioskIsAway: Bool {
-        active != .anonymous || dialog != nil || !accounts.filter.isEmpty || accounts.isFiltering
+        guard kiosk?.handOff.isRunning != true else { return false }
+        return active != .anonymous || dialog != nil || !accounts.filter.isEmpty || accounts.isFiltering
             || accounts.selection != 0 || focus != .accounts || guide.selection != 0
     }
 
@@ -164,6 +184,11 @@ extension AppState {
         kiosk.lastActivity = date
         kiosk.swallowNextKey = false
         self.kiosk = kiosk
+        return returnToFirstScreen()
+    }
+
+    /// The station's first screen again, with this session Anonymous.
+    mutating func returnToFirstScreen() -> [Effect] {
         var effects: [Effect] = []
         if case .signIn = dialog { effects.append(.cancelSignIn) }
         dialog = nil

@@ -5,6 +5,11 @@ extension AppState {
     /// The one place state changes: applies `action` and returns the work
     /// the UI loop must do. Pure: no I/O, the time comes with the actions.
     public mutating func reduce(_ action: Action) -> [Effect] {
+        let effects = apply(action)
+        return kiosk == nil ? effects : effects + kioskHandOff(after: action)
+    }
+
+    private mutating func apply(_ action: Action) -> [Effect] {
         switch action {
         case .input(.resize(let size)):
             self.size = size
@@ -23,7 +28,10 @@ extension AppState {
             kioskActivity(at: date)
             return []
         case .terminate:
-            return quit()
+            // A station stopped leaves nobody signed in.
+            return (kiosk != nil && active != .anonymous ? [.signOut] : []) + quit()
+        case .handOffEnded(let date, let notice):
+            return handOffEnded(at: date, notice: notice)
         case .loaded(let list, let active):
             load(list, active: active)
             return []

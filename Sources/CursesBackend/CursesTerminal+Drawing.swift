@@ -19,7 +19,7 @@ extension CursesTerminal {
     /// size and the frame after `invalidate()` clear and repaint everything.
     /// Cells beyond the terminal's edge are left out.
     public func draw(_ buffer: Buffer) {
-        guard isRunning else { return }
+        guard isRunning, !isHandedOver else { return }
         let standard = sb_stdscr()
         let rows = Int(sb_lines()), columns = Int(sb_cols())
         let previous = lastFrame?.size == buffer.size ? lastFrame : nil

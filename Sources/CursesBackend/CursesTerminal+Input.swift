@@ -22,14 +22,15 @@ extension CursesTerminal {
         self.onEvent = onEvent
         self.onSignal = onSignal
         Self.deliverTerminations()
-        if inputSource == nil { startInputSources() }
+        if wakeSource == nil, wakePipe.read >= 0 { startWakeSource() }
+        if inputSource == nil { startInputSource() }
         drainInput()
     }
 
-    /// Read sources on the input and the wake pipe, both on the main queue
-    /// — the main actor's — so their handlers call curses directly. They
-    /// wake only when there is something to read.
-    private func startInputSources() {
+    /// A read source on the input, on the main queue — the main actor's —
+    /// so its handler calls curses directly. It wakes only when there is
+    /// something to read.
+    func startInputSource() {
         // Watched through a descriptor of its own, closed once the source is
         // cancelled, so the caller may close theirs whenever it likes.
         let watched = sb_dup_cloexec(self.input)
@@ -42,7 +43,10 @@ extension CursesTerminal {
         input.setCancelHandler { close(watched) }
         input.resume()
         inputSource = input
+    }
 
+    /// A read source on the wake pipe (signals), on the main queue too.
+    private func startWakeSource() {
         let wakeFD = wakePipe.read
         wakePipe.read = -1  // the source closes it once cancelled
         let wake = DispatchSource.makeReadSource(fileDescriptor: wakeFD, queue: .main)
@@ -101,7 +105,7 @@ extension CursesTerminal {
             } else if result == KEY_CODE_YES, Int32(bitPattern: code) == KEY_MOUSE {
                 for event in mouseEvents() { onEvent(.mouse(event)) }
             } else if let event = KeyDecoder.event(result: result, code: Int32(bitPattern: code), mouse: { nil }) {
-                if event == .key(.control("z")) && suspendsOnControlZ {
+                if event == .key(.control("z")) && allowsSuspend {
                     suspend()
                 } else {
                     onEvent(event)
@@ -133,8 +137,10 @@ extension CursesTerminal {
             signals += bytes[..<n].map(Int32.init)
         }
         guard isRunning else { return }
-        if signals.contains(SIGTSTP) {
-            suspend()
+        if isHandedOver {
+            // The other program's size, stops and continues are its own.
+        } else if signals.contains(SIGTSTP) {
+            if allowsSuspend { suspend() }
         } else if signals.contains(SIGCONT) && continuedFromOwnStop {
             continuedFromOwnStop = false
         } else if signals.contains(SIGCONT) {
@@ -153,10 +159,8 @@ extension CursesTerminal {
     /// terminal again and delivers a `.resize` so that the next frame
     /// repaints every cell.
     public func suspend() {
-        guard isRunning else { return }
-        sb_restore_now(restoreState)  // what the restore sequence puts back, then the shell's modes
-        endwin()
-        if var modes = shellModes { tcsetattr(output, TCSADRAIN, &modes) }
+        guard isRunning, !isHandedOver else { return }
+        releaseTerminal()
         let continues = restoreState.pointee.continues
         Self.stopProcessGroup()
         // Its SIGCONT is still to come through the wake pipe; nothing to repaint twice.
@@ -171,8 +175,16 @@ extension CursesTerminal {
         resumed()
     }
 
+    /// Puts the terminal back as it was before curses: what the restore
+    /// sequence puts back, then the shell's modes.
+    func releaseTerminal() {
+        sb_restore_now(restoreState)
+        endwin()
+        if var modes = shellModes { tcsetattr(output, TCSADRAIN, &modes) }
+    }
+
     /// Takes the terminal back after a stop and repaints everything.
-    private func resumed() {
+    func resumed() {
         reset_prog_mode()
         configureAfterResume()
         restoreState.pointee.armed = 1

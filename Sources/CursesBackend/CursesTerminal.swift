@@ -82,9 +82,13 @@ public final class CursesTerminal {
     var shellModes: termios?
     var mouse = true
     var pairs: [ColorPair: Int32] = [:]
-    /// Whether Ctrl-Z suspends the program (see `suspend()`) rather than
-    /// arriving as `.control("z")`. On by default, as in a shell.
-    public var suspendsOnControlZ = true
+    /// Whether the program can be suspended: Ctrl-Z suspends it (see
+    /// `suspend()`) rather than arriving as `.control("z")`, and so does
+    /// `kill -TSTP`. On by default, as in a shell.
+    public var allowsSuspend = true
+    /// Set between `handOver()` and `takeBack()`: another program has the
+    /// terminal.
+    var isHandedOver = false
     /// Set while continuing from a stop of our own, whose SIGCONT then
     /// needs no second repaint.
     var continuedFromOwnStop = false
@@ -93,7 +97,7 @@ public final class CursesTerminal {
 
     /// Takes over the terminal on `input` and `output`: full screen (the
     /// alternate screen), raw keys — Ctrl-C arrives as `.control("c")`,
-    /// Ctrl-S as a key too; Ctrl-Z suspends (`suspendsOnControlZ`) — no
+    /// Ctrl-S as a key too; Ctrl-Z suspends (`allowsSuspend`) — no
     /// echo, hidden cursor, colours,
     /// and the mouse when `mouse` is set.
     ///

@@ -15,19 +15,8 @@ import Synchronization
 /// actions. While it runs, this process ignores SIGINT and SIGQUIT (the
 /// terminal sends them to the child too) and passes SIGTERM and SIGHUP on.
 func runChild(_ arguments: [String], environment: [String: String]) -> Int32 {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    for descriptor in openDescriptors() where descriptor > 2 { posix_spawn_file_actions_addclose(&actions, descriptor) }
-
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t(), defaults = sigset_t()
-    sigemptyset(&none)
-    sigemptyset(&defaults)
-    sigaddset(&defaults, SIGPIPE)
     let forwarded = [SIGTERM, SIGHUP], ignored = [SIGINT, SIGQUIT]
+    var defaults = [SIGPIPE]
     var previous: [Int32: sigaction] = [:]
     for signal in forwarded + ignored {
         var ignore = sigaction(), old = sigaction()
@@ -36,7 +25,7 @@ func runChild(_ arguments: [String], environment: [String: String]) -> Int32 {
         previous[signal] = old
         // A signal this process was started ignoring stays ignored in the child.
         if unsafeBitCast(old.__sigaction_handler.sa_handler, to: Int.self) != unsafeBitCast(SIG_IGN, to: Int.self) {
-            sigaddset(&defaults, signal)
+            defaults.append(signal)
         }
     }
     defer { for (signal, old) in previous { var old = old; sigaction(signal, &old, nil) } }
@@ -52,9 +41,58 @@ func runChild(_ arguments: [String], environment: [String: String]) -> Int32 {
         return source
     }
     defer { sources.forEach { $0.cancel() } }
+
+    let pid: pid_t
+    switch spawnChild(arguments, environment: environment, defaultSignals: defaults, ownProcessGroup: false) {
+    case .success(let spawned): pid = spawned
+    case .failure(let failure):
+        FileHandle.standardError.write(Data("switchboard: \(failure)\n".utf8))
+        return failure.status
+    }
+    child.store(pid, ordering: .releasing)
+    let early = pending.load(ordering: .acquiring)
+    if early != 0 { kill(pid, early) }
+    return shellStatus(waitForExit(pid))
+}
+
+/// Why a child could not be started.
+struct SpawnFailure: Error, CustomStringConvertible {
+    let program: String
+    let code: Int32
+
+    /// 127 when the program is not found, 126 when it cannot be run, as a shell says.
+    var status: Int32 { code == ENOENT ? 127 : 126 }
+    var description: String { "cannot run \(program.displaySafe): \(String(cString: strerror(code)))" }
+}
+
+/// Starts `arguments` (looked up in `PATH`) with exactly `environment`:
+/// standard input, output and error inherited and no other descriptor, no
+/// signal blocked, `defaultSignals` at their default action (handlers are
+/// reset by exec anyway; this resets ignored ones); in a process group of
+/// its own when `ownProcessGroup`.
+func spawnChild(
+    _ arguments: [String], environment: [String: String], defaultSignals: [Int32], ownProcessGroup: Bool
+) -> Result<pid_t, SpawnFailure> {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for descriptor in openDescriptors() where descriptor > 2 { posix_spawn_file_actions_addclose(&actions, descriptor) }
+
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t(), defaults = sigset_t()
+    sigemptyset(&none)
+    sigemptyset(&defaults)
+    for signal in defaultSignals { sigaddset(&defaults, signal) }
     posix_spawnattr_setsigmask(&attributes, &none)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+    if ownProcessGroup {
+        flags |= POSIX_SPAWN_SETPGROUP
+        posix_spawnattr_setpgroup(&attributes, 0)
+    }
+    posix_spawnattr_setflags(&attributes, Int16(flags))
 
     let argv = arguments.map { strdup($0) } + [nil]
     let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -64,17 +102,31 @@ func runChild(_ arguments: [String], environment: [String: String]) -> Int32 {
     }
     var pid: pid_t = 0
     let failed = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
-    guard failed == 0 else {
-        FileHandle.standardError.write(Data("switchboard: cannot run \(arguments[0].displaySafe): \(String(cString: strerror(failed)))\n".utf8))
-        return failed == ENOENT ? 127 : 126
-    }
-    child.store(pid, ordering: .releasing)
-    let early = pending.load(ordering: .acquiring)
-    if early != 0 { kill(pid, early) }
+    guard failed == 0 else { return .failure(SpawnFailure(program: arguments[0], code: failed)) }
+    return .success(pid)
+}
+
+/// Waits for `pid` to end and returns its wait status; a stopped child is
+/// continued when `continuesStopped`.
+func waitForExit(_ pid: pid_t, continuesStopped: Bool = false) -> Int32 {
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1 {
-        guard errno == EINTR else { return 1 }
+    while true {
+        let result = waitpid(pid, &status, continuesStopped ? WUNTRACED : 0)
+        if result == -1 {
+            if errno == EINTR { continue }
+            return 1 << 8  // not ours to wait for: as if it failed
+        }
+        // Stopped (the low byte is 0x7f): a station's command is not left stopped.
+        if status & 0xff == 0x7f {
+            kill(-pid, SIGCONT)
+            continue
+        }
+        return status
     }
+}
+
+/// A wait status as a shell reports it: the exit status, or 128 + the signal.
+func shellStatus(_ status: Int32) -> Int32 {
     let signal = status & 0x7f
     return signal == 0 ? (status >> 8) & 0xff : 128 + signal
 }

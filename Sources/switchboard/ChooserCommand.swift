@@ -76,14 +76,21 @@ enum Chooser {
         }
         defer { feed?.cancel() }
         let terminal = CursesTerminal()
-        // A station takes Ctrl-Z as a key, which it refuses.
-        if kiosk != nil { terminal.suspendsOnControlZ = false }
+        // A station takes Ctrl-Z as a key, which it refuses, and is not stopped by kill -TSTP either.
+        if kiosk != nil { terminal.allowsSuspend = false }
         // NO_COLOR is decided once, by ThemeSelection: monochrome unless a theme was asked for.
         let colors = terminal.colors
         var state = AppState.opening(
             session: session, size: terminal.size, now: Moment.now(), guide: guide, selection: selection, colors: colors,
             providers: configuration.providers.map { ProviderChoice(id: $0.id, name: $0.name, problem: $0.problem) })
         if let kiosk { state.enterKiosk(kiosk) }
+        var handOff: ChooserEnvironment.HandOff?
+        if let kiosk, let command = kiosk.command {
+            let station = StationHandOff(
+                command: HandOffCommand(arguments: command, idleLimit: kiosk.idleTimeout + kiosk.countdown), session: session,
+                database: database, configuration: configuration, tokens: AccessTokens(database: database, providers: providers, bus: bus))
+            handOff = { id in await station.run(id, terminal: terminal) }
+        }
         for notice in [notice, feedProblem].compactMap({ $0 }) { state.notify(notice, .warning) }
         let loop = ChooserLoop(
             state: state,
@@ -95,7 +102,8 @@ enum Chooser {
                     let next = ThemeSelection.resolve(
                         requested: Theme.builtInName(after: current), environment: [:], builtInText: BundledFiles.themeText)
                     return (next.theme.reduced(toColors: colors), next.warning)
-                }),
+                },
+                handOff: handOff),
             render: { terminal.draw(Screen.draw($0)) })
         terminal.listen(
             onEvent: { loop.send(.input($0)) },

@@ -12,7 +12,9 @@ struct KioskCommand: AsyncParsableCommand, TakesCommonOptions {
         discussion: """
             Settings come from the [kiosk] table of config.toml: idle_timeout (seconds without a key \
             before the countdown, default 120), countdown (seconds it shows, default 15), greeting (the \
-            top bar's line), providers (the ones offered, default all configured). q, Ctrl-C, Ctrl-Z, \
+            top bar's line), providers (the ones offered, default all configured), command (a program run \
+            as the person chosen, with what exec gives; when it exits or is idle, the session signs out). \
+            q, Ctrl-C, Ctrl-Z, \
             Ctrl-\\, o, d and t only say that the station is locked. F12 and the operator PIN (switchboard \
             pin set --operator) open the operator menu: leave kiosk mode, sign the session out, disconnect. \
             A signal (SIGTERM, or SIGHUP when its terminal goes) exits 128 + the signal's number.

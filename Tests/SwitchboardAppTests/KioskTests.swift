@@ -122,4 +122,71 @@ struct KioskTests {
         var plain = Fixture.state(size: Self.size)
         #expect(plain.reduce(.input(.key(.function(12)))).isEmpty && plain.dialog == nil, "F12 is nothing outside a station")
     }
+
+    @Test("the hand-off: a person chosen here gets the command once no dialog shows; who another program or a previous run made active does not; it ends at the first screen, signed out")
+    func handOff() throws {
+        var settings = Self.settings
+        settings.command = ["bash", "--login"]
+        var state = Fixture.state(size: Self.size, accounts: [Fixture.ada, Fixture.grace], active: Fixture.ada)
+        state.enterKiosk(settings)
+        #expect(state.reduce(.loaded(state.accounts.list, active: state.active)).isEmpty, "active at the start: no hand-off")
+        #expect(state.reduce(.statusChanged(UserStatusChanged(
+            session: Fixture.session, previous: .account(Fixture.ada), current: .account(Fixture.grace), reason: .external))) == [.reload],
+            "made active by another program: no hand-off")
+
+        // Signed in here: the welcome shows first, then the command.
+        state.dialog = .help
+        let ada = UserStatusChanged(session: Fixture.session, previous: .anonymous, current: .account(Fixture.ada), reason: .signedIn(isNew: false))
+        #expect(state.reduce(.statusChanged(ada)) == [.reload])
+        #expect(state.kiosk?.handOff == .due(Fixture.ada.id))
+        #expect(state.reduce(.input(.key(.escape))) == [.handOff(Fixture.ada.id)])
+        #expect(state.kiosk?.handOff == .running(Fixture.ada.id))
+        #expect(state.reduce(.statusChanged(ada)) == [.reload], "once")
+
+        // While it runs the station's own idle clock is still.
+        let start = state.now
+        #expect(state.nextKioskDeadline == nil)
+        #expect(state.reduce(.tick(start.advanced(by: 10_000))).isEmpty)
+        #expect(state.kioskSecondsLeft == nil)
+
+        // It ends: the first screen, signed out, the idle clock from now.
+        let end = start.advanced(by: 10_001)
+        #expect(state.reduce(.handOffEnded(end, notice: ("The station's command ended with status 3.", .warning))) == [.signOut])
+        #expect(state.kiosk?.handOff == .ended(Fixture.ada.id) && state.kiosk?.lastActivity == end)
+        #expect(state.toasts.map(\.text) == ["The station's command ended with status 3."])
+        #expect(state.accounts.selection == 0 && state.dialog == nil)
+        _ = state.reduce(.statusChanged(UserStatusChanged(session: Fixture.session, previous: .account(Fixture.ada), current: .anonymous, reason: .signedOut)))
+        #expect(state.kiosk?.handOff == HandOffPhase.none)
+
+        // Chosen again (a switch): the command again, at once.
+        let grace = UserStatusChanged(session: Fixture.session, previous: .anonymous, current: .account(Fixture.grace), reason: .switched)
+        #expect(state.reduce(.statusChanged(grace)) == [.reload, .handOff(Fixture.grace.id)])
+        // The station is stopped meanwhile: nobody stays signed in.
+        #expect(state.reduce(.terminate) == [.signOut, .quit])
+
+        var plain = Fixture.state(size: Self.size, accounts: [Fixture.ada], active: nil)
+        plain.enterKiosk(Self.settings)
+        #expect(plain.reduce(.statusChanged(grace)) == [.reload], "no command: the chooser stays")
+    }
+
+    @Test("[kiosk] command: an array of strings naming a program; anything else is refused with the key and line")
+    func commandSetting() throws {
+        func parse(_ text: String) throws -> KioskSettings {
+            try KioskSettings.parse(try TOMLParser.parse("[kiosk]\n" + text, file: "config.toml").root.optionalTable("kiosk"))
+        }
+        #expect(try parse("command = [\"bash\", \"--login\"]\n").command == ["bash", "--login"])
+        #expect(try parse("idle_timeout = 5\n").command == nil)
+        for (text, message) in [
+            ("command = []\n", "name the program"), ("command = [\"\"]\n", "name the program"),
+            ("command = \"bash\"\n", "array"), ("command = [\"a\\u0000b\"]\n", "NUL"),
+        ] {
+            do {
+                _ = try parse(text)
+                Issue.record("accepted \(text)")
+            } catch {
+                #expect("\(error)".hasPrefix("config.toml:2: kiosk.command: "), "\(error)")
+                #expect("\(error)".contains(message), "\(error)")
+            }
+        }
+    }
 }

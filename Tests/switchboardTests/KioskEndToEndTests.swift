@@ -23,6 +23,11 @@ struct KioskEndToEndTests {
             try await tmux.press("C-c")
             try await tmux.press("C-z")
             screen = try await tmux.waitFor(text: "This station is locked.")
+            // Nor does kill -TSTP stop it: it still draws what a key asks for.
+            kill(try await tmux.programID(), SIGTSTP)
+            try await tmux.press("?")
+            try await tmux.waitFor(text: "Keys")
+            try await tmux.press("Escape")
             #expect(!screen.contains("quit"), "the key bar leaves out what a station refuses")
 
             screen = try await tmux.waitFor(text: "Still there?", timeout: 10)
@@ -58,6 +63,63 @@ extension KioskEndToEndTests {
             try await tmux.waitFor(text: "Kiosk mode is off")
             try await tmux.press("q")
             #expect(try await tmux.exitStatus() == 0)
+        }
+    }
+}
+
+extension KioskEndToEndTests {
+    @Test("the hand-off command runs as the person chosen, with their variables and token; when it exits, or is left idle, the chooser is back and the session Anonymous",
+          .enabled(if: Tmux.isInstalled, "tmux is not installed (.ci/run installs it)"))
+    func handOff() async throws {
+        let chooser = try ChooserFixture(session: "station")
+        defer { chooser.remove() }
+        // The script is read at each start, so each hand-off below can behave differently.
+        let script = chooser.folder.file("station.sh"), seen = chooser.folder.file("seen")
+        try "[kiosk]\nidle_timeout = 2\ncountdown = 1\ngreeting = \"Lab station 3\"\ncommand = [\"sh\", \"\(script)\"]\n"
+            .write(toFile: chooser.folder.file("config.toml"), atomically: true, encoding: .utf8)
+        func writeScript(_ body: String) throws { try body.write(toFile: script, atomically: true, encoding: .utf8) }
+        try writeScript("""
+            printf '%s|%s|%s\\n' "$SWITCHBOARD_ACCOUNT_NAME" "$GH_TOKEN" "$SWITCHBOARD_SESSION" > '\(seen)'
+            echo "Hello from the station command"
+            read line
+            exit 0
+            """)
+        let database = try AppDatabase(path: chooser.database)
+        _ = try database.signIn(Sample.adaGitHub, mode: .signIn, session: SessionKey("setup")!, tokens: TokenSet(accessToken: "gho-ada-secret"))
+        let status = { try runProcess(builtProduct("switchboard"), ["status", "--json"], environment: chooser.cliEnvironment).stdout }
+
+        try await withTmux(builtProduct("switchboard"), arguments: ["kiosk"], environment: chooser.environment) { tmux in
+            try await tmux.waitFor(text: "Lab station 3")
+            // Chosen and handed off: the command has the terminal, as Ada.
+            try await tmux.press("Enter")
+            var screen = try await tmux.waitFor(text: "Hello from the station command")
+            #expect(!screen.contains("Lab station 3"), "the chooser gave the whole terminal away")
+            #expect(try String(contentsOfFile: seen, encoding: .utf8) == "Ada Lovelace|gho-ada-secret|station\n")
+            #expect(try status().contains(#""name":"Ada Lovelace""#))
+            // It exits: the chooser is back, with nobody active.
+            try await tmux.press("b", "y", "e", "Enter")
+            screen = try await tmux.waitUntil("the chooser is back, Anonymous", timeout: 10) { statusBar($0).contains("○ Anonymous") }
+            #expect(screen.contains("Lab station 3"))
+            #expect(try status().contains(#""active":null"#))
+
+            // Left idle (2 + 1 s), even one that ignores SIGHUP: it is ended, and the next person finds Anonymous.
+            try writeScript("trap '' HUP\necho \"Hello again\"\nwhile :; do sleep 1; done\n")
+            try await tmux.press("Enter")
+            try await tmux.waitFor(text: "Hello again")
+            screen = try await tmux.waitFor(text: "was ended after 3 s without input", timeout: 20)
+            #expect(statusBar(screen).contains("○ Anonymous"))
+            #expect(try status().contains(#""active":null"#))
+            #expect(kill(try await tmux.programID(), 0) == 0, "the station runs on")
+
+            // The station is stopped while handing off: the command goes, and nobody stays signed in.
+            try writeScript("echo \"Hello once more\"\necho $$ > '\(seen)'\nread line\n")
+            try await tmux.press("Enter")
+            try await tmux.waitFor(text: "Hello once more")
+            let command = try #require(pid_t(try String(contentsOfFile: seen, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+            kill(try await tmux.programID(), SIGTERM)
+            #expect(try await tmux.exitStatus() == 128 + SIGTERM)
+            #expect(kill(command, 0) == -1, "the command is gone")
+            #expect(try status().contains(#""active":null"#))
         }
     }
 }

@@ -20,12 +20,21 @@ public struct ChooserEnvironment: Sendable {
     /// The theme after the one named, and a warning when its file was bad.
     public var nextTheme: @Sendable (String) -> (Theme, String?)
     public var now: @Sendable () -> Moment
+    /// A station's hand-off: runs its command as the account, with the
+    /// terminal, until it ends; returns what the next person should be
+    /// told, if anything. Nil when the station has no command.
+    public var handOff: HandOff?
+
+    /// See `handOff`.
+    public typealias HandOff = @MainActor @Sendable (AccountID) async -> (text: String, kind: Toast.Kind)?
 
     public init(
         database: AppDatabase, bus: NotificationBus, providers: ProviderDirectory, clock: any FlowClock = SystemFlowClock(),
         copy: @escaping @MainActor @Sendable (String) -> Void, open: @escaping @Sendable (String) throws -> Void,
-        nextTheme: @escaping @Sendable (String) -> (Theme, String?), now: @escaping @Sendable () -> Moment = { Moment.now() }
+        nextTheme: @escaping @Sendable (String) -> (Theme, String?), now: @escaping @Sendable () -> Moment = { Moment.now() },
+        handOff: HandOff? = nil
     ) {
+        self.handOff = handOff
         self.database = database
         self.bus = bus
         self.providers = providers

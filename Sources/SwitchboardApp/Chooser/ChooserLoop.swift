@@ -24,6 +24,7 @@ public final class ChooserLoop {
     private var generation = 0
     private var pendingConflict: PendingConflict?
     private var quitContinuation: CheckedContinuation<Void, Never>?
+    private var handOff: Task<Void, Never>?
 
     /// - Parameter render: draws a state; called at most once per turn of
     ///   the main actor, however many actions arrived.
@@ -60,11 +61,13 @@ public final class ChooserLoop {
         }
     }
 
-    /// Waits until the person quits.
+    /// Waits until the person quits, and for a hand-off command that was
+    /// running then to be gone.
     public func run() async {
         start()
         if !state.isRunning { return }
         await withCheckedContinuation { quitContinuation = $0 }
+        await handOff?.value
     }
 
     /// Handles one action: reduce, run effects, schedule a frame.
@@ -180,7 +183,15 @@ public final class ChooserLoop {
             let (theme, warning) = environment.nextTheme(state.theme.name)
             if let warning { reduce(.notify(warning, .warning)) }
             bus.publish(ThemeChanged(theme: theme))
+        case .handOff(let id):
+            guard let run = environment.handOff else { return }
+            let now = environment.now
+            handOff = Task { @MainActor [weak self] in
+                let notice = await run(id)
+                self?.send(.handOffEnded(now(), notice: notice))
+            }
         case .quit:
+            handOff?.cancel()
             ticker?.cancel()
             toastTimer?.cancel()
             subscriptions.forEach { $0.cancel() }
