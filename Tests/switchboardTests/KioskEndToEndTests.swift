@@ -68,7 +68,7 @@ extension KioskEndToEndTests {
 }
 
 extension KioskEndToEndTests {
-    @Test("the hand-off command runs as the person chosen, with their variables and token; when it exits, or is left idle, the chooser is back and the session Anonymous",
+    @Test("the hand-off command runs as the person chosen (after their PIN), with their variables and token; when it exits, or is left idle, the chooser is back and the session Anonymous",
           .enabled(if: Tmux.isInstalled, "tmux is not installed (.ci/run installs it)"))
     func handOff() async throws {
         let chooser = try ChooserFixture(session: "station")
@@ -85,13 +85,20 @@ extension KioskEndToEndTests {
             exit 0
             """)
         let database = try AppDatabase(path: chooser.database)
-        _ = try database.signIn(Sample.adaGitHub, mode: .signIn, session: SessionKey("setup")!, tokens: TokenSet(accessToken: "gho-ada-secret"))
+        guard case .completed(let ada, _, _, _, _) = try database.signIn(
+            Sample.adaGitHub, mode: .signIn, session: SessionKey("setup")!, tokens: TokenSet(accessToken: "gho-ada-secret")) else {
+            Issue.record("Ada was not signed in")
+            return
+        }
+        try database.setPIN("2468", for: .account(ada.id), proof: nil)
         let status = { try runProcess(builtProduct("switchboard"), ["status", "--json"], environment: chooser.cliEnvironment).stdout }
 
         try await withTmux(builtProduct("switchboard"), arguments: ["kiosk"], environment: chooser.environment) { tmux in
             try await tmux.waitFor(text: "Lab station 3")
-            // Chosen and handed off: the command has the terminal, as Ada.
+            // Chosen, her PIN typed, and handed off: the command has the terminal, as Ada.
             try await tmux.press("Enter")
+            try await tmux.waitFor(text: "PIN for Ada Lovelace")
+            try await tmux.press("2", "4", "6", "8", "Enter")
             var screen = try await tmux.waitFor(text: "Hello from the station command")
             #expect(!screen.contains("Lab station 3"), "the chooser gave the whole terminal away")
             #expect(try String(contentsOfFile: seen, encoding: .utf8) == "Ada Lovelace|gho-ada-secret|station\n")
@@ -105,6 +112,8 @@ extension KioskEndToEndTests {
             // Left idle (2 + 1 s), even one that ignores SIGHUP: it is ended, and the next person finds Anonymous.
             try writeScript("trap '' HUP\necho \"Hello again\"\nwhile :; do sleep 1; done\n")
             try await tmux.press("Enter")
+            try await tmux.waitFor(text: "PIN for Ada Lovelace")
+            try await tmux.press("2", "4", "6", "8", "Enter")
             try await tmux.waitFor(text: "Hello again")
             screen = try await tmux.waitFor(text: "was ended after 3 s without input", timeout: 20)
             #expect(statusBar(screen).contains("○ Anonymous"))
@@ -114,6 +123,8 @@ extension KioskEndToEndTests {
             // The station is stopped while handing off: the command goes, and nobody stays signed in.
             try writeScript("echo \"Hello once more\"\necho $$ > '\(seen)'\nread line\n")
             try await tmux.press("Enter")
+            try await tmux.waitFor(text: "PIN for Ada Lovelace")
+            try await tmux.press("2", "4", "6", "8", "Enter")
             try await tmux.waitFor(text: "Hello once more")
             let command = try #require(pid_t(try String(contentsOfFile: seen, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
             kill(try await tmux.programID(), SIGTERM)
