@@ -301,6 +301,7 @@ final class CursesTerminalTests {
         terminal.handOver()
         let bytes = pty.output()
         #expect(bytes.contains("\u{1B}[?1049l") && bytes.contains("\u{1B}[?25h"), "main screen and cursor back: \(bytes.shown)")
+        #expect(bytes.contains("\u{1B}[H\u{1B}[2J\u{1B}[3J"), "the main screen and its scrollback cleared: \(bytes.shown)")
         #expect(pty.modes.c_lflag == shellModes.c_lflag, "the shell's modes")
         pty.type("ls\r")
         #expect(pty.output() == Array("ls\r\n".utf8), "echoed, as the shell's modes want")
@@ -315,6 +316,7 @@ final class CursesTerminalTests {
         #expect(recorder.events == [.resize(Size(width: 100, height: 30))], "what was typed meanwhile is dropped")
         #expect(pty.modes.c_lflag & tcflag_t(ICANON | ECHO) == 0)
         let repaint = draw(listFrame(selected: 1, size: terminal.size), on: terminal, pty)
+        #expect(repaint.contains("\u{1B}[H\u{1B}[2J\u{1B}[3J"), "what the other program left is cleared: \(repaint.shown)")
         #expect(repaint.contains("\u{1B}[?1049h") && repaint.contains("Ada Lovelace"), "the whole frame again: \(repaint.shown)")
         pty.type("q")
         try await waitUntil { recorder.events.count == 2 }
