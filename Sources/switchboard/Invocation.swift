@@ -4,8 +4,8 @@
 /// login(1), and a getty's autologin through it, start a user's login shell
 /// with a "-" before its name (`-switchboard`) and no arguments: that is a
 /// station, so it runs `kiosk`. The programs that run a command through a
-/// user's shell (sshd, su, scp, cron) pass `-c COMMAND`, with or without the
-/// "-": switchboard is no shell, so it refuses without running anything.
+/// user's shell (sshd, for ssh and scp; su) pass `-c COMMAND`, with or
+/// without the "-": switchboard is no shell, so it refuses and runs nothing.
 enum Invocation: Equatable {
     /// Parse these arguments (what follows the program's name).
     case arguments([String])
