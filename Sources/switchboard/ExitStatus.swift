@@ -46,7 +46,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .invalidAccount: "the provider's answer could not be verified or used"
         case .noActiveAccount: "the session acts as nobody (no active account)"
         case .revoked: "the identity's tokens cannot be renewed: the provider refused the refresh (revoked), or none are stored; sign in again"
-        case .usage: "bad arguments"
+        case .usage: "bad arguments (also -c COMMAND, and a login shell given any: switchboard is no shell)"
         }
     }
 

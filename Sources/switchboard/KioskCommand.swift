@@ -17,7 +17,9 @@ struct KioskCommand: AsyncParsableCommand, TakesCommonOptions {
             q, Ctrl-C, Ctrl-Z, \
             Ctrl-\\, o, d and t only say that the station is locked. F12 and the operator PIN (switchboard \
             pin set --operator) open the operator menu: leave kiosk mode, sign the session out, disconnect. \
-            A signal (SIGTERM, or SIGHUP when its terminal goes) exits 128 + the signal's number.
+            A signal (SIGTERM, or SIGHUP when its terminal goes) exits 128 + the signal's number. As a \
+            login shell (-switchboard, as login(1) starts it) with no arguments, switchboard runs this; a \
+            login shell given arguments, or -c COMMAND, runs nothing and exits 64.
             """)
 
     @OptionGroup var options: CommonOptions

@@ -18,15 +18,21 @@ struct Switchboard: AsyncParsableCommand {
         defaultSubcommand: ChooserCommand.self
     )
 
-    /// Parses the command line and runs the command. A configuration file
+    /// Parses the command line and runs the command; started as a login
+    /// shell, runs the kiosk (see `Invocation`). A configuration file
     /// named but missing is said once here, for every command but the
     /// chooser, which shows it on screen.
-    static func main() async { await parseAndRun() }
+    static func main() async {
+        switch Invocation(CommandLine.arguments) {
+        case .arguments(let arguments): await parseAndRun(arguments)
+        case .refused(let reason): exit(withError: fail(reason, .usage))
+        }
+    }
 
     /// Off the main actor, where `run()` is: the command is not sent across.
-    nonisolated private static func parseAndRun() async {
+    nonisolated private static func parseAndRun(_ arguments: [String]) async {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             if !(command is ChooserCommand) {
                 let notice = (command as? TakesCommonOptions).map { $0.options.missingConfigNotice }
                     ?? ProviderConfiguration.missingFileNotice(explicit: nil, environment: ProcessInfo.processInfo.environment)
