@@ -38,6 +38,10 @@ public enum Action: Sendable {
     case pinChecked(AccountID, PINCheck)
     /// The store's answer to the operator PIN typed at a station.
     case operatorPINChecked(PINCheck)
+    /// Who this station's session last acted as, from the store (`remember_last`).
+    case remembered(AccountID?)
+    /// A station's reboot or power-off command ended.
+    case powerCommandRan(OperatorChoice, CommandOutcome)
 }
 
 /// The store's answer to a PIN typed in the chooser.
@@ -71,6 +75,8 @@ public enum Effect: Hashable, Sendable {
     /// Open a URL in the browser (only on request).
     case open(String)
     case nextTheme
+    /// Run a station's reboot or power-off command (no shell).
+    case power(OperatorChoice, command: [String])
     case quit
 }
 

@@ -83,7 +83,10 @@ enum Chooser {
         var state = AppState.opening(
             session: session, size: terminal.size, now: Moment.now(), guide: guide, selection: selection, colors: colors,
             providers: configuration.providers.map { ProviderChoice(id: $0.id, name: $0.name, problem: $0.problem) })
-        if let kiosk { state.enterKiosk(kiosk) }
+        if let kiosk {
+            // Local time for the top bar: the offset asked for each moment, so summer time shows.
+            state.enterKiosk(kiosk, clock: LocalClock { TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: $0.secondsSince1970)) })
+        }
         for notice in [notice, feedProblem].compactMap({ $0 }) { state.notify(notice, .warning) }
         let loop = ChooserLoop(
             state: state,
@@ -95,7 +98,8 @@ enum Chooser {
                     let next = ThemeSelection.resolve(
                         requested: Theme.builtInName(after: current), environment: [:], builtInText: BundledFiles.themeText)
                     return (next.theme.reduced(toColors: colors), next.warning)
-                }),
+                },
+                runCommand: { await StationCommand.run($0) }),
             render: { terminal.draw(Screen.draw($0)) })
         terminal.listen(
             onEvent: { loop.send(.input($0)) },

@@ -41,6 +41,8 @@ public final class ChooserLoop {
             }
         let database = environment.database
         do {
+            // Before the list, so that its first frame already rests on them.
+            if state.kiosk?.settings.rememberLast == true { reduce(.remembered(try database.lastActiveAccount(in: state.session))) }
             let active = try database.active(in: state.session)
             let favourites = active.id.flatMap { try? database.favourites(of: $0) } ?? []
             reduce(.loaded(AccountList(try database.accounts(), protected: try database.protectedAccounts()), active: active))
@@ -180,6 +182,12 @@ public final class ChooserLoop {
             let (theme, warning) = environment.nextTheme(state.theme.name)
             if let warning { reduce(.notify(warning, .warning)) }
             bus.publish(ThemeChanged(theme: theme))
+        case .power(let choice, let command):
+            let run = environment.runCommand
+            Task { @MainActor [weak self] in
+                let outcome = await run(command)
+                self?.send(.powerCommandRan(choice, outcome))
+            }
         case .quit:
             ticker?.cancel()
             toastTimer?.cancel()
