@@ -13,6 +13,7 @@ public struct StationPower: Hashable, Sendable {
     /// `poweroff`: the program and its arguments.
     public var powerOff: [String]?
 
+    /// Commands for the operator menu; nil leaves an entry out.
     public init(reboot: [String]? = nil, powerOff: [String]? = nil) {
         self.reboot = reboot
         self.powerOff = powerOff
@@ -84,6 +85,7 @@ public struct LocalClock: Sendable {
     /// Seconds east of UTC at a moment.
     public let offset: @Sendable (Moment) -> Int
 
+    /// A clock whose offset from UTC `offset` gives for each moment.
     public init(offset: @escaping @Sendable (Moment) -> Int) { self.offset = offset }
 
     /// A clock at a fixed offset from UTC (0 for UTC itself).
@@ -120,6 +122,7 @@ public enum IssueGreeting {
         /// `\s`, `\r`, `\m`, `\v`: the system's name, release, machine and version.
         public var sysname: String, release: String, machine: String, version: String
 
+        /// What each escape expands to; empty ones leave nothing.
         public init(nodename: String = "", tty: String = "", sysname: String = "", release: String = "", machine: String = "", version: String = "") {
             self.nodename = nodename
             self.tty = tty
@@ -183,6 +186,7 @@ public enum IssueGreeting {
 
 /// How a station command (reboot, power off) went.
 public enum CommandOutcome: Hashable, Sendable {
+    /// It ran and exited with status 0.
     case succeeded
     /// It could not start, exited with a failure status or was killed; why, for a toast.
     case failed(String)

@@ -9,7 +9,8 @@ import TerminalUI
 /// The one UI loop: owns `AppState`, turns everything into actions, runs the
 /// reducer, carries out its effects and asks for a frame. Runs on the main
 /// actor; nothing here blocks it, and nothing wakes it when idle but a key,
-/// a resize, a bus event, or a tick while a countdown shows.
+/// a resize, a bus event, a tick while a countdown shows, or a station's
+/// clock turning to the next minute.
 @MainActor
 public final class ChooserLoop {
     public private(set) var state: AppState
