@@ -41,6 +41,10 @@ public enum Action: Sendable {
     /// A station's hand-off command ended at this time; `notice` says how,
     /// when the next person should know.
     case handOffEnded(Moment, notice: (text: String, kind: Toast.Kind)?)
+    /// Who this station's session last acted as, from the store (`remember_last`).
+    case remembered(AccountID?)
+    /// A station's reboot or power-off command ended.
+    case powerCommandRan(OperatorChoice, CommandOutcome)
 }
 
 /// The store's answer to a PIN typed in the chooser.
@@ -77,6 +81,8 @@ public enum Effect: Hashable, Sendable {
     /// Run a station's hand-off command as this account, the terminal given
     /// to it; `.handOffEnded` follows.
     case handOff(AccountID)
+    /// Run a station's reboot or power-off command (no shell).
+    case power(OperatorChoice, command: [String])
     case quit
 }
 

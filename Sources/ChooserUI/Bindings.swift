@@ -57,6 +57,12 @@ public enum Bindings {
         KeyBinding([.escape], .cancel, label: "back", help: "Back to the station"),
     ])
 
+    /// Before a station reboots or powers off.
+    public static let confirmPower = KeyMap<DialogCommand>([
+        KeyBinding([.character("y"), .enter], .confirm, label: "yes", help: "Run the command"),
+        KeyBinding([.character("n"), .escape], .cancel, label: "no", help: "Back to the operator menu"),
+    ])
+
     public static let continueOrSignIn = KeyMap<DialogCommand>([
         KeyBinding([.enter], .confirm, label: "choose", help: "Continue as the selected person, or sign in with a new code"),
         KeyBinding([.up, .character("k")], .up, label: "up", help: "Move up", inKeyBar: false),

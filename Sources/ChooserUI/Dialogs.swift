@@ -6,8 +6,10 @@ public enum Dialog: Sendable {
     case conflict(ConflictDialog)
     case disconnect(DisconnectDialog)
     case pin(PINDialog)
-    /// A station's operator, after the operator PIN: `selection` indexes `OperatorChoice.allCases`.
+    /// A station's operator, after the operator PIN: `selection` indexes `AppState.operatorChoices`.
     case operatorMenu(selection: Int)
+    /// The operator chose to reboot or power off the station: asks first.
+    case confirmPower(OperatorChoice)
     case help
 }
 
@@ -170,5 +172,9 @@ public enum OperatorChoice: String, CaseIterable, Sendable {
     case leaveKiosk = "Leave kiosk mode (then q quits)"
     case signOut = "Sign this station's session out"
     case disconnect = "Disconnect an identity of the selected account"
+    /// Only when `[kiosk] power` has a `reboot` command.
+    case reboot = "Reboot the station"
+    /// Only when `[kiosk] power` has a `poweroff` command.
+    case powerOff = "Power off the station"
     case back = "Back to the station"
 }

@@ -17,6 +17,7 @@ extension AppState {
         case .disconnect: Bindings.disconnect
         case .pin(let pin): pin.isLocked(at: now) ? Bindings.pinLocked : Bindings.pin
         case .operatorMenu: Bindings.operatorMenu
+        case .confirmPower: Bindings.confirmPower
         case .help: Bindings.help
         case nil: accounts.isFiltering ? Bindings.filter : nil
         }
@@ -206,6 +207,8 @@ extension AppState {
             }
         case .operatorMenu(let selection):
             return operatorCommand(command, selection: selection)
+        case .confirmPower(let choice):
+            return confirmPowerCommand(command, choice: choice)
         case .help:
             dialog = nil
         case nil:

@@ -13,6 +13,12 @@ public struct KioskSettings: Hashable, Sendable {
     public var greeting: String?
     /// The providers people may sign in with; nil for every configured one.
     public var providers: [ProviderID]?
+    /// The key that asks for the operator PIN (`operator_key`, F12 unless set).
+    public var operatorKey: Key = .function(12)
+    /// Whether the list starts on the last person active in this session (`remember_last`).
+    public var rememberLast = false
+    /// The operator menu's reboot and power-off commands (`power`), when configured.
+    public var power = StationPower()
     /// The hand-off command: run on the terminal as the person chosen,
     /// with no shell in between; nil to stay in the chooser.
     public var command: [String]?
@@ -32,11 +38,12 @@ public struct KioskSettings: Hashable, Sendable {
     public static func parse(_ table: TOMLTable?) throws(ConfigError) -> KioskSettings {
         var settings = KioskSettings()
         guard let table else { return settings }
-        try table.rejectUnknownKeys(allowed: ["idle_timeout", "countdown", "greeting", "providers", "command"])
+        try table.rejectUnknownKeys(allowed: ["idle_timeout", "countdown", "greeting", "providers", "operator_key", "remember_last", "power", "command"])
         if let value = try table.optionalInteger("idle_timeout", in: 1...86_400) { settings.idleTimeout = Double(value) }
         if let value = try table.optionalInteger("countdown", in: 1...600) { settings.countdown = Double(value) }
         settings.greeting = try table.optionalString("greeting")
         settings.providers = try table.optionalStringArray("providers")?.map { ProviderID($0) }
+        try settings.parseStation(table)
         if let command = try table.optionalStringArray("command") {
             guard let program = command.first, !program.isEmpty else {
                 throw table.error(key: "command", "name the program to run first, as in [\"bash\", \"--login\"]")
@@ -59,6 +66,12 @@ public struct KioskState: Sendable {
     var swallowNextKey = false
     /// Where the hand-off command is for the person chosen here.
     public internal(set) var handOff: HandOffPhase = .none
+    /// The top bar's clock in local time; nil shows none.
+    public var clock: LocalClock?
+    /// The last person active in this session (`remember_last`): the list rests on them.
+    public var remembered: AccountID?
+    /// The list has not yet been read since `remembered` was set.
+    var preselectPending = false
 
     public init(settings: KioskSettings, now: Moment) {
         self.settings = settings
@@ -78,12 +91,9 @@ extension AppState {
         .character("q"), .control("c"), .control("z"), .control("\\"), .character("o"), .character("d"), .character("t"),
     ]
 
-    /// The key that asks for the operator PIN, then opens the operator menu.
-    public static let operatorKey = Key.function(12)
-
     /// Carries out the operator's choice in the operator menu.
     mutating func operatorCommand(_ command: DialogCommand, selection: Int) -> [Effect] {
-        let choices = OperatorChoice.allCases
+        let choices = operatorChoices
         switch command {
         case .up: dialog = .operatorMenu(selection: max(0, selection - 1))
         case .down: dialog = .operatorMenu(selection: min(choices.count - 1, selection + 1))
@@ -102,6 +112,8 @@ extension AppState {
                     return []
                 }
                 dialog = .disconnect(DisconnectDialog(account: account))
+            case .reboot, .powerOff:
+                dialog = .confirmPower(choices[min(selection, choices.count - 1)])
             case .back:
                 break
             }
@@ -111,9 +123,11 @@ extension AppState {
     }
 
     /// Runs the chooser as a station: locked keys, idle return to Anonymous,
-    /// and only `settings.providers` offered.
-    public mutating func enterKiosk(_ settings: KioskSettings) {
+    /// and only `settings.providers` offered; `clock` shows local time in
+    /// the top bar.
+    public mutating func enterKiosk(_ settings: KioskSettings, clock: LocalClock? = nil) {
         kiosk = KioskState(settings: settings, now: now)
+        kiosk?.clock = clock
         if let allowed = settings.providers { providers = providers.filter { allowed.contains($0.id) } }
     }
 
@@ -137,14 +151,14 @@ extension AppState {
     var kioskIsAway: Bool {
         guard kiosk?.handOff.isRunning != true else { return false }
         return active != .anonymous || dialog != nil || !accounts.filter.isEmpty || accounts.isFiltering
-            || accounts.selection != 0 || focus != .accounts || guide.selection != 0
+            || accounts.selection != kioskHomeSelection || focus != .accounts || guide.selection != 0
     }
 
     /// The next moment the station must look at the clock: the countdown's
-    /// start, or its end; none while it shows its first screen.
+    /// start, or its end; else the top bar's clock's next minute, if any.
     var nextKioskDeadline: Moment? {
-        guard let kiosk, kioskIsAway else { return nil }
-        return now < kiosk.countdownStart ? kiosk.countdownStart : kiosk.signOutAt
+        guard let kiosk, kioskIsAway else { return nextClockMinute }
+        return [now < kiosk.countdownStart ? kiosk.countdownStart : kiosk.signOutAt, nextClockMinute].compactMap { $0 }.min()
     }
 
     /// Input arrived at `date`: the idle time starts again, and an input
@@ -166,7 +180,7 @@ extension AppState {
             self.kiosk = kiosk
             return []
         }
-        if key == Self.operatorKey, dialog == nil {
+        if key == kiosk.settings.operatorKey, dialog == nil {
             dialog = .pin(PINDialog(.operatorMenu))
             return []
         }
@@ -197,6 +211,7 @@ extension AppState {
         focus = .accounts
         guide.selection = 0
         guide.scroll = 0
+        accounts.selection = kioskHomeSelection
         if active != .anonymous { effects.append(.signOut) }
         clampAll()
         return effects

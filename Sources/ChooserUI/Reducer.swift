@@ -97,6 +97,12 @@ extension AppState {
             }
             if dialog != nil { dialog = .pin(pin) }
             return []
+        case .remembered(let id):
+            remember(id)
+            return []
+        case .powerCommandRan(let choice, let outcome):
+            powerCommandRan(choice, outcome)
+            return []
         case .pinChecked(let id, let check):
             guard case .pin(var pin) = dialog, pin.account?.id == id else { return [] }
             pin.checking = false
@@ -144,6 +150,7 @@ extension AppState {
         }
         if guide.person != nil, let person = active.account, person.id == guide.person?.id { guide.person = person }
         clampAll()
+        kioskLoaded()
     }
 
     private mutating func statusChanged(_ change: UserStatusChanged) -> [Effect] {

@@ -48,6 +48,14 @@ extension AppDatabase {
         }
     }
 
+    /// Who `session` last acted as (whether or not it still does), as the
+    /// event log tells; nil when nobody ever did there, or that account is gone.
+    public func lastActiveAccount(in session: SessionKey) throws(StoreError) -> AccountID? {
+        try read { db in
+            try Int64.fetchOne(db, sql: StoreSchema.lastActiveSQL, arguments: [session.rawValue]).map { AccountID($0) }
+        }
+    }
+
     /// How many events the log holds.
     public func eventCount() throws(StoreError) -> Int {
         try read { db in try EventRecord.fetchCount(db) }

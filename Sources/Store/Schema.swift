@@ -37,6 +37,18 @@ enum StoreSchema {
     /// The session rows that decide who is active: `session`'s own, then the machine default's.
     static let activeSQL = "SELECT key, accountId FROM session WHERE key IN (?, ?)"
 
+    /// The account a session last acted as, from the event log: the newest
+    /// sign-in, switch, sign-out (which names who was signed out) or merge
+    /// of that session, if that account still exists. Read newest first, so
+    /// it stops at the first such event.
+    static let lastActiveSQL = """
+        SELECT account.id FROM (
+            SELECT accountId FROM event
+            WHERE session = ? AND kind IN ('signIn', 'switch', 'signOut', 'merge') AND accountId IS NOT NULL
+            ORDER BY id DESC LIMIT 1
+        ) AS last JOIN account ON account.id = last.accountId
+        """
+
     /// The starred shows of one account.
     static let favouritesSQL = "SELECT showId FROM favourite WHERE accountId = ?"
 

@@ -83,7 +83,10 @@ enum Chooser {
         var state = AppState.opening(
             session: session, size: terminal.size, now: Moment.now(), guide: guide, selection: selection, colors: colors,
             providers: configuration.providers.map { ProviderChoice(id: $0.id, name: $0.name, problem: $0.problem) })
-        if let kiosk { state.enterKiosk(kiosk) }
+        if let kiosk {
+            // Local time for the top bar: the offset asked for each moment, so summer time shows.
+            state.enterKiosk(kiosk, clock: LocalClock { TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: $0.secondsSince1970)) })
+        }
         var handOff: ChooserEnvironment.HandOff?
         if let kiosk, let command = kiosk.command {
             let station = StationHandOff(
@@ -103,7 +106,7 @@ enum Chooser {
                         requested: Theme.builtInName(after: current), environment: [:], builtInText: BundledFiles.themeText)
                     return (next.theme.reduced(toColors: colors), next.warning)
                 },
-                handOff: handOff),
+                runCommand: { await StationCommand.run($0) }, handOff: handOff),
             render: { terminal.draw(Screen.draw($0)) })
         terminal.listen(
             onEvent: { loop.send(.input($0)) },

@@ -118,7 +118,7 @@ enum PINDialogView {
 enum OperatorMenuView {
     static func draw(selection: Int, state: AppState, into buffer: inout Buffer) {
         let theme = state.theme
-        let choices = OperatorChoice.allCases
+        let choices = state.operatorChoices
         let size = Size(width: min(60, state.size.width - 4), height: min(state.size.height - 2, choices.count + 4))
         let inner = DialogFrame.draw(title: "Operator", size: size, state: state, into: &buffer)
         for (index, choice) in choices.enumerated() {

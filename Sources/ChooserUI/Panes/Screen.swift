@@ -19,6 +19,7 @@ public enum Screen {
             case .disconnect(let confirm): DisconnectDialogView.draw(confirm, state: state, into: &buffer)
             case .pin(let pin): PINDialogView.draw(pin, state: state, into: &buffer)
             case .operatorMenu(let selection): OperatorMenuView.draw(selection: selection, state: state, into: &buffer)
+            case .confirmPower(let choice): ConfirmPowerView.draw(choice, state: state, into: &buffer)
             case .help: HelpOverlay.draw(state, into: &buffer)
             }
         }
@@ -65,7 +66,7 @@ enum StatusBar {
         let theme = state.theme
         buffer.fill(rect, style: theme[.statusBar])
         let title = state.kiosk?.settings.greeting.map { " " + $0.displaySafe } ?? " Switchboard"
-        buffer.write(title, x: rect.x, y: rect.y, style: theme[.statusBar].adding(.bold), limit: max(0, rect.width - 14))
+        let titleEnd = rect.x + buffer.write(title, x: rect.x, y: rect.y, style: theme[.statusBar].adding(.bold), limit: max(0, rect.width - 14))
         let session = "⌂ \(state.session.description.displaySafe) "
         var who: [(String, Style)]
         switch state.active {
@@ -94,6 +95,15 @@ enum StatusBar {
         let showsMarker = width(who + [marker]) <= room
         if showsMarker { who.append(marker) }
         var x = rect.maxX - width(who) - (showsMarker ? 0 : 1)
+        let whoStart = x
         for (text, style) in who { x += buffer.write(text, x: x, y: rect.y, style: style) }
+        // A station's clock: in the middle, or as near it as it clears both sides by two columns.
+        if let clock = state.kioskClockText {
+            let lowest = titleEnd + 2, highest = whoStart - 2 - clock.displayWidth
+            if lowest <= highest {
+                let clockX = min(highest, max(lowest, rect.x + (rect.width - clock.displayWidth) / 2))
+                buffer.write(clock, x: clockX, y: rect.y, style: theme[.statusBar].adding(.bold))
+            }
+        }
     }
 }

@@ -20,6 +20,10 @@ public struct ChooserEnvironment: Sendable {
     /// The theme after the one named, and a warning when its file was bad.
     public var nextTheme: @Sendable (String) -> (Theme, String?)
     public var now: @Sendable () -> Moment
+    /// Runs a station's reboot or power-off command (a program and its
+    /// arguments, no shell) and tells how it went; `StationCommand.run` does
+    /// it for real. The default refuses, so nothing runs unless asked for.
+    public var runCommand: @Sendable ([String]) async -> CommandOutcome
     /// A station's hand-off: runs its command as the account, with the
     /// terminal, until it ends; returns what the next person should be
     /// told, if anything. Nil when the station has no command.
@@ -32,6 +36,7 @@ public struct ChooserEnvironment: Sendable {
         database: AppDatabase, bus: NotificationBus, providers: ProviderDirectory, clock: any FlowClock = SystemFlowClock(),
         copy: @escaping @MainActor @Sendable (String) -> Void, open: @escaping @Sendable (String) throws -> Void,
         nextTheme: @escaping @Sendable (String) -> (Theme, String?), now: @escaping @Sendable () -> Moment = { Moment.now() },
+        runCommand: @escaping @Sendable ([String]) async -> CommandOutcome = { _ in .failed("running commands is not set up") },
         handOff: HandOff? = nil
     ) {
         self.handOff = handOff
@@ -43,6 +48,7 @@ public struct ChooserEnvironment: Sendable {
         self.open = open
         self.nextTheme = nextTheme
         self.now = now
+        self.runCommand = runCommand
     }
 
     /// Opens `url` with `xdg-open`, its output discarded; only on request.

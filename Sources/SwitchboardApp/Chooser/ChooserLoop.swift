@@ -9,7 +9,8 @@ import TerminalUI
 /// The one UI loop: owns `AppState`, turns everything into actions, runs the
 /// reducer, carries out its effects and asks for a frame. Runs on the main
 /// actor; nothing here blocks it, and nothing wakes it when idle but a key,
-/// a resize, a bus event, or a tick while a countdown shows.
+/// a resize, a bus event, a tick while a countdown shows, or a station's
+/// clock turning to the next minute.
 @MainActor
 public final class ChooserLoop {
     public private(set) var state: AppState
@@ -42,6 +43,8 @@ public final class ChooserLoop {
             }
         let database = environment.database
         do {
+            // Before the list, so that its first frame already rests on them.
+            if state.kiosk?.settings.rememberLast == true { reduce(.remembered(try database.lastActiveAccount(in: state.session))) }
             let active = try database.active(in: state.session)
             let favourites = active.id.flatMap { try? database.favourites(of: $0) } ?? []
             reduce(.loaded(AccountList(try database.accounts(), protected: try database.protectedAccounts()), active: active))
@@ -189,6 +192,12 @@ public final class ChooserLoop {
             handOff = Task { @MainActor [weak self] in
                 let notice = await run(id)
                 self?.send(.handOffEnded(now(), notice: notice))
+            }
+        case .power(let choice, let command):
+            let run = environment.runCommand
+            Task { @MainActor [weak self] in
+                let outcome = await run(command)
+                self?.send(.powerCommandRan(choice, outcome))
             }
         case .quit:
             handOff?.cancel()

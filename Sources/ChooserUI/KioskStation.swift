@@ -1,0 +1,281 @@
+import ConfigFile
+import SwitchboardCore
+import TerminalUI
+
+// What people expect of a station beyond the locked chooser: a greeting
+// from /etc/issue, a clock, the last person preselected, an operator key of
+// its own, and reboot and power-off in the operator menu.
+
+/// The operator menu's commands (`[kiosk] power`), each run without a shell.
+public struct StationPower: Hashable, Sendable {
+    /// `reboot`: the program and its arguments, e.g. `["systemctl", "reboot"]`.
+    public var reboot: [String]?
+    /// `poweroff`: the program and its arguments.
+    public var powerOff: [String]?
+
+    /// Commands for the operator menu; nil leaves an entry out.
+    public init(reboot: [String]? = nil, powerOff: [String]? = nil) {
+        self.reboot = reboot
+        self.powerOff = powerOff
+    }
+
+    /// The command for an operator choice, when one is configured.
+    public func command(for choice: OperatorChoice) -> [String]? {
+        switch choice {
+        case .reboot: reboot
+        case .powerOff: powerOff
+        default: nil
+        }
+    }
+}
+
+extension KioskSettings {
+    /// Reads `operator_key`, `remember_last` and `power` from the `[kiosk]` table.
+    mutating func parseStation(_ table: TOMLTable) throws(ConfigError) {
+        if let name = try table.optionalString("operator_key") {
+            operatorKey = try Self.operatorKey(named: name, table: table)
+        }
+        rememberLast = try table.optionalBool("remember_last") ?? false
+        if let power = try table.optionalTable("power") {
+            try power.rejectUnknownKeys(allowed: ["reboot", "poweroff"])
+            for key in ["reboot", "poweroff"] {
+                guard let command = try power.optionalStringArray(key) else { continue }
+                guard let program = command.first, !program.isEmpty else {
+                    throw power.error(key: key, "expected a program and its arguments, such as [\"systemctl\", \"\(key)\"], found an empty command")
+                }
+                if key == "reboot" { self.power.reboot = command } else { self.power.powerOff = command }
+            }
+        }
+    }
+
+    /// The key `name` stands for: `F1`…`F12`, or `ctrl-` and a letter
+    /// (`^O` too); a key the chooser already uses is refused.
+    static func operatorKey(named name: String, table: TOMLTable) throws(ConfigError) -> Key {
+        let lower = name.lowercased()
+        var key: Key?
+        if lower.hasPrefix("f"), let number = Int(lower.dropFirst()), (1...12).contains(number) {
+            key = .function(number)
+        } else {
+            for prefix in ["ctrl-", "ctrl+", "c-", "^"] where lower.hasPrefix(prefix) {
+                let rest = lower.dropFirst(prefix.count)
+                if rest.count == 1, let letter = rest.first, letter.isASCII, letter.isLetter { key = .control(letter) }
+            }
+        }
+        guard let key else {
+            throw table.error(key: "operator_key", "expected F1 to F12 or ctrl- and a letter (such as \"ctrl-o\"), found \"\(name.displaySafe)\"")
+        }
+        // These arrive as Backspace, Tab and Enter: the terminal sends the same byte.
+        if case .control(let letter) = key, "hijm".contains(letter) {
+            throw table.error(key: "operator_key", "\"\(name.displaySafe)\" cannot be told apart from Backspace, Tab or Enter; choose another key")
+        }
+        if let binding = Bindings.main.bindings.first(where: { $0.keys.contains(key) }) {
+            throw table.error(key: "operator_key", "\"\(name.displaySafe)\" is already the chooser's key for \(binding.label); choose another key")
+        }
+        if AppState.lockedKeys.contains(key) {
+            throw table.error(key: "operator_key", "\"\(name.displaySafe)\" is already a key the station refuses; choose another key")
+        }
+        return key
+    }
+}
+
+/// Local time for the top bar's clock. The offset from UTC comes from
+/// outside (this module has no time zones), per moment, so a change to or
+/// from summer time shows.
+public struct LocalClock: Sendable {
+    /// Seconds east of UTC at a moment.
+    public let offset: @Sendable (Moment) -> Int
+
+    /// A clock whose offset from UTC `offset` gives for each moment.
+    public init(offset: @escaping @Sendable (Moment) -> Int) { self.offset = offset }
+
+    /// A clock at a fixed offset from UTC (0 for UTC itself).
+    public static func fixed(_ seconds: Int) -> LocalClock { LocalClock { _ in seconds } }
+
+    /// The local time at `moment` as HH:MM.
+    public func text(at moment: Moment) -> String {
+        let minutes = Int((local(moment) / 60).rounded(.down))
+        let ofDay = (minutes % 1440 + 1440) % 1440
+        let (hours, rest) = (ofDay / 60, ofDay % 60)
+        return (hours < 10 ? "0" : "") + "\(hours):" + (rest < 10 ? "0" : "") + "\(rest)"
+    }
+
+    /// The first moment after `moment` at which the shown minute changes.
+    public func nextMinute(after moment: Moment) -> Moment {
+        let offset = Double(offset(moment))
+        // Whole seconds throughout, so the moment is exact.
+        return Moment(secondsSince1970: (((moment.secondsSince1970 + offset) / 60).rounded(.down) + 1) * 60 - offset)
+    }
+
+    private func local(_ moment: Moment) -> Double { moment.secondsSince1970 + Double(offset(moment)) }
+}
+
+/// The greeting a station takes from `/etc/issue` when `[kiosk] greeting`
+/// is absent: its first line that is not empty once the getty escapes are
+/// expanded or dropped, made safe for the terminal.
+public enum IssueGreeting {
+    /// What the escapes that name the machine expand to.
+    public struct Context: Sendable {
+        /// `\n`: the host's name.
+        public var nodename: String
+        /// `\l`: the terminal's name, such as `tty1`.
+        public var tty: String
+        /// `\s`, `\r`, `\m`, `\v`: the system's name, release, machine and version.
+        public var sysname: String, release: String, machine: String, version: String
+
+        /// What each escape expands to; empty ones leave nothing.
+        public init(nodename: String = "", tty: String = "", sysname: String = "", release: String = "", machine: String = "", version: String = "") {
+            self.nodename = nodename
+            self.tty = tty
+            self.sysname = sysname
+            self.release = release
+            self.machine = machine
+            self.version = version
+        }
+    }
+
+    /// The greeting in `text` (an issue file's contents); nil when no line
+    /// has anything to show.
+    public static func greeting(in text: String, context: Context) -> String? {
+        for line in text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline) {
+            let shown = expand(String(line), context: context).displaySafe
+            let words = shown.split(whereSeparator: \.isWhitespace)
+            if !words.isEmpty { return words.joined(separator: " ") }
+        }
+        return nil
+    }
+
+    /// One line with its escapes expanded: the ones naming the machine and
+    /// the terminal from `context`; `\e` as the escape character (so the
+    /// colour sequence it starts is dropped whole later); `\\` as `\`;
+    /// every other one, with its `{argument}`, dropped (the date and time
+    /// too: the top bar has a clock).
+    static func expand(_ line: String, context: Context) -> String {
+        var result = ""
+        var characters = line.makeIterator()
+        var pending = characters.next()
+        while let character = pending {
+            pending = characters.next()
+            guard character == "\\" else {
+                result.append(character)
+                continue
+            }
+            // A backslash at the end of the line stands for nothing.
+            guard let escape = pending else { break }
+            pending = characters.next()
+            if pending == "{" {
+                // An argument, as in \4{eth0} or \e{red}: the escape is dropped with it.
+                while let next = pending, next != "}" { pending = characters.next() }
+                pending = characters.next()
+                continue
+            }
+            switch escape {
+            case "n": result += context.nodename
+            case "l": result += context.tty
+            case "s": result += context.sysname
+            case "r": result += context.release
+            case "m": result += context.machine
+            case "v": result += context.version
+            case "e": result += "\u{1B}"
+            case "\\": result += "\\"
+            default: break
+            }
+        }
+        return result
+    }
+}
+
+/// How a station command (reboot, power off) went.
+public enum CommandOutcome: Hashable, Sendable {
+    /// It ran and exited with status 0.
+    case succeeded
+    /// It could not start, exited with a failure status or was killed; why, for a toast.
+    case failed(String)
+}
+
+extension AppState {
+    /// The operator menu's lines: reboot and power off only when configured.
+    public var operatorChoices: [OperatorChoice] {
+        let power = kiosk?.settings.power ?? StationPower()
+        return OperatorChoice.allCases.filter { choice in
+            choice != .reboot && choice != .powerOff || power.command(for: choice) != nil
+        }
+    }
+
+    /// The top bar's clock, HH:MM in local time, on a station with a clock.
+    public var kioskClockText: String? {
+        kiosk?.clock?.text(at: now)
+    }
+
+    /// When the top bar's clock next changes.
+    var nextClockMinute: Moment? { kiosk?.clock?.nextMinute(after: now) }
+
+    /// Where a resting station's selection is: the remembered person's row,
+    /// else the first.
+    var kioskHomeSelection: Int {
+        guard let id = kiosk?.remembered, accounts.filter.isEmpty,
+            let index = accounts.visible.firstIndex(where: { accounts.list.accounts[$0].id == id })
+        else { return 0 }
+        return index
+    }
+
+    /// The store says who this session last acted as (`remember_last`):
+    /// the list rests on them, as soon as it holds them.
+    mutating func remember(_ id: AccountID?) {
+        guard var kiosk, kiosk.settings.rememberLast else { return }
+        kiosk.remembered = id
+        kiosk.preselectPending = id != nil
+        self.kiosk = kiosk
+        kioskLoaded()
+    }
+
+    /// The accounts were read again: the person now active is the one to
+    /// remember; a pending preselection happens once the list holds them.
+    mutating func kioskLoaded() {
+        guard var kiosk, kiosk.settings.rememberLast else { return }
+        if let id = active.id { kiosk.remembered = id }
+        self.kiosk = kiosk
+        guard kiosk.preselectPending, dialog == nil, accounts.filter.isEmpty, let id = kiosk.remembered,
+            accounts.visible.contains(where: { accounts.list.accounts[$0].id == id })
+        else { return }
+        self.kiosk?.preselectPending = false
+        accounts.selection = kioskHomeSelection
+        clampAll()
+    }
+
+    /// Carries out the operator's answer to "Reboot the station?" (or power off).
+    mutating func confirmPowerCommand(_ command: DialogCommand, choice: OperatorChoice) -> [Effect] {
+        switch command {
+        case .confirm:
+            dialog = nil
+            guard let program = kiosk?.settings.power.command(for: choice) else { return [] }
+            return [.power(choice, command: program)]
+        case .cancel:
+            dialog = .operatorMenu(selection: operatorChoices.firstIndex(of: choice) ?? 0)
+        default: break
+        }
+        return []
+    }
+
+    /// A station command ended: a failure is told, with why.
+    mutating func powerCommandRan(_ choice: OperatorChoice, _ outcome: CommandOutcome) {
+        let doing = choice == .reboot ? "reboot" : "power off"
+        switch outcome {
+        case .succeeded: notify("The station will \(doing) now.", .info)
+        case .failed(let why): notify("Could not \(doing) the station: \(why)", .error)
+        }
+    }
+}
+
+/// Asks before the operator reboots or powers off the station.
+enum ConfirmPowerView {
+    static func draw(_ choice: OperatorChoice, state: AppState, into buffer: inout Buffer) {
+        let theme = state.theme
+        let size = Size(width: min(56, state.size.width - 4), height: min(state.size.height - 2, 7))
+        let inner = DialogFrame.draw(title: "\(choice.rawValue)?", size: size, state: state, into: &buffer)
+        let what = choice == .reboot ? "restarts" : "switches off"
+        let command = (state.kiosk?.settings.power.command(for: choice) ?? []).joined(separator: " ").displaySafe
+        let y = DialogFrame.paragraph(
+            "This \(what) the station for everyone using it.", in: inner, y: inner.y + 1, style: theme[.text], into: &buffer)
+        DialogFrame.paragraph("Runs: \(command)", in: inner, y: y + 1, style: theme[.muted], into: &buffer)
+    }
+}
