@@ -63,8 +63,8 @@ let package = Package(
         ),
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
         .target(name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI"]),
-        .target(name: "CPseudoTerminal"),
-        .target(name: "ProcessKit", dependencies: ["CPseudoTerminal"]),
+        .target(name: "CSystem"),
+        .target(name: "ProcessKit", dependencies: ["CSystem"]),
         .target(
             name: "SwitchboardApp",
             dependencies: ["SwitchboardCore", "ChooserUI", "DeviceFlow", "Store", "QRCode", "TerminalUI", "ConfigFile", "DemoProvider"]
@@ -74,7 +74,7 @@ let package = Package(
             name: "switchboard",
             dependencies: [
                 "SwitchboardCore", "Store", "DeviceFlow", "QRCode", "DemoProvider", "SwitchboardApp", "ChooserUI", "TerminalUI",
-                "CNcurses", "CursesBackend", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CNcurses", "CursesBackend", "CSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(

@@ -125,8 +125,10 @@ typedef struct {
     char bytes[512];               /* leave the alternate screen, show the cursor... */
     volatile int wake_fd;                 /* signals to deliver write their number here; -1 for none */
     volatile sig_atomic_t deliver_terminations; /* SIGTERM & co. go to the program first */
-    volatile sig_atomic_t termination_pending;  /* one was delivered: the next one ends it */
+    volatile sig_atomic_t termination_pending;  /* the signal delivered: the same one again ends it */
     volatile sig_atomic_t continues;            /* SIGCONTs received so far */
+    volatile sig_atomic_t lent;                 /* 1 while another program has the terminal */
+    volatile pid_t lent_group;                  /* its process group, killed if this process is ended */
     int installed[SB_MAX_SIGNAL];
     struct sigaction previous[SB_MAX_SIGNAL];
 } sb_restore_state;
@@ -154,6 +156,8 @@ static inline void sb_restore_now(sb_restore_state *s) {
 static inline void sb_handle_fatal(sb_restore_state *s, int sig, siginfo_t *info) {
     int saved = errno;
     sb_restore_now(s);
+    pid_t group = s->lent_group;
+    if (group > 0) kill(-group, SIGKILL);
     if (sig > 0 && sig < SB_MAX_SIGNAL && s->installed[sig]) {
         sigaction(sig, &s->previous[sig], NULL);
         s->installed[sig] = 0;
@@ -204,13 +208,23 @@ static inline void sb_stop_process_group(sb_restore_state *s, int patience_ms) {
 }
 
 /* For SIGTERM, SIGHUP, SIGINT, SIGQUIT: the first goes to the program, so
-   it can quit in order, when it asked for them; otherwise, and for a second
-   one, restore the terminal and end as the signal would have. */
+   it can quit in order, when it asked for them; another kind after it is
+   part of the same stop (login and systemd send SIGTERM, then SIGHUP) and
+   is dropped; otherwise, and for the same one again, restore the terminal
+   and end as the signal would have. While the terminal is lent, SIGINT and
+   SIGQUIT (the keys of the other program) are dropped too. */
 static inline void sb_handle_terminate(sb_restore_state *s, int sig, siginfo_t *info) {
-    if (s->deliver_terminations && s->wake_fd >= 0
-        && !__atomic_exchange_n(&s->termination_pending, 1, __ATOMIC_SEQ_CST)) {
-        sb_deliver(s, sig);
-        return;
+    if (s->lent && (sig == SIGINT || sig == SIGQUIT)) return;
+    if (s->deliver_terminations && s->wake_fd >= 0) {
+        int first = __atomic_exchange_n(&s->termination_pending, sig, __ATOMIC_SEQ_CST);
+        if (first == 0) {
+            sb_deliver(s, sig);
+            return;
+        }
+        if (first != sig) {
+            __atomic_store_n(&s->termination_pending, first, __ATOMIC_SEQ_CST);
+            return;
+        }
     }
     sb_handle_fatal(s, sig, info);
 }

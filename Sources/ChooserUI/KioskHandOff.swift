@@ -18,14 +18,14 @@ public enum HandOffPhase: Hashable, Sendable {
 
 extension AppState {
     /// After every action at a station with a hand-off command: a person
-    /// chosen here (switched to, signed in, linked or merged into) gets the
-    /// command once no dialog shows. Who another program made active, or
-    /// who was active when the station started, does not.
+    /// chosen here (switched to, or signed in) gets the command once no
+    /// dialog shows. Who another program made active does not, nor does
+    /// the account an identity was linked or merged into.
     mutating func kioskHandOff(after action: Action) -> [Effect] {
         guard var kiosk, kiosk.settings.command != nil else { return [] }
         if case .statusChanged(let change) = action, change.session == session, let id = change.current.id, kiosk.handOff == .none {
             switch change.reason {
-            case .switched, .signedIn, .linked, .merged: kiosk.handOff = .due(id)
+            case .switched, .signedIn: kiosk.handOff = .due(id)
             default: break
             }
         }
@@ -48,7 +48,7 @@ extension AppState {
     /// The hand-off command ended: the station goes back to its first
     /// screen and this session to Anonymous; the idle time starts again.
     mutating func handOffEnded(at date: Moment, notice: (text: String, kind: Toast.Kind)?) -> [Effect] {
-        guard var kiosk, case .running(let id) = kiosk.handOff else { return [] }
+        guard isRunning, var kiosk, case .running(let id) = kiosk.handOff else { return [] }
         kiosk.handOff = .ended(id)
         kiosk.lastActivity = date
         kiosk.swallowNextKey = false

@@ -10,6 +10,10 @@ extension AppState {
     }
 
     private mutating func apply(_ action: Action) -> [Effect] {
+        // The hand-off command is about to have the terminal, or has it: no key or click counts.
+        if case .input(let event) = action, kiosk?.handOff.isRunning == true {
+            guard case .resize = event else { return [] }
+        }
         switch action {
         case .input(.resize(let size)):
             self.size = size

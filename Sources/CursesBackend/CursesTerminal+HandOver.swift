@@ -9,12 +9,14 @@ extension CursesTerminal {
     /// Lends the terminal to another program: puts it back as it was before
     /// curses (modes, main screen, cursor), the main screen and its
     /// scrollback cleared, and until `takeBack()` reads no key, draws nothing
-    /// and leaves size changes, stops and continues to that program. A
-    /// terminating signal still reaches `onSignal`.
+    /// and leaves size changes, stops and continues to that program. SIGTERM
+    /// and SIGHUP still reach `onSignal`; SIGINT and SIGQUIT, which that
+    /// program's keys send, are dropped.
     public func handOver() {
         guard isRunning, !isHandedOver else { return }
         inputSource?.cancel()
         inputSource = nil
+        restoreState.pointee.lent = 1
         releaseTerminal()
         clearMainScreen()
         isHandedOver = true
@@ -27,9 +29,14 @@ extension CursesTerminal {
     public func takeBack() {
         guard isRunning, isHandedOver else { return }
         isHandedOver = false
+        // What the other program may have left on: its alternate screen, its
+        // modes (bracketed paste, focus and mouse reports), then the screen itself.
+        writeBytes(restoreSequence(mouse: true) + Array("\u{1B}[?2004l\u{1B}[?1004l\u{1B}[?1003l\u{1B}[?1002l\u{1B}[?1006l".utf8))
         clearMainScreen()
         tcflush(input, TCIFLUSH)
         resumed()
+        flushinp()
+        restoreState.pointee.lent = 0
         startInputSource()
     }
 

@@ -139,8 +139,8 @@ extension CursesTerminal {
         guard isRunning else { return }
         if isHandedOver {
             // The other program's size, stops and continues are its own.
-        } else if signals.contains(SIGTSTP) {
-            if allowsSuspend { suspend() }
+        } else if signals.contains(SIGTSTP), allowsSuspend {
+            suspend()
         } else if signals.contains(SIGCONT) && continuedFromOwnStop {
             continuedFromOwnStop = false
         } else if signals.contains(SIGCONT) {

@@ -237,7 +237,7 @@ public final class CursesTerminal {
 
     /// What puts the terminal back in a hurry: attributes off, mouse
     /// reports off, keypad local, cursor shown, main screen.
-    private func restoreSequence(mouse: Bool) -> [UInt8] {
+    func restoreSequence(mouse: Bool) -> [UInt8] {
         var bytes: [UInt8] = []
         func add(_ capability: String) {
             if let value = sb_tigetstr(capability) { bytes += Array(String(cString: value).utf8) }

@@ -80,6 +80,8 @@ extension CursesTerminal {
         state.pointee.wake_fd = wakeFD
         state.pointee.deliver_terminations = 0
         state.pointee.termination_pending = 0
+        state.pointee.lent = 0
+        state.pointee.lent_group = 0
         for signal in terminatingSignals { _ = sb_install(state, signal, terminationHandler) }
         for signal in crashSignals { _ = sb_install(state, signal, crashHandler) }
         _ = sb_install(state, SIGWINCH, windowChangeHandler)
@@ -121,6 +123,13 @@ extension CursesTerminal {
     /// half a second when nothing stopped it (no shell controls the group).
     static func stopProcessGroup() {
         sb_stop_process_group(restoreState, 500)
+    }
+
+    /// The process group of the program the terminal is lent to (see
+    /// `handOver()`), killed should a signal end this process; nil once it
+    /// is gone.
+    public nonisolated static func setLentGroup(_ group: pid_t?) {
+        restoreState.pointee.lent_group = group ?? 0
     }
 
     /// Disarms the restore and puts back the handlers after an orderly stop.

@@ -1,4 +1,4 @@
-import CPseudoTerminal
+import CSystem
 import Foundation
 import Synchronization
 

@@ -1,4 +1,4 @@
-import CPseudoTerminal
+import CSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -78,6 +78,13 @@ public struct AccessTokens: Sendable {
     /// storing newer tokens under it.
     static let attempts = 5
 
+    /// A fresh access token of each of `identities`, in order, as `token(for:minValid:)` gives it.
+    public func accessTokens(of identities: [Identity], minValid: TimeInterval) async throws(TokenFailure) -> [(provider: ProviderID, token: String)] {
+        var tokens: [(provider: ProviderID, token: String)] = []
+        for identity in identities { tokens.append((identity.provider, try await token(for: identity, minValid: minValid).tokens.accessToken)) }
+        return tokens
+    }
+
     /// An access token of `identity` valid for at least `minValid` seconds
     /// when the provider allows that long, refreshing first when the stored
     /// one expires sooner. A token fresh from the provider is returned even

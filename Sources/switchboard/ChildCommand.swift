@@ -1,3 +1,4 @@
+import CSystem
 import Dispatch
 import Foundation
 import Synchronization
@@ -43,7 +44,7 @@ func runChild(_ arguments: [String], environment: [String: String]) -> Int32 {
     defer { sources.forEach { $0.cancel() } }
 
     let pid: pid_t
-    switch spawnChild(arguments, environment: environment, defaultSignals: defaults, ownProcessGroup: false) {
+    switch spawnChild(arguments, environment: environment, defaultSignals: defaults, ownProcessGroup: false, foreground: nil) {
     case .success(let spawned): pid = spawned
     case .failure(let failure):
         FileHandle.standardError.write(Data("switchboard: \(failure)\n".utf8))
@@ -69,14 +70,21 @@ struct SpawnFailure: Error, CustomStringConvertible {
 /// standard input, output and error inherited and no other descriptor, no
 /// signal blocked, `defaultSignals` at their default action (handlers are
 /// reset by exec anyway; this resets ignored ones); in a process group of
-/// its own when `ownProcessGroup`.
+/// its own when `ownProcessGroup`, which is made the foreground of the
+/// terminal `foreground` before the program runs.
 func spawnChild(
-    _ arguments: [String], environment: [String: String], defaultSignals: [Int32], ownProcessGroup: Bool
+    _ arguments: [String], environment: [String: String], defaultSignals: [Int32], ownProcessGroup: Bool, foreground: Int32?
 ) -> Result<pid_t, SpawnFailure> {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    for descriptor in openDescriptors() where descriptor > 2 { posix_spawn_file_actions_addclose(&actions, descriptor) }
+    if cpt_spawn_add_close_from(&actions, 3) != 0 {
+        for descriptor in openDescriptors() where descriptor > 2 { posix_spawn_file_actions_addclose(&actions, descriptor) }
+    }
+    if let foreground, ownProcessGroup {
+        let failed = cpt_spawn_add_foreground(&actions, foreground)
+        if failed != 0 { return .failure(SpawnFailure(program: arguments[0], code: failed)) }
+    }
 
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
@@ -106,23 +114,13 @@ func spawnChild(
     return .success(pid)
 }
 
-/// Waits for `pid` to end and returns its wait status; a stopped child is
-/// continued when `continuesStopped`.
-func waitForExit(_ pid: pid_t, continuesStopped: Bool = false) -> Int32 {
+/// Waits for `pid` to end and returns its wait status.
+func waitForExit(_ pid: pid_t) -> Int32 {
     var status: Int32 = 0
-    while true {
-        let result = waitpid(pid, &status, continuesStopped ? WUNTRACED : 0)
-        if result == -1 {
-            if errno == EINTR { continue }
-            return 1 << 8  // not ours to wait for: as if it failed
-        }
-        // Stopped (the low byte is 0x7f): a station's command is not left stopped.
-        if status & 0xff == 0x7f {
-            kill(-pid, SIGCONT)
-            continue
-        }
-        return status
+    while waitpid(pid, &status, 0) == -1 {
+        guard errno == EINTR else { return 1 << 8 }  // not ours to wait for: as if it failed
     }
+    return status
 }
 
 /// A wait status as a shell reports it: the exit status, or 128 + the signal.

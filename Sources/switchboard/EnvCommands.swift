@@ -8,11 +8,7 @@ extension TokenContext {
     func accessTokens(of account: Account, only: [String], minValid: Double) async throws -> [(provider: ProviderID, token: String)] {
         var identities = account.identities.map(\.identity)
         if !only.isEmpty { identities = try Set(only).sorted().map { try identity(of: account, at: $0) } }
-        var tokens: [(provider: ProviderID, token: String)] = []
-        for identity in identities {
-            tokens.append((identity.provider, try await freshToken(identity, minValid: minValid).tokens.accessToken))
-        }
-        return tokens
+        do { return try await tokens.accessTokens(of: identities, minValid: minValid) } catch { throw reported(error) }
     }
 }
 
@@ -89,10 +85,10 @@ struct ExecCommand: AsyncParsableCommand, TakesCommonOptions {
     func run() async throws {
         let context = try TokenContext(options)
         let account = try context.requireAccount(tokenOptions.account)
-        var environment = AccountEnvironment(account: account, session: context.session)
-        environment.addTokens(
-            try await context.accessTokens(of: account, only: provider, minValid: tokenOptions.minValid), configuration: context.configuration)
-        let status = runChild(command, environment: environment.applied(to: ProcessInfo.processInfo.environment))
+        let environment = AccountEnvironment.forCommand(
+            account: account, session: context.session, configuration: context.configuration,
+            tokens: try await context.accessTokens(of: account, only: provider, minValid: tokenOptions.minValid))
+        let status = runChild(command, environment: environment)
         throw ExitCode(status)
     }
 }

@@ -1,10 +1,5 @@
-import ChooserUI
-import CursesBackend
-import DeviceFlow
+import CSystem
 import Foundation
-import Store
-import SwitchboardApp
-import SwitchboardCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -12,11 +7,14 @@ import Synchronization
 #endif
 
 /// A station's hand-off command: run on the terminal for the person chosen,
-/// in a process group of its own that has the terminal's foreground (so
-/// Ctrl-C and Ctrl-Z are its own), until it exits or the terminal has had
-/// no input for `idleLimit` seconds. Then, and when the station stops, the
-/// group is sent SIGHUP, and SIGKILL `grace` seconds later if it is still
-/// there. A stopped command is continued: nobody is left at a stopped job.
+/// in a process group of its own that has the terminal's foreground from
+/// its start (so Ctrl-C and Ctrl-Z are its own), until it exits or the
+/// terminal has had no input for `idleLimit` seconds. Then, and when the
+/// station stops, it and everything it started are sent SIGHUP, and SIGKILL
+/// `grace` seconds later if still there: this process is their reaper
+/// (`PR_SET_CHILD_SUBREAPER`), so what they left running in the background,
+/// in any process group, is found among its descendants. A stopped command
+/// is continued: nobody is left at a stopped job.
 struct HandOffCommand: Sendable {
     let arguments: [String]
     /// Seconds without input before the command is ended; input is the
@@ -37,32 +35,53 @@ struct HandOffCommand: Sendable {
         case cannotRun(String)
     }
 
+    /// Signals the command starts with at their default action.
+    private static let defaultSignals = [
+        SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU, SIGCHLD, SIGWINCH, SIGCONT, SIGALRM, SIGUSR1, SIGUSR2,
+    ]
+
     /// Runs the command with exactly `environment` on `terminal` (which the
-    /// caller has handed over) and returns once it is gone and the terminal's
-    /// foreground is this process's again.
-    func run(environment: [String: String], terminal: Int32) async -> Ending {
-        // A terminal that is not this process's controlling one (setsid) has no foreground to give.
+    /// caller has lent) and returns once it and what it started are gone and
+    /// the terminal's foreground is this process's again. `lent` hears the
+    /// command's process group once it runs, and nil once it is gone.
+    func run(environment: [String: String], terminal: Int32, lent: @Sendable (pid_t?) -> Void = { _ in }) async -> Ending {
+        guard !Task.isCancelled else { return .stopped }
+        _ = cpt_become_subreaper()
+        Self.waitsForChildren()
+        // Children this process already has are not the command's.
+        let others = Processes.descendants(of: getpid()).map(\.pid)
+        // Without a controlling terminal (setsid) there is no foreground to give.
         let jobControl = tcgetpgrp(terminal) == getpgrp()
-        let defaults = [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU, SIGCHLD, SIGWINCH, SIGCONT, SIGALRM, SIGUSR1, SIGUSR2]
         let pid: pid_t
-        switch spawnChild(arguments, environment: environment, defaultSignals: defaults, ownProcessGroup: true) {
+        switch spawnChild(
+            arguments, environment: environment, defaultSignals: Self.defaultSignals, ownProcessGroup: true,
+            foreground: jobControl ? terminal : nil)
+        {
         case .success(let spawned): pid = spawned
         case .failure(let failure): return .cannotRun(failure.description)
         }
-        // Should it read before this, it stops (SIGTTIN) and is continued once it has the foreground.
-        if jobControl { tcsetpgrp(terminal, pid) }
-        let job = Job(group: pid)
-        let supervisor = Task.detached { await job.supervise(idleLimit: idleLimit, grace: grace, terminal: terminal) }
+        lent(pid)
+        let job = Job(leader: pid, others: Set(others), grace: grace)
+        let supervisor = Task.detached { await job.supervise(idleLimit: idleLimit, terminal: terminal) }
         let status = await withTaskCancellationHandler {
-            await job.exitStatus()
+            await job.end()
         } onCancel: {
             job.hangUp(.stopped)
         }
         supervisor.cancel()
+        lent(nil)
         if jobControl { Self.takeForeground(terminal) }
-        // What it left running in its group goes too.
-        job.endStragglers(grace: grace)
         return job.reason ?? .exited(shellStatus(status))
+    }
+
+    /// SIGCHLD at its default action: were it ignored (inherited so), the
+    /// children's ends could not be waited for.
+    private static func waitsForChildren() {
+        var current = sigaction()
+        sigaction(SIGCHLD, nil, &current)
+        if unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+            signal(SIGCHLD, SIG_DFL)
+        }
     }
 
     /// Makes this process's group the terminal's foreground again; it is
@@ -76,21 +95,63 @@ struct HandOffCommand: Sendable {
     }
 }
 
-/// A running command's process group: its exit, and the signals sent to it.
+/// A running command, its descendants, and the signals sent to them.
 private final class Job: Sendable {
-    let group: pid_t
-    private let state = Mutex<(hungUpAt: Double?, reason: HandOffCommand.Ending?)>((nil, nil))
+    let leader: pid_t
+    /// This process's children from before the command: not to be touched.
+    let others: Set<pid_t>
+    let grace: Double
+    private let state = Mutex<(hungUpAt: ContinuousClock.Instant?, reason: HandOffCommand.Ending?)>((nil, nil))
 
-    init(group: pid_t) { self.group = group }
+    init(leader: pid_t, others: Set<pid_t>, grace: Double) {
+        self.leader = leader
+        self.others = others
+        self.grace = grace
+    }
 
     /// Why this program ended it, if it did.
     var reason: HandOffCommand.Ending? { state.withLock { $0.reason } }
 
-    /// The leader's wait status, waited for on a thread of its own (waitpid blocks).
-    func exitStatus() async -> Int32 {
-        let group = group
-        return await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: waitForExit(group, continuesStopped: true)) }
+    /// Waits (on a thread of its own: the waits block) for the command to
+    /// exit, ends what it left running, and returns its wait status.
+    func end() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: self.waitAndEnd()) }
+        }
+    }
+
+    private func waitAndEnd() -> Int32 {
+        // Waited for but not reaped: while it is a zombie its process group id cannot be taken by another.
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(leader), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
+        endDescendants()
+        var status: Int32 = 0
+        while waitpid(leader, &status, 0) == -1 && errno == EINTR {}
+        return status
+    }
+
+    /// The command's descendants still running, not counting its leader.
+    private func survivors() -> [Processes.Entry] {
+        Processes.descendants(of: getpid()).filter { $0.pid != leader && !others.contains($0.pid) }
+    }
+
+    /// SIGHUP to what the command left, SIGKILL to what is left of that
+    /// after `grace`, each reaped once it is this process's zombie.
+    private func endDescendants() {
+        var left = survivors()
+        guard !left.isEmpty else { return }
+        for entry in left where !entry.isZombie { signal(entry.pid, SIGHUP) }
+        let deadline = ContinuousClock.now.advanced(by: .seconds(grace))
+        var killed = false
+        // Past SIGKILL, only a process stuck in the kernel could stay: it is not waited for long.
+        while !left.isEmpty, ContinuousClock.now < deadline.advanced(by: .seconds(5)) {
+            for entry in left where entry.isZombie && entry.parent == getpid() { waitpid(entry.pid, nil, WNOHANG) }
+            if !killed, ContinuousClock.now >= deadline {
+                for entry in left where !entry.isZombie { kill(entry.pid, SIGKILL) }
+                killed = true
+            }
+            usleep(50_000)
+            left = survivors()
         }
     }
 
@@ -98,90 +159,90 @@ private final class Job: Sendable {
     func hangUp(_ reason: HandOffCommand.Ending) {
         let first = state.withLock { state in
             guard state.hungUpAt == nil else { return false }
-            state = (Date().timeIntervalSince1970, reason)
+            state = (ContinuousClock.now, reason)
             return true
         }
-        guard first else { return }
-        kill(-group, SIGHUP)
-        kill(-group, SIGCONT)
+        if first { signal(leader, SIGHUP) }
     }
 
-    /// Once a second: ends the command when the terminal has been idle for
-    /// `idleLimit`, and kills it `grace` seconds after it was hung up.
-    func supervise(idleLimit: Double, grace: Double, terminal: Int32) async {
-        let started = Date().timeIntervalSince1970
+    /// `signal` to a process and its group, then SIGCONT, so a stopped one acts on it.
+    private func signal(_ pid: pid_t, _ signal: Int32) {
+        for target in [pid, -pid] {
+            kill(target, signal)
+            kill(target, SIGCONT)
+        }
+    }
+
+    /// Once a second: continues a stopped command, ends it when the
+    /// terminal has had no input for `idleLimit` (told by a change of its
+    /// access time, timed on this process's own clock), and kills it
+    /// `grace` seconds after it was hung up.
+    func supervise(idleLimit: Double, terminal: Int32) async {
+        var lastRead = Self.lastRead(terminal), lastInput = ContinuousClock.now
         while !Task.isCancelled {
-            let now = Date().timeIntervalSince1970
+            let now = ContinuousClock.now
+            let read = Self.lastRead(terminal)
+            if read != lastRead { (lastRead, lastInput) = (read, now) }
             if let hungUpAt = state.withLock({ $0.hungUpAt }) {
-                if now >= hungUpAt + grace { kill(-group, SIGKILL) }
-            } else if now - max(started, Self.lastInput(terminal)) >= idleLimit {
+                if now >= hungUpAt.advanced(by: .seconds(grace)) {
+                    kill(leader, SIGKILL)
+                    kill(-leader, SIGKILL)
+                }
+            } else if now >= lastInput.advanced(by: .seconds(idleLimit)) {
                 hangUp(.idle)
+            } else if Processes.entry(leader)?.isStopped == true {
+                kill(-leader, SIGCONT)
             }
             try? await Task.sleep(for: .seconds(1))
         }
     }
 
-    /// After the leader is gone: SIGHUP to what is left of the group, and
-    /// SIGKILL `grace` seconds later to what is still there.
-    func endStragglers(grace: Double) {
-        let group = group
-        guard kill(-group, 0) == 0 else { return }
-        kill(-group, SIGHUP)
-        kill(-group, SIGCONT)
-        Task.detached {
-            try? await Task.sleep(for: .seconds(grace))
-            if kill(-group, 0) == 0 { kill(-group, SIGKILL) }
-        }
-    }
-
     /// When the terminal last had input read from it (its access time).
-    private static func lastInput(_ terminal: Int32) -> Double {
+    private static func lastRead(_ terminal: Int32) -> timespec {
         var info = stat()
-        guard fstat(terminal, &info) == 0 else { return 0 }
-        return Double(info.st_atim.tv_sec) + Double(info.st_atim.tv_nsec) / 1e9
+        guard fstat(terminal, &info) == 0 else { return timespec() }
+        return info.st_atim
     }
 }
 
-/// What the chooser calls when a person is chosen at a station with a
-/// hand-off command: their environment, the terminal handed over, the
-/// command, the terminal back.
-struct StationHandOff: Sendable {
-    let command: HandOffCommand
-    let session: SessionKey
-    let database: AppDatabase
-    let configuration: ProviderConfiguration
-    let tokens: AccessTokens
+extension timespec: @retroactive Equatable {
+    public static func == (a: timespec, b: timespec) -> Bool { a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec }
+}
 
-    /// Runs the command as `id`; returns what the next person should be told.
-    @MainActor
-    func run(_ id: AccountID, terminal: CursesTerminal) async -> (text: String, kind: Toast.Kind)? {
-        let environment: [String: String]
-        do {
-            environment = try await self.environment(of: id)
-        } catch {
-            return ("Could not start the station's command: \(error)".displaySafe, .error)
-        }
-        terminal.handOver()
-        let ending = await command.run(environment: environment, terminal: terminal.input)
-        terminal.takeBack()
-        switch ending {
-        case .exited(0), .stopped: return nil
-        case .exited(let status): return ("The station's command ended with status \(status).", .warning)
-        case .idle: return ("The station's command was ended after \(Int(command.idleLimit)) s without input.", .info)
-        case .cannotRun(let problem): return ("The station's command did not start: \(problem).", .error)
-        }
+/// The processes of this machine, as `/proc` lists them.
+enum Processes {
+    /// A process: its parent and its state.
+    struct Entry {
+        let pid: pid_t
+        let parent: pid_t
+        let state: Character
+
+        var isZombie: Bool { state == "Z" }
+        var isStopped: Bool { state == "T" }
     }
 
-    /// What `switchboard exec` gives: the account's variables and a fresh
-    /// access token of each of its identities, over this process's environment.
-    private func environment(of id: AccountID) async throws -> [String: String] {
-        guard let account = try database.account(id) else { throw StoreError.accountNotFound("\(id.rawValue)") }
-        var variables = AccountEnvironment(account: account, session: session)
-        var fresh: [(provider: ProviderID, token: String)] = []
-        for identity in account.identities.map(\.identity) {
-            fresh.append((identity.provider, try await tokens.token(for: identity, minValid: 60).tokens.accessToken))
+    /// `pid`'s entry, if it exists.
+    static func entry(_ pid: pid_t) -> Entry? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = text.lastIndex(of: ")")
+        else { return nil }
+        // "pid (name) state ppid …": the name may hold anything, so it is skipped to its last ")".
+        let fields = text[text.index(after: end)...].split(separator: " ")
+        guard fields.count > 1, let state = fields[0].first, let parent = pid_t(fields[1]) else { return nil }
+        return Entry(pid: pid, parent: parent, state: state)
+    }
+
+    /// Every process below `root`, children before grandchildren.
+    static func descendants(of root: pid_t) -> [Entry] {
+        let all = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid_t($0) }.compactMap(entry)
+        let children = Dictionary(grouping: all, by: \.parent)
+        var found: [Entry] = [], queue = [root]
+        while let parent = queue.popLast() {
+            for child in children[parent] ?? [] {
+                found.append(child)
+                queue.append(child.pid)
+            }
         }
-        variables.addTokens(fresh, configuration: configuration)
-        return variables.applied(to: ProcessInfo.processInfo.environment)
+        return found
     }
 }

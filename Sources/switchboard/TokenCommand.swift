@@ -11,7 +11,10 @@ struct TokenOptions: ParsableArguments {
     var account: String?
 
     @Option(name: .customLong("min-valid"), help: "Refresh a token first when it expires within this many seconds.")
-    var minValid: Double = 60
+    var minValid: Double = TokenOptions.defaultMinValid
+
+    /// Seconds a token handed out must still be valid unless `--min-valid` says otherwise.
+    static let defaultMinValid: Double = 60
 
     func validate() throws {
         guard minValid >= 0, minValid.isFinite else { throw ValidationError("--min-valid must be a number of seconds, 0 or more") }
@@ -67,12 +70,16 @@ struct TokenContext {
 
     /// A token of `identity` valid for `minValid` seconds, or the failure reported and its status thrown.
     func freshToken(_ identity: Identity, minValid: Double) async throws -> FreshToken {
-        do { return try await tokens.token(for: identity, minValid: minValid) } catch {
-            if case .revoked(_, let signedOut) = error {
-                for change in signedOut { FileHandle.standardError.write(Data("switchboard: session \(change.session) was signed out.\n".utf8)) }
-            }
-            throw fail(error.description.displaySafe, ExitStatus(error))
+        do { return try await tokens.token(for: identity, minValid: minValid) } catch { throw reported(error) }
+    }
+
+    /// Says on standard error why no token could be had (and which sessions
+    /// a revocation signed out); returns the error that exits with its status.
+    func reported(_ error: TokenFailure) -> any Error {
+        if case .revoked(_, let signedOut) = error {
+            for change in signedOut { FileHandle.standardError.write(Data("switchboard: session \(change.session) was signed out.\n".utf8)) }
         }
+        return fail(error.description.displaySafe, ExitStatus(error))
     }
 }
 

@@ -238,7 +238,7 @@ final class CursesTerminalTests {
         #expect(draw(frame, on: terminal, pty).isEmpty)
     }
 
-    @Test("the first SIGTERM goes to the program, on the main actor, instead of ending it")
+    @Test("the first SIGTERM goes to the program, on the main actor, instead of ending it; a SIGHUP after it is part of the same stop")
     func termination() async throws {
         let pty = try PseudoTerminal()
         let terminal = try start(pty)
@@ -246,7 +246,10 @@ final class CursesTerminalTests {
         let recorder = listen(terminal)
         try #require(CursesTerminal.handlesTermination)
         kill(getpid(), SIGTERM)
+        // As login(1) and systemd stop a session: SIGTERM, then SIGHUP at once.
+        kill(getpid(), SIGHUP)
         try await waitUntil { !recorder.signals.isEmpty }
+        try await Task.sleep(for: .milliseconds(50))
         #expect(recorder.signals == [SIGTERM])
     }
 
@@ -310,6 +313,9 @@ final class CursesTerminalTests {
         kill(getpid(), SIGWINCH)
         try await Task.sleep(for: .milliseconds(100))
         #expect(recorder.events.isEmpty, "no key read, the new size is the other program's")
+        kill(getpid(), SIGINT)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(recorder.signals.isEmpty, "SIGINT, as the other program's Ctrl-C sends it, is not this program's")
 
         terminal.takeBack()
         try await waitUntil { !recorder.events.isEmpty }

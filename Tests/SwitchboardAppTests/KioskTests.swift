@@ -164,6 +164,23 @@ struct KioskTests {
         // The station is stopped meanwhile: nobody stays signed in.
         #expect(state.reduce(.terminate) == [.signOut, .quit])
 
+        // Linked into (or merged into) whoever is active: that is no choice of a person here.
+        var linked = Fixture.state(size: Self.size, accounts: [Fixture.ada, Fixture.grace], active: Fixture.ada)
+        linked.enterKiosk(settings)
+        #expect(linked.reduce(.statusChanged(UserStatusChanged(
+            session: Fixture.session, previous: .account(Fixture.ada), current: .account(Fixture.ada),
+            reason: .linked(Identity(provider: "google", subject: "1"))))) == [.reload])
+        #expect(linked.kiosk?.handOff == HandOffPhase.none)
+
+        // Keys and clicks count for nothing once the command is due to have the terminal; a late end after quitting is dropped.
+        var starting = linked
+        _ = starting.reduce(.statusChanged(grace))
+        #expect(starting.kiosk?.handOff == .running(Fixture.grace.id))
+        #expect(starting.reduce(.input(.key(.down))).isEmpty && starting.reduce(.input(.key(.enter))).isEmpty)
+        #expect(starting.accounts.selection == linked.accounts.selection)
+        _ = starting.reduce(.terminate)
+        #expect(starting.reduce(.handOffEnded(end, notice: nil)).isEmpty)
+
         var plain = Fixture.state(size: Self.size, accounts: [Fixture.ada], active: nil)
         plain.enterKiosk(Self.settings)
         #expect(plain.reduce(.statusChanged(grace)) == [.reload], "no command: the chooser stays")

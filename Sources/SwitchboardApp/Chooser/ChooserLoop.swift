@@ -45,6 +45,10 @@ public final class ChooserLoop {
         do {
             // Before the list, so that its first frame already rests on them.
             if state.kiosk?.settings.rememberLast == true { reduce(.remembered(try database.lastActiveAccount(in: state.session))) }
+            // A station starts with nobody: someone still active is left from a stop that could not sign out.
+            if state.kiosk != nil, try database.active(in: state.session).id != nil {
+                environment.bus.publish(try database.signOut(session: state.session))
+            }
             let active = try database.active(in: state.session)
             let favourites = active.id.flatMap { try? database.favourites(of: $0) } ?? []
             reduce(.loaded(AccountList(try database.accounts(), protected: try database.protectedAccounts()), active: active))
@@ -187,8 +191,8 @@ public final class ChooserLoop {
             if let warning { reduce(.notify(warning, .warning)) }
             bus.publish(ThemeChanged(theme: theme))
         case .handOff(let id):
-            guard let run = environment.handOff else { return }
             let now = environment.now
+            guard let run = environment.handOff else { return reduce(.handOffEnded(now(), notice: nil)) }
             handOff = Task { @MainActor [weak self] in
                 let notice = await run(id)
                 self?.send(.handOffEnded(now(), notice: notice))

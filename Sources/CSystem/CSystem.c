@@ -1,9 +1,10 @@
 /* posix_openpt, grantpt, unlockpt, ptsname_r (XSI and GNU), pipe2,
-   O_TMPFILE, mkostemp, POSIX_SPAWN_SETSID and
-   posix_spawn_file_actions_addclosefrom_np (GNU): _GNU_SOURCE asks for all. */
+   O_TMPFILE, mkostemp, POSIX_SPAWN_SETSID,
+   posix_spawn_file_actions_addclosefrom_np and _addtcsetpgrp_np (GNU):
+   _GNU_SOURCE asks for all. */
 #define _GNU_SOURCE 1
 
-#include "CPseudoTerminal.h"
+#include "CSystem.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -93,4 +95,23 @@ int cpt_anonymous_file(const char *folder) {
     if (named < 0) return -1;
     unlink(name);
     return named;
+}
+
+int cpt_spawn_add_foreground(posix_spawn_file_actions_t *actions, int fd) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
+    return posix_spawn_file_actions_addtcsetpgrp_np(actions, fd);
+#else
+    (void)actions;
+    (void)fd;
+    return ENOSYS;
+#endif
+}
+
+int cpt_become_subreaper(void) {
+#ifdef PR_SET_CHILD_SUBREAPER
+    return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
 }

@@ -1,11 +1,11 @@
-#ifndef SWITCHBOARD_CPSEUDOTERMINAL_H
-#define SWITCHBOARD_CPSEUDOTERMINAL_H
+#ifndef SWITCHBOARD_CSYSTEM_H
+#define SWITCHBOARD_CSYSTEM_H
 
-/* What ProcessKit needs of the C library that Swift cannot reach: the
-   pseudo-terminal calls Glibc's Swift module does not export, ioctl (which
-   is variadic), and what sits behind _GNU_SOURCE (a spawn flag and action,
-   pipe2, O_TMPFILE). Every constant comes from the system's own headers;
-   no number is written here. */
+/* What the program and ProcessKit need of the C library that Swift cannot
+   reach: the pseudo-terminal calls Glibc's Swift module does not export,
+   ioctl and prctl (which are variadic), and what sits behind _GNU_SOURCE
+   (spawn flags and actions, pipe2, O_TMPFILE). Every constant comes from
+   the system's own headers; no number is written here. */
 
 #include <spawn.h>
 #include <stddef.h>
@@ -37,6 +37,17 @@ int cpt_spawnattr_add_setsid(posix_spawnattr_t *attributes);
    child inherits nothing else of ours. 0, or an error number (ENOSYS where
    the C library cannot). */
 int cpt_spawn_add_close_from(posix_spawn_file_actions_t *actions, int lowest);
+
+/* Adds "make the child's process group the foreground of the terminal
+   `fd`" to the file actions (posix_spawn_file_actions_addtcsetpgrp_np,
+   glibc 2.35 and later): it has the terminal before it runs. 0, or an
+   error number (ENOSYS where the C library cannot). */
+int cpt_spawn_add_foreground(posix_spawn_file_actions_t *actions, int fd);
+
+/* Makes this process the reaper of its descendants that are orphaned
+   (PR_SET_CHILD_SUBREAPER): they become its children, so it can find and
+   end them. 0, or -1 with errno. */
+int cpt_become_subreaper(void);
 
 /* A pipe whose two ends are close-on-exec (pipe2). 0, or -1 with errno. */
 int cpt_pipe(int fds[2]);

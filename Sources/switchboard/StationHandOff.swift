@@ -1,0 +1,42 @@
+import ChooserUI
+import CursesBackend
+import DeviceFlow
+import Store
+import SwitchboardApp
+import SwitchboardCore
+
+/// What the chooser calls when a person is chosen at a station with a
+/// hand-off command: their environment, the terminal lent, the command,
+/// the terminal back.
+struct StationHandOff: Sendable {
+    let command: HandOffCommand
+    let session: SessionKey
+    let database: AppDatabase
+    let configuration: ProviderConfiguration
+    let tokens: AccessTokens
+
+    /// Runs the command as `id`; returns what the next person should be
+    /// told. Cancelled (the station stops) before it starts, it does not.
+    @MainActor
+    func run(_ id: AccountID, terminal: CursesTerminal) async -> (text: String, kind: Toast.Kind)? {
+        let environment: [String: String]
+        do {
+            guard let account = try database.account(id) else { throw StoreError.accountNotFound("\(id.rawValue)") }
+            environment = AccountEnvironment.forCommand(
+                account: account, session: session, configuration: configuration,
+                tokens: try await tokens.accessTokens(of: account.identities.map(\.identity), minValid: TokenOptions.defaultMinValid))
+        } catch {
+            return ("Could not start the station's command: \(error)".displaySafe, .error)
+        }
+        guard !Task.isCancelled else { return nil }
+        terminal.handOver()
+        let ending = await command.run(environment: environment, terminal: terminal.input) { CursesTerminal.setLentGroup($0) }
+        terminal.takeBack()
+        switch ending {
+        case .exited(0), .stopped: return nil
+        case .exited(let status): return ("The station's command ended with status \(status).", .warning)
+        case .idle: return ("The station's command was ended after \(Int(command.idleLimit)) s without input.", .info)
+        case .cannotRun(let problem): return ("The station's command did not start: \(problem).", .error)
+        }
+    }
+}
