@@ -98,7 +98,7 @@ extension AppState {
                 openSignIn(.link)
             }
         case .signOut:
-            if active == .anonymous { notify("Nobody is signed in to this session.", .info) } else { return [.signOut] }
+            return signOut()
         case .disconnect:
             if let account = accounts.account(at: accounts.selection) {
                 dialog = .disconnect(DisconnectDialog(account: account))
@@ -130,6 +130,15 @@ extension AppState {
     mutating func openPIN(for id: AccountID) {
         guard let index = accounts.list.index(of: id) else { return }
         dialog = .pin(PINDialog(account: accounts.list.accounts[index]))
+    }
+
+    /// Signs this session out, or says that nobody is signed in.
+    mutating func signOut() -> [Effect] {
+        guard active != .anonymous else {
+            notify("Nobody is signed in to this session.", .info)
+            return []
+        }
+        return [.signOut]
     }
 
     mutating func quit() -> [Effect] {

@@ -105,7 +105,7 @@ extension AppState {
                 kiosk = nil
                 notify("Kiosk mode is off until the next start: every key works again.", .warning)
             case .signOut:
-                return active == .anonymous ? [] : [.signOut]
+                return signOut()
             case .disconnect:
                 guard let account = accounts.account(at: accounts.selection), !account.identities.isEmpty else {
                     notify("Select an account first.", .info)
@@ -132,10 +132,18 @@ extension AppState {
     }
 
     /// The main key bar's items: on a station, without the keys it refuses.
-    public var mainKeyBarItems: [(key: String, label: String)] {
-        guard kiosk != nil else { return Bindings.main.keyBarItems }
-        return Bindings.main.bindings.filter { binding in binding.inKeyBar && !binding.keys.allSatisfy(Self.lockedKeys.contains) }
-            .map { (key: $0.keys.first?.description ?? "", label: $0.label) }
+    public var mainKeyBarItems: [(key: String, label: String)] { keyBarItems(Bindings.main) }
+
+    /// A key bar's items from `map`: on a station, without the keys it refuses.
+    public func keyBarItems<Command>(_ map: KeyMap<Command>) -> [(key: String, label: String)] {
+        usable(map.bindings).filter(\.inKeyBar).map { (key: $0.keys.first?.description ?? "", label: $0.label) }
+    }
+
+    /// The bindings a person can use here: on a station, those with a key
+    /// it does not refuse; the help and the key bars show only these.
+    func usable<Command>(_ bindings: [KeyBinding<Command>]) -> [KeyBinding<Command>] {
+        guard kiosk != nil else { return bindings }
+        return bindings.filter { !$0.keys.allSatisfy(Self.lockedKeys.contains) }
     }
 
     /// Seconds left before this session signs out, while the countdown shows.

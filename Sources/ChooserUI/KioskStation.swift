@@ -273,7 +273,11 @@ enum ConfirmPowerView {
         let size = Size(width: min(56, state.size.width - 4), height: min(state.size.height - 2, 7))
         let inner = DialogFrame.draw(title: "\(choice.rawValue)?", size: size, state: state, into: &buffer)
         let what = choice == .reboot ? "restarts" : "switches off"
-        let command = (state.kiosk?.settings.power.command(for: choice) ?? []).joined(separator: " ").displaySafe
+        // Each argument quoted when it holds a space or a quote, so what runs reads as one.
+        let command = (state.kiosk?.settings.power.command(for: choice) ?? []).map { argument in
+            argument.isEmpty || argument.contains(where: { " \t'\"\\;&|$".contains($0) })
+                ? "'" + argument.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'" : argument
+        }.joined(separator: " ").displaySafe
         let y = DialogFrame.paragraph(
             "This \(what) the station for everyone using it.", in: inner, y: inner.y + 1, style: theme[.text], into: &buffer)
         DialogFrame.paragraph("Runs: \(command)", in: inner, y: y + 1, style: theme[.muted], into: &buffer)

@@ -14,6 +14,18 @@ public enum Revocation: Hashable, Sendable {
     case nothingStored
     /// Asking failed; the identity was forgotten here all the same.
     case failed(String, manual: URL?)
+
+    /// What it means, as a sentence for a person, naming `provider`; nil
+    /// when there is nothing to say (nothing was stored).
+    public func sentence(provider: ProviderID) -> String? {
+        let revokeThere = { (manual: URL?) in manual.map { "; revoke it at \($0.absoluteString.displaySafe)" } ?? "" }
+        return switch self {
+        case .revoked(let host): "\(host.displaySafe) revoked its access."
+        case .nothingStored: nil
+        case .notOffered(let manual): "\(provider) offers no way to revoke access from here\(revokeThere(manual))."
+        case .failed(let detail, let manual): "Could not revoke access at \(provider): \(detail.displaySafe)\(revokeThere(manual))."
+        }
+    }
 }
 
 /// Disconnects an identity: revoke at the provider where it can, then

@@ -195,12 +195,7 @@ struct DisconnectCommand: AsyncParsableCommand, TakesCommonOptions {
         }
         print("Disconnected \(target.description.displaySafe)"
               + (result.accountRemoved ? "; it was its account's last identity, so the account was deleted." : "."))
-        switch revocation {
-        case .revoked(let host): print("\(host.displaySafe) revoked its access.")
-        case .nothingStored: break
-        case .notOffered(let manual): print("\(target.provider) offers no way to revoke access from here\(manual.map { "; revoke it at \($0.absoluteString)" } ?? "").")
-        case .failed(let detail, let manual): print("Could not revoke access at \(target.provider): \(detail.displaySafe)\(manual.map { "; revoke it at \($0.absoluteString)" } ?? "").")
-        }
+        if let sentence = revocation.sentence(provider: target.provider) { print(sentence) }
     }
 
     private func resolveIdentity(in database: AppDatabase, session: SessionKey) throws(StoreError) -> Identity {

@@ -262,6 +262,10 @@ struct KioskStationTests {
     func powerEntries() {
         #expect(operatorMenu(StationPower()).operatorChoices == [.leaveKiosk, .signOut, .disconnect, .back])
         #expect(operatorMenu(StationPower(powerOff: ["halt"])).operatorChoices == [.leaveKiosk, .signOut, .disconnect, .powerOff, .back])
+        // An argument with spaces or quotes is shown quoted, so what runs reads as it is.
+        var quoted = operatorMenu(StationPower(reboot: ["sh", "-c", "echo it's late; reboot"]))
+        _ = Fixture.press(.down, .down, .down, .enter, on: &quoted)
+        #expect(Screen.draw(quoted).text.contains(#"Runs: sh -c 'echo it'\''s late; reboot'"#), "\(Screen.draw(quoted).text)")
         var state = operatorMenu(StationPower(reboot: ["systemctl", "reboot"], powerOff: ["systemctl", "poweroff"]))
         #expect(state.operatorChoices == [.leaveKiosk, .signOut, .disconnect, .reboot, .powerOff, .back])
         #expect(Screen.draw(state).text.contains("Reboot the station") && Screen.draw(state).text.contains("Power off the station"))

@@ -58,9 +58,11 @@ enum DisconnectDialogView {
 enum HelpOverlay {
     static func draw(_ state: AppState, into buffer: inout Buffer) {
         let theme = state.theme
-        let main = Bindings.main.bindings
-        let dialogs: [(String, KeyMap<DialogCommand>)] = [("Sign-in dialog", Bindings.waiting), ("Filter", Bindings.filter)]
-        let height = main.count + dialogs.reduce(0) { $0 + $1.1.bindings.filter(\.inKeyBar).count + 2 } + 4
+        let main = state.usable(Bindings.main.bindings)
+        let dialogs = [("Sign-in dialog", Bindings.waiting), ("Filter", Bindings.filter)].map { title, map in
+            (title, state.usable(map.bindings).filter(\.inKeyBar))
+        }
+        let height = main.count + dialogs.reduce(0) { $0 + $1.1.count + 2 } + 4
         let inner = DialogFrame.draw(title: "Keys", size: Size(width: min(76, state.size.width - 4), height: min(state.size.height - 2, height)), state: state, into: &buffer)
         var y = inner.y + 1
         func row(_ keys: String, _ help: String) {
@@ -74,7 +76,7 @@ enum HelpOverlay {
             y += 1
             if y < inner.maxY { buffer.write(title, x: inner.x, y: y, style: theme[.title]) }
             y += 1
-            for binding in map.bindings where binding.inKeyBar { row(binding.keyText, binding.help) }
+            for binding in map { row(binding.keyText, binding.help) }
         }
     }
 }

@@ -23,7 +23,7 @@ public enum Screen {
             case .help: HelpOverlay.draw(state, into: &buffer)
             }
         }
-        let items = state.dialogKeys.map(\.keyBarItems) ?? state.mainKeyBarItems
+        let items = state.dialogKeys.map { state.keyBarItems($0) } ?? state.mainKeyBarItems
         buffer.drawKeyBar(items, in: layout.keyBar, keyStyle: state.theme[.keyBarKey], labelStyle: state.theme[.keyBarLabel])
         Toasts.draw(state, above: layout.keyBar, into: &buffer)
         KioskBanner.draw(state, into: &buffer)

@@ -347,8 +347,9 @@ public final class ChooserLoop {
             let disconnect = Disconnect(database: environment.database, providers: environment.providers, bus: environment.bus)
             do {
                 let (result, revocation) = try await disconnect.run(identity, session: session)
+                let said = revocation.sentence(provider: identity.provider).map { " " + $0 } ?? ""
                 let gone = result.accountRemoved ? " The account had no other identity and is gone." : ""
-                self?.send(.notify("Disconnected \(identity.provider): \(revocation).\(gone)", .info))
+                self?.send(.notify("Disconnected \(identity.provider).\(said)\(gone)", .info))
                 self?.send(.accountsChanged)
             } catch {
                 self?.fail(error)
