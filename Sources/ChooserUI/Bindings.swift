@@ -8,7 +8,7 @@ public enum Command: Hashable, Sendable {
 
 /// What a key does in a dialog or the filter.
 public enum DialogCommand: Hashable, Sendable {
-    case up, down, confirm, cancel, copy, open, retry, merge, switchAccount, close, erase
+    case up, down, pageUp, pageDown, confirm, cancel, copy, open, retry, merge, switchAccount, close, erase
 }
 
 /// The key tables. Each one dispatches keys and also generates the key bar
@@ -122,5 +122,9 @@ public enum Bindings {
 
     public static let help = KeyMap<DialogCommand>([
         KeyBinding([.escape, .character("?"), .character("q"), .enter], .close, label: "close", help: "Close help"),
+        KeyBinding([.up, .character("k")], .up, label: "up", help: "Scroll up", inKeyBar: false),
+        KeyBinding([.down, .character("j")], .down, label: "down", help: "Scroll down", inKeyBar: false),
+        KeyBinding([.pageUp], .pageUp, label: "page up", help: "Scroll a page up", inKeyBar: false),
+        KeyBinding([.pageDown, .character(" ")], .pageDown, label: "page down", help: "Scroll a page down", inKeyBar: false),
     ])
 }

@@ -10,7 +10,8 @@ public enum Dialog: Sendable {
     case operatorMenu(selection: Int)
     /// The operator chose to reboot or power off the station: asks first.
     case confirmPower(OperatorChoice)
-    case help
+    /// Every key; `scroll` rows of it scrolled away when it does not fit.
+    case help(scroll: Int)
 }
 
 /// Asks for an account's PIN before switching to it: the digits show as •.

@@ -113,7 +113,7 @@ extension AppState {
             guard let show = guide.selectedShow else { return [] }
             return [.setFavourite(show.id, starred: !guide.favourites.contains(show.id), account: person.id)]
         case .theme: return [.nextTheme]
-        case .help: dialog = .help
+        case .help: dialog = .help(scroll: 0)
         case .quit: return quit()
         }
         return []
@@ -218,8 +218,15 @@ extension AppState {
             return operatorCommand(command, selection: selection)
         case .confirmPower(let choice):
             return confirmPowerCommand(command, choice: choice)
-        case .help:
-            dialog = nil
+        case .help(let scroll):
+            let page = max(1, HelpOverlay.rowsShown(in: self))
+            switch command {
+            case .up: dialog = .help(scroll: max(0, scroll - 1))
+            case .down: dialog = .help(scroll: min(HelpOverlay.maxScroll(in: self), scroll + 1))
+            case .pageUp: dialog = .help(scroll: max(0, scroll - page))
+            case .pageDown: dialog = .help(scroll: min(HelpOverlay.maxScroll(in: self), scroll + page))
+            default: dialog = nil
+            }
         case nil:
             break
         }

@@ -135,7 +135,7 @@ struct KioskTests {
             "made active by another program: no hand-off")
 
         // Signed in here: the welcome shows first, then the command.
-        state.dialog = .help
+        state.dialog = .help(scroll: 0)
         let ada = UserStatusChanged(session: Fixture.session, previous: .anonymous, current: .account(Fixture.ada), reason: .signedIn(isNew: false))
         #expect(state.reduce(.statusChanged(ada)) == [.reload])
         #expect(state.kiosk?.handOff == .due(Fixture.ada.id))

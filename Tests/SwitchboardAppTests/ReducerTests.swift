@@ -195,6 +195,30 @@ struct ReducerTests {
         #expect(!state.isRunning)
     }
 
+    @Test("help too long for the terminal scrolls: arrows a line, page keys a page, never past its ends")
+    func helpScrolls() {
+        var state = Fixture.state(size: Size(width: 80, height: 24))
+        _ = Fixture.press(.character("?"), on: &state)
+        #expect(!Screen.draw(state).text.contains("Stop typing and keep the filter"))
+        #expect(Screen.draw(state).text.contains("↓ more"))
+        _ = Fixture.press(.pageDown, .pageDown, .pageDown, on: &state)
+        guard case .help(let bottom) = state.dialog, bottom > 0 else { Issue.record("did not scroll"); return }
+        var text = Screen.draw(state).text
+        #expect(text.contains("Stop typing and keep the filter") && text.contains("↑ more") && !text.contains("↓ more"))
+        _ = Fixture.press(.down, on: &state)
+        let scroll = { (state: AppState) -> Int? in if case .help(let scroll) = state.dialog { scroll } else { nil } }
+        #expect(scroll(state) == bottom, "not past the end")
+        _ = Fixture.press(.up, on: &state)
+        #expect(scroll(state) == bottom - 1)
+        _ = Fixture.press(.pageUp, .pageUp, .pageUp, on: &state)
+        #expect(scroll(state) == 0)
+        text = Screen.draw(state).text
+        #expect(text.contains("Switch to the selected account") && !text.contains("↑ more"))
+        var tall = Fixture.state(size: Size(width: 100, height: 50))
+        _ = Fixture.press(.character("?"), .pageDown, on: &tall)
+        #expect(scroll(tall) == 0, "all of it fits: nothing to scroll")
+    }
+
     @Test("quitting during a sign-in cancels it first")
     func quitDuringSignIn() {
         var state = Fixture.state(size: Self.size)

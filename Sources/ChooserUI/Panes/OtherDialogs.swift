@@ -54,30 +54,55 @@ enum DisconnectDialogView {
     }
 }
 
-/// Every key, from the same tables that dispatch them.
+/// Every key, from the same tables that dispatch them; scrolled with the
+/// arrows and the page keys when the terminal is too short for all of it.
 enum HelpOverlay {
-    static func draw(_ state: AppState, into buffer: inout Buffer) {
+    private enum Line {
+        case key(String, String)
+        case title(String)
+        case blank
+    }
+
+    /// The help's lines: the main keys, then the sign-in dialog's and the filter's.
+    private static func lines(_ state: AppState) -> [Line] {
+        var lines = state.usable(Bindings.main.bindings).map { Line.key($0.keyText, $0.help) }
+        for (title, map) in [("Sign-in dialog", Bindings.waiting), ("Filter", Bindings.filter)] {
+            lines += [.blank, .title(title)] + state.usable(map.bindings).filter(\.inKeyBar).map { Line.key($0.keyText, $0.help) }
+        }
+        return lines
+    }
+
+    private static func size(_ state: AppState, lines: Int) -> Size {
+        Size(width: min(76, state.size.width - 4), height: min(state.size.height - 2, lines + 4))
+    }
+
+    /// How many lines show at once: the frame, a blank row above and one below left out.
+    static func rowsShown(in state: AppState) -> Int { size(state, lines: lines(state).count).height - 4 }
+
+    /// How far the help can scroll.
+    static func maxScroll(in state: AppState) -> Int { max(0, lines(state).count - rowsShown(in: state)) }
+
+    static func draw(_ state: AppState, scroll: Int, into buffer: inout Buffer) {
         let theme = state.theme
-        let main = state.usable(Bindings.main.bindings)
-        let dialogs = [("Sign-in dialog", Bindings.waiting), ("Filter", Bindings.filter)].map { title, map in
-            (title, state.usable(map.bindings).filter(\.inKeyBar))
+        let all = lines(state)
+        let inner = DialogFrame.draw(title: "Keys", size: size(state, lines: all.count), state: state, into: &buffer)
+        let shown = max(0, inner.height - 2)
+        let first = min(max(0, scroll), max(0, all.count - shown))
+        for (row, line) in all.dropFirst(first).prefix(shown).enumerated() {
+            let y = inner.y + 1 + row
+            switch line {
+            case .key(let keys, let help):
+                buffer.write(keys, x: inner.x, y: y, style: theme[.keyBarKey], limit: 12)
+                buffer.write(help, x: inner.x + 13, y: y, style: theme[.text], limit: inner.width - 13)
+            case .title(let title):
+                buffer.write(title, x: inner.x, y: y, style: theme[.title])
+            case .blank:
+                break
+            }
         }
-        let height = main.count + dialogs.reduce(0) { $0 + $1.1.count + 2 } + 4
-        let inner = DialogFrame.draw(title: "Keys", size: Size(width: min(76, state.size.width - 4), height: min(state.size.height - 2, height)), state: state, into: &buffer)
-        var y = inner.y + 1
-        func row(_ keys: String, _ help: String) {
-            guard y < inner.maxY else { return }
-            buffer.write(keys, x: inner.x, y: y, style: theme[.keyBarKey], limit: 12)
-            buffer.write(help, x: inner.x + 13, y: y, style: theme[.text], limit: inner.width - 13)
-            y += 1
-        }
-        for binding in main { row(binding.keyText, binding.help) }
-        for (title, map) in dialogs {
-            y += 1
-            if y < inner.maxY { buffer.write(title, x: inner.x, y: y, style: theme[.title]) }
-            y += 1
-            for binding in map { row(binding.keyText, binding.help) }
-        }
+        // What is scrolled away, marked at the right of the blank rows.
+        if first > 0 { buffer.write("↑ more", x: inner.maxX - 6, y: inner.y, style: theme[.muted]) }
+        if first + shown < all.count { buffer.write("↓ more", x: inner.maxX - 6, y: inner.maxY - 1, style: theme[.muted]) }
     }
 }
 

@@ -20,7 +20,7 @@ public enum Screen {
             case .pin(let pin): PINDialogView.draw(pin, state: state, into: &buffer)
             case .operatorMenu(let selection): OperatorMenuView.draw(selection: selection, state: state, into: &buffer)
             case .confirmPower(let choice): ConfirmPowerView.draw(choice, state: state, into: &buffer)
-            case .help: HelpOverlay.draw(state, into: &buffer)
+            case .help(let scroll): HelpOverlay.draw(state, scroll: scroll, into: &buffer)
             }
         }
         let items = state.dialogKeys.map { state.keyBarItems($0) } ?? state.mainKeyBarItems
