@@ -216,15 +216,13 @@ static inline void sb_stop_process_group(sb_restore_state *s, int patience_ms) {
 static inline void sb_handle_terminate(sb_restore_state *s, int sig, siginfo_t *info) {
     if (s->lent && (sig == SIGINT || sig == SIGQUIT)) return;
     if (s->deliver_terminations && s->wake_fd >= 0) {
-        int first = __atomic_exchange_n(&s->termination_pending, sig, __ATOMIC_SEQ_CST);
-        if (first == 0) {
+        /* Only the first signal is ever written: a handler interrupted by another sees it or 0. */
+        sig_atomic_t first = 0;
+        if (__atomic_compare_exchange_n(&s->termination_pending, &first, sig, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
             sb_deliver(s, sig);
             return;
         }
-        if (first != sig) {
-            __atomic_store_n(&s->termination_pending, first, __ATOMIC_SEQ_CST);
-            return;
-        }
+        if (first != sig) return;
     }
     sb_handle_fatal(s, sig, info);
 }

@@ -81,6 +81,8 @@ public enum Effect: Hashable, Sendable {
     /// Run a station's hand-off command as this account, the terminal given
     /// to it; `.handOffEnded` follows.
     case handOff(AccountID)
+    /// End the hand-off command now (its person is no longer active); `.handOffEnded` follows.
+    case endHandOff
     /// Run a station's reboot or power-off command (no shell).
     case power(OperatorChoice, command: [String])
     case quit

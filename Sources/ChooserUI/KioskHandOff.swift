@@ -9,11 +9,26 @@ public enum HandOffPhase: Hashable, Sendable {
     case due(AccountID)
     /// The command has the terminal.
     case running(AccountID)
+    /// The command has the terminal, but its person is no longer active: it is being ended.
+    case ending(AccountID)
     /// The command ended; the sign-out is on its way.
     case ended(AccountID)
 
+    /// Whose command it is, if there is one.
+    var person: AccountID? {
+        switch self {
+        case .none: nil
+        case .due(let id), .running(let id), .ending(let id), .ended(let id): id
+        }
+    }
+
     /// Whether the command has the terminal.
-    public var isRunning: Bool { if case .running = self { true } else { false } }
+    public var isRunning: Bool {
+        switch self {
+        case .running, .ending: true
+        case .none, .due, .ended: false
+        }
+    }
 }
 
 extension AppState {
@@ -37,6 +52,10 @@ extension AppState {
         case .due(let id) where dialog == nil && isRunning:
             kiosk.handOff = .running(id)
             effects.append(.handOff(id))
+        case .running(let id) where active.id != id:
+            // Signed out or switched from elsewhere meanwhile: the command is not theirs to go on with.
+            kiosk.handOff = .ending(id)
+            effects.append(.endHandOff)
         case .ended where active == .anonymous:
             kiosk.handOff = .none
         default:
@@ -62,7 +81,7 @@ extension AppState {
     /// The hand-off command ended: the station goes back to its first
     /// screen and this session to Anonymous; the idle time starts again.
     mutating func handOffEnded(at date: Moment, notice: (text: String, kind: Toast.Kind)?) -> [Effect] {
-        guard isRunning, var kiosk, case .running(let id) = kiosk.handOff else { return [] }
+        guard isRunning, var kiosk, let id = kiosk.handOff.person, kiosk.handOff.isRunning else { return [] }
         kiosk.handOff = .ended(id)
         kiosk.lastActivity = date
         kiosk.swallowNextKey = false

@@ -33,7 +33,7 @@ extension AppState {
             return []
         case .terminate:
             // A station stopped leaves nobody signed in.
-            return (kiosk != nil && active != .anonymous ? [.signOut] : []) + quit()
+            return (kiosk != nil ? [.signOut] : []) + quit()
         case .handOffEnded(let date, let notice):
             return handOffEnded(at: date, notice: notice)
         case .loaded(let list, let active):

@@ -10,8 +10,9 @@ import TerminalUI
 extension CursesTerminal {
     /// Delivers, on the main actor and in order, every key, mouse report and
     /// new size to `onEvent`, and the first SIGTERM, SIGHUP, SIGINT or
-    /// SIGQUIT to `onSignal`, so the program can quit in order. A second
-    /// such signal restores the terminal and ends the process at once.
+    /// SIGQUIT to `onSignal`, so the program can quit in order. The same
+    /// signal again restores the terminal and ends the process at once;
+    /// another kind is part of the same stop.
     ///
     /// Input read before `listen` waits in the terminal until then; a
     /// terminal that hangs up delivers SIGHUP to `onSignal`.

@@ -16,9 +16,12 @@ nonisolated(unsafe) let restoreState: UnsafeMutablePointer<sb_restore_state> = {
 }()
 
 /// Signals that end the program. Once the program listens for them the
-/// first one is delivered to it, so it can quit in order; without a
-/// listener, or for a second one, the handler restores the terminal and
-/// lets the signal do what it did before (by default, end the process).
+/// first one is delivered to it, so it can quit in order, and another kind
+/// after it is taken as part of the same stop (login and systemd send
+/// SIGTERM, then SIGHUP); without a listener, or for the same signal again,
+/// the handler restores the terminal and lets the signal do what it did
+/// before (by default, end the process). While the terminal is lent
+/// (`handOver()`), SIGINT and SIGQUIT are dropped, from any sender.
 let terminatingSignals: [Int32] = [SIGHUP, SIGINT, SIGQUIT, SIGTERM]
 /// Signals the program handles on the main queue, through the wake pipe: a
 /// new window size, a request to suspend (`kill -TSTP`), and continuing

@@ -22,6 +22,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case conflictChanged(Identity)
     /// The authenticator refused to merge.
     case mergeRefused([ProviderID])
+    /// The account to merge away has a PIN (named), which the merge would lose.
+    case mergeOfProtected(String)
     /// A PIN is set (named by the first value) and none was given.
     case pinRequired(String)
     /// The PIN given was wrong; when the next try may be made, if it must wait.
@@ -53,6 +55,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "the accounts changed while the conflict over \(identity) was open; sign in again"
         case .mergeRefused(let providers):
             AuthError.mergeRefused(providers).description
+        case .mergeOfProtected(let what):
+            "the other account has a PIN (\(what)), which merging it away would lose: switch to it instead, or clear its PIN first (switchboard pin clear)"
         case .pinRequired(let what):
             "\(what) is needed"
         case .wrongPIN(let what, let retryAt):

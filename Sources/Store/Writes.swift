@@ -90,11 +90,14 @@ extension AppDatabase {
             case .stay:
                 return nil
             case .switchTo(let owner):
+                // A switch, as any other: an account with a PIN takes it (`switchAccount(to:session:pin:)`).
+                if let refusal = try Self.checkSwitch(to: owner, pin: nil, db: db, at: date) { throw refusal }
                 try Self.refresh(identity, tokens: tokens, db: db, at: date)
                 let change = try Self.makeActive(owner, session: session, previous: previous, reason: .switched, db: db, at: date)
                 try Self.log("switch", session: session, account: owner, ["conflict": conflict.identity.description], db: db, at: date)
                 return change
             case .merge(let source, let target):
+                if try PINRecord.exists(db, key: PINOwner.account(source).key) { throw StoreError.mergeOfProtected(PINOwner.account(source).description) }
                 try Self.refresh(identity, tokens: tokens, db: db, at: date)
                 return try Self.merge(source, into: target, session: session, previous: previous, db: db, at: date)
             }

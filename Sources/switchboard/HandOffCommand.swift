@@ -44,7 +44,7 @@ struct HandOffCommand: Sendable {
     /// caller has lent) and returns once it and what it started are gone and
     /// the terminal's foreground is this process's again. `lent` hears the
     /// command's process group once it runs, and nil once it is gone.
-    func run(environment: [String: String], terminal: Int32, lent: @Sendable (pid_t?) -> Void = { _ in }) async -> Ending {
+    func run(environment: [String: String], terminal: Int32, lent: @escaping @Sendable (pid_t?) -> Void = { _ in }) async -> Ending {
         guard !Task.isCancelled else { return .stopped }
         _ = cpt_become_subreaper()
         Self.waitsForChildren()
@@ -58,10 +58,18 @@ struct HandOffCommand: Sendable {
             foreground: jobControl ? terminal : nil)
         {
         case .success(let spawned): pid = spawned
+        case .failure(let failure) where failure.code == ENOSYS && jobControl:
+            // A C library without the spawn action: the foreground is given just after, and a
+            // command that reads before that stops (SIGTTIN) until the supervisor continues it.
+            guard case .success(let spawned) = spawnChild(
+                arguments, environment: environment, defaultSignals: Self.defaultSignals, ownProcessGroup: true, foreground: nil)
+            else { return .cannotRun(failure.description) }
+            pid = spawned
+            tcsetpgrp(terminal, pid)
         case .failure(let failure): return .cannotRun(failure.description)
         }
         lent(pid)
-        let job = Job(leader: pid, others: Set(others), grace: grace)
+        let job = Job(leader: pid, others: Set(others), grace: grace, lent: lent)
         let supervisor = Task.detached { await job.supervise(idleLimit: idleLimit, terminal: terminal) }
         let status = await withTaskCancellationHandler {
             await job.end()
@@ -69,7 +77,6 @@ struct HandOffCommand: Sendable {
             job.hangUp(.stopped)
         }
         supervisor.cancel()
-        lent(nil)
         if jobControl { Self.takeForeground(terminal) }
         return job.reason ?? .exited(shellStatus(status))
     }
@@ -101,12 +108,17 @@ private final class Job: Sendable {
     /// This process's children from before the command: not to be touched.
     let others: Set<pid_t>
     let grace: Double
-    private let state = Mutex<(hungUpAt: ContinuousClock.Instant?, reason: HandOffCommand.Ending?)>((nil, nil))
+    /// Told nil once the leader exited: its group is no longer the command's to kill.
+    let lent: @Sendable (pid_t?) -> Void
+    /// Hung up when and why; whether the leader has exited (after which its
+    /// pid and group id are never signalled: they may be another's).
+    private let state = Mutex<(hungUpAt: ContinuousClock.Instant?, reason: HandOffCommand.Ending?, exited: Bool)>((nil, nil, false))
 
-    init(leader: pid_t, others: Set<pid_t>, grace: Double) {
+    init(leader: pid_t, others: Set<pid_t>, grace: Double, lent: @escaping @Sendable (pid_t?) -> Void) {
         self.leader = leader
         self.others = others
         self.grace = grace
+        self.lent = lent
     }
 
     /// Why this program ended it, if it did.
@@ -124,15 +136,18 @@ private final class Job: Sendable {
         // Waited for but not reaped: while it is a zombie its process group id cannot be taken by another.
         var info = siginfo_t()
         while waitid(P_PID, id_t(leader), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
+        state.withLock { $0.exited = true }
+        lent(nil)
         endDescendants()
         var status: Int32 = 0
         while waitpid(leader, &status, 0) == -1 && errno == EINTR {}
         return status
     }
 
-    /// The command's descendants still running, not counting its leader.
+    /// The command's descendants still there, not counting its leader: this
+    /// process's descendants but those that were there before, and theirs.
     private func survivors() -> [Processes.Entry] {
-        Processes.descendants(of: getpid()).filter { $0.pid != leader && !others.contains($0.pid) }
+        Processes.descendants(of: getpid(), skipping: others).filter { $0.pid != leader }
     }
 
     /// SIGHUP to what the command left, SIGKILL to what is left of that
@@ -142,13 +157,12 @@ private final class Job: Sendable {
         guard !left.isEmpty else { return }
         for entry in left where !entry.isZombie { signal(entry.pid, SIGHUP) }
         let deadline = ContinuousClock.now.advanced(by: .seconds(grace))
-        var killed = false
         // Past SIGKILL, only a process stuck in the kernel could stay: it is not waited for long.
         while !left.isEmpty, ContinuousClock.now < deadline.advanced(by: .seconds(5)) {
             for entry in left where entry.isZombie && entry.parent == getpid() { waitpid(entry.pid, nil, WNOHANG) }
-            if !killed, ContinuousClock.now >= deadline {
+            // Past the grace, every pass: what was started since the last one goes too.
+            if ContinuousClock.now >= deadline {
                 for entry in left where !entry.isZombie { kill(entry.pid, SIGKILL) }
-                killed = true
             }
             usleep(50_000)
             left = survivors()
@@ -157,12 +171,11 @@ private final class Job: Sendable {
 
     /// Sends SIGHUP (and SIGCONT, should it be stopped) once, for `reason`.
     func hangUp(_ reason: HandOffCommand.Ending) {
-        let first = state.withLock { state in
-            guard state.hungUpAt == nil else { return false }
-            state = (ContinuousClock.now, reason)
-            return true
+        state.withLock { state in
+            guard state.hungUpAt == nil, !state.exited else { return }
+            (state.hungUpAt, state.reason) = (ContinuousClock.now, reason)
+            signal(leader, SIGHUP)
         }
-        if first { signal(leader, SIGHUP) }
     }
 
     /// `signal` to a process and its group, then SIGCONT, so a stopped one acts on it.
@@ -183,17 +196,27 @@ private final class Job: Sendable {
             let now = ContinuousClock.now
             let read = Self.lastRead(terminal)
             if read != lastRead { (lastRead, lastInput) = (read, now) }
-            if let hungUpAt = state.withLock({ $0.hungUpAt }) {
-                if now >= hungUpAt.advanced(by: .seconds(grace)) {
-                    kill(leader, SIGKILL)
-                    kill(-leader, SIGKILL)
-                }
+            let (hungUpAt, exited) = state.withLock { ($0.hungUpAt, $0.exited) }
+            if exited {
+                return  // what is left is `endDescendants`' to end
+            } else if let hungUpAt {
+                if now >= hungUpAt.advanced(by: .seconds(grace)) { killLeader(SIGKILL) }
             } else if now >= lastInput.advanced(by: .seconds(idleLimit)) {
                 hangUp(.idle)
             } else if Processes.entry(leader)?.isStopped == true {
-                kill(-leader, SIGCONT)
+                killLeader(SIGCONT)
             }
             try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    /// `signal` to the leader and its group, unless it has exited (checked
+    /// under the lock its exit is noted under).
+    private func killLeader(_ signal: Int32) {
+        state.withLock { state in
+            guard !state.exited else { return }
+            kill(leader, signal)
+            kill(-leader, signal)
         }
     }
 
@@ -232,13 +255,13 @@ enum Processes {
         return Entry(pid: pid, parent: parent, state: state)
     }
 
-    /// Every process below `root`, children before grandchildren.
-    static func descendants(of root: pid_t) -> [Entry] {
+    /// Every process below `root`, but those in `skipping` and theirs.
+    static func descendants(of root: pid_t, skipping: Set<pid_t> = []) -> [Entry] {
         let all = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid_t($0) }.compactMap(entry)
         let children = Dictionary(grouping: all, by: \.parent)
         var found: [Entry] = [], queue = [root]
         while let parent = queue.popLast() {
-            for child in children[parent] ?? [] {
+            for child in children[parent] ?? [] where !skipping.contains(child.pid) {
                 found.append(child)
                 queue.append(child.pid)
             }

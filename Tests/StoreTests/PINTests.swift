@@ -244,4 +244,29 @@ struct StorePINTests {
         #expect(try db.protectedAccounts() == [])
         #expect(try db.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM pin") } == 0)
     }
+
+    @Test("a conflict's switch to a protected account takes its PIN like any switch; merging it away, which would lose its PIN, is refused; nothing changes")
+    func conflictsRespectPINs() throws {
+        let fixture = try Fixture(), db = fixture.database
+        // Accounts at different providers, so that merging them would be allowed but for the PIN.
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceMicrosoft], into: db, session: terminal1)
+        let (ada, grace) = (ids[0], ids[1])
+        try db.setPIN("2468", for: .account(ada), proof: nil, rounds: testRounds)
+        // Grace links Ada's GitHub identity: it belongs to Ada's account, which has a PIN.
+        guard case .conflict(let conflict, _) = try db.signIn(Sample.adaGitHub, mode: .link, session: terminal1) else {
+            Issue.record("expected a conflict"); return
+        }
+        #expect(throws: StoreError.pinRequired(PINOwner.account(ada).description)) {
+            try db.resolve(conflict, choosing: .switchAccount, identity: Sample.adaGitHub, session: terminal1)
+        }
+        #expect(throws: StoreError.mergeOfProtected(PINOwner.account(ada).description)) {
+            try db.resolve(conflict, choosing: .merge, identity: Sample.adaGitHub, session: terminal1)
+        }
+        #expect(try db.active(in: terminal1).id == grace)
+        #expect(try db.accounts().count == 2 && db.protectedAccounts() == [ada])
+        // Without the PIN the same choices go through.
+        try db.setPIN(nil, for: .account(ada), proof: "2468", rounds: testRounds)
+        _ = try db.resolve(conflict, choosing: .switchAccount, identity: Sample.adaGitHub, session: terminal1)
+        #expect(try db.active(in: terminal1).id == ada)
+    }
 }

@@ -161,6 +161,15 @@ struct KioskTests {
         // Chosen again (a switch): the command again, at once.
         let grace = UserStatusChanged(session: Fixture.session, previous: .anonymous, current: .account(Fixture.grace), reason: .switched)
         #expect(state.reduce(.statusChanged(grace)) == [.reload, .handOff(Fixture.grace.id)])
+        // Signed out from elsewhere meanwhile: the command is ended, once; its end brings the first screen.
+        var elsewhere = state
+        let out = UserStatusChanged(session: Fixture.session, previous: .account(Fixture.grace), current: .anonymous, reason: .external)
+        #expect(elsewhere.reduce(.statusChanged(out)) == [.reload, .endHandOff])
+        #expect(elsewhere.kiosk?.handOff == .ending(Fixture.grace.id))
+        #expect(elsewhere.reduce(.accountsChanged) == [.reload], "asked once")
+        #expect(elsewhere.reduce(.input(.key(.down))).isEmpty, "keys still count for nothing")
+        #expect(elsewhere.reduce(.handOffEnded(end, notice: nil)).isEmpty, "nobody to sign out")
+        #expect(elsewhere.kiosk?.handOff == HandOffPhase.none)
         // The station is stopped meanwhile: nobody stays signed in.
         #expect(state.reduce(.terminate) == [.signOut, .quit])
 

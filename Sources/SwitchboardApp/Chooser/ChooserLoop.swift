@@ -26,6 +26,8 @@ public final class ChooserLoop {
     private var pendingConflict: PendingConflict?
     private var quitContinuation: CheckedContinuation<Void, Never>?
     private var handOff: Task<Void, Never>?
+    /// The account whose PIN was last accepted here, until its hand-off starts.
+    private var pinAccepted: AccountID?
 
     /// - Parameter render: draws a state; called at most once per turn of
     ///   the main actor, however many actions arrived.
@@ -42,13 +44,13 @@ public final class ChooserLoop {
                 self?.send(action)
             }
         let database = environment.database
+        // A station starts with nobody: someone still active is left from a stop that could not sign out.
+        if state.kiosk != nil, (try? database.active(in: state.session).id) != nil {
+            store { environment.bus.publish(try database.signOut(session: state.session)) }
+        }
         do {
             // Before the list, so that its first frame already rests on them.
             if state.kiosk?.settings.rememberLast == true { reduce(.remembered(try database.lastActiveAccount(in: state.session))) }
-            // A station starts with nobody: someone still active is left from a stop that could not sign out.
-            if state.kiosk != nil, try database.active(in: state.session).id != nil {
-                environment.bus.publish(try database.signOut(session: state.session))
-            }
             let active = try database.active(in: state.session)
             let favourites = active.id.flatMap { try? database.favourites(of: $0) } ?? []
             reduce(.loaded(AccountList(try database.accounts(), protected: try database.protectedAccounts()), active: active))
@@ -193,6 +195,12 @@ public final class ChooserLoop {
         case .handOff(let id):
             let now = environment.now
             guard let run = environment.handOff else { return reduce(.handOffEnded(now(), notice: nil)) }
+            // Made active without its PIN (one set since the list was read): no command; the PIN is asked for.
+            if (try? database.protectedAccounts().contains(id)) != false, pinAccepted != id {
+                reduce(.handOffEnded(now(), notice: nil))
+                return reduce(.pinNeeded(id))
+            }
+            pinAccepted = nil
             handOff = Task { @MainActor [weak self] in
                 let notice = await run(id)
                 self?.send(.handOffEnded(now(), notice: notice))
@@ -203,6 +211,8 @@ public final class ChooserLoop {
                 let outcome = await run(command)
                 self?.send(.powerCommandRan(choice, outcome))
             }
+        case .endHandOff:
+            handOff?.cancel()
         case .quit:
             handOff?.cancel()
             ticker?.cancel()
@@ -224,6 +234,7 @@ public final class ChooserLoop {
                 let check: PINCheck
                 switch result {
                 case .success(let change):
+                    self?.pinAccepted = id
                     bus.publish(change)
                     check = .accepted
                 case .failure(.wrongPIN(_, let retryAt)):
@@ -338,6 +349,11 @@ public final class ChooserLoop {
         do {
             _ = try run.resolve(pending, choosing: choice)
             if choice == .cancel { reduce(.notify("Nothing changed: \(pending.identity.provider) stays with its own account.", .info)) }
+        } catch StoreError.pinRequired {
+            // Switching to the identity's account is a switch like any other: its PIN first.
+            reduce(.pinNeeded(pending.conflict.owner))
+        } catch StoreError.mergeOfProtected {
+            reduce(.notify("Not merged: the other account has a PIN. Switch to it instead, or clear its PIN first.", .warning))
         } catch { fail(error) }
     }
 
