@@ -221,9 +221,9 @@ extension AppState {
         case .help(let scroll):
             let page = max(1, HelpOverlay.rowsShown(in: self))
             switch command {
-            case .up: dialog = .help(scroll: max(0, scroll - 1))
+            case .up: dialog = .help(scroll: max(0, min(scroll, HelpOverlay.maxScroll(in: self)) - 1))
             case .down: dialog = .help(scroll: min(HelpOverlay.maxScroll(in: self), scroll + 1))
-            case .pageUp: dialog = .help(scroll: max(0, scroll - page))
+            case .pageUp: dialog = .help(scroll: max(0, min(scroll, HelpOverlay.maxScroll(in: self)) - page))
             case .pageDown: dialog = .help(scroll: min(HelpOverlay.maxScroll(in: self), scroll + page))
             default: dialog = nil
             }

@@ -75,7 +75,7 @@ extension AppDatabase {
         _ conflict: AuthConflict, choosing choice: ConflictChoice, identity: LinkedIdentity,
         session: SessionKey, tokens: TokenSet? = nil, at date: Date = Date()
     ) throws(StoreError) -> UserStatusChanged? {
-        try write { db in
+        let outcome: Result<UserStatusChanged?, StoreError> = try write { db in
             let previous = try Self.active(db, session: session)
             let fresh = try Authenticator().decide(
                 identity: identity, mode: .link, active: previous.id, directory: DatabaseDirectory(db: db))
@@ -88,20 +88,22 @@ extension AppDatabase {
             }
             switch action {
             case .stay:
-                return nil
+                return .success(nil)
             case .switchTo(let owner):
-                // A switch, as any other: an account with a PIN takes it (`switchAccount(to:session:pin:)`).
-                if let refusal = try Self.checkSwitch(to: owner, pin: nil, db: db, at: date) { throw refusal }
                 try Self.refresh(identity, tokens: tokens, db: db, at: date)
+                // A switch, as any other: an account with a PIN takes it (`switchAccount(to:session:pin:)`);
+                // the tokens just signed in for are kept for when it is given.
+                if let refusal = try Self.checkSwitch(to: owner, pin: nil, db: db, at: date) { return .failure(refusal) }
                 let change = try Self.makeActive(owner, session: session, previous: previous, reason: .switched, db: db, at: date)
                 try Self.log("switch", session: session, account: owner, ["conflict": conflict.identity.description], db: db, at: date)
-                return change
+                return .success(change)
             case .merge(let source, let target):
                 if try PINRecord.exists(db, key: PINOwner.account(source).key) { throw StoreError.mergeOfProtected(PINOwner.account(source).description) }
                 try Self.refresh(identity, tokens: tokens, db: db, at: date)
-                return try Self.merge(source, into: target, session: session, previous: previous, db: db, at: date)
+                return .success(try Self.merge(source, into: target, session: session, previous: previous, db: db, at: date))
             }
         }
+        return try outcome.get()
     }
 
     /// Makes `account` active in `session`, or nobody when nil.

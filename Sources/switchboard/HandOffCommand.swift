@@ -137,8 +137,9 @@ private final class Job: Sendable {
         var info = siginfo_t()
         while waitid(P_PID, id_t(leader), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
         state.withLock { $0.exited = true }
-        lent(nil)
         endDescendants()
+        // Its group is the command's until the leader is reaped; then no signal may go to it.
+        lent(nil)
         var status: Int32 = 0
         while waitpid(leader, &status, 0) == -1 && errno == EINTR {}
         return status
@@ -172,9 +173,10 @@ private final class Job: Sendable {
     /// Sends SIGHUP (and SIGCONT, should it be stopped) once, for `reason`.
     func hangUp(_ reason: HandOffCommand.Ending) {
         state.withLock { state in
-            guard state.hungUpAt == nil, !state.exited else { return }
+            guard state.hungUpAt == nil else { return }
             (state.hungUpAt, state.reason) = (ContinuousClock.now, reason)
-            signal(leader, SIGHUP)
+            // Exited already: what it left is being ended anyway.
+            if !state.exited { signal(leader, SIGHUP) }
         }
     }
 

@@ -101,6 +101,9 @@ struct SignInCommand: AsyncParsableCommand, TakesCommonOptions {
                 let change = try run.resolve(pending, choosing: choice)
                 output.resolved(pending, choice: choice, change: change, session: session)
                 if choice != .cancel { report = report.resolved(to: change?.current.account) }
+            } catch StoreError.pinRequired, StoreError.wrongPIN, StoreError.pinLockedOut {
+                let owner = pending.conflict.owner
+                throw fail("account \(owner) has a PIN: the sign-in is kept; switch to it with `switchboard switch \(owner)`", .pinRequired)
             } catch {
                 throw fail(error.description, ExitStatus(error))
             }

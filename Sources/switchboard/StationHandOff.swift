@@ -26,6 +26,8 @@ struct StationHandOff: Sendable {
                 account: account, session: session, configuration: configuration,
                 tokens: try await tokens.accessTokens(of: account.identities.map(\.identity), minValid: TokenOptions.defaultMinValid))
         } catch {
+            // Ended before it began (the station stops, or its person left): nothing to tell.
+            if Task.isCancelled { return nil }
             return ("Could not start the station's command: \(error)".displaySafe, .error)
         }
         guard !Task.isCancelled else { return nil }

@@ -245,7 +245,7 @@ struct StorePINTests {
         #expect(try db.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM pin") } == 0)
     }
 
-    @Test("a conflict's switch to a protected account takes its PIN like any switch; merging it away, which would lose its PIN, is refused; nothing changes")
+    @Test("a conflict's switch to a protected account takes its PIN like any switch; merging it away, which would lose its PIN, is refused; nobody is switched")
     func conflictsRespectPINs() throws {
         let fixture = try Fixture(), db = fixture.database
         // Accounts at different providers, so that merging them would be allowed but for the PIN.

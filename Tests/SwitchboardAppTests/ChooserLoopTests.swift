@@ -202,3 +202,74 @@ struct ChooserLoopTests {
         try await t.wait("monochrome") { $0.theme.name == "monochrome" }
     }
 }
+
+/// A station's hand-off through the loop, with the command stood in for.
+@Suite("The UI loop at a station")
+@MainActor
+struct StationLoopTests {
+    /// Who the stand-in command ran as, and whether it was ended early.
+    final class HandOffs {
+        var ran: [AccountID] = []
+        var cancelled = false
+    }
+
+    func station(_ rig: AppRig, handOffs: HandOffs) -> ChooserLoop {
+        var state = AppState(session: SessionKey("station")!, size: Size(width: 100, height: 30), now: Moment.now(), guide: Fixture.guide,
+                             theme: .builtIn, providers: [ProviderChoice(id: "demo", name: "Demo")])
+        state.enterKiosk(KioskSettings(command: ["station-session"]))
+        return ChooserLoop(
+            state: state,
+            environment: ChooserEnvironment(
+                database: rig.database, bus: rig.bus, providers: rig.providers, clock: SystemFlowClock(), copy: { _ in }, open: { _ in },
+                nextTheme: { _ in (Theme.monochrome, nil) },
+                handOff: { id in
+                    // Runs until the loop ends it.
+                    handOffs.ran.append(id)
+                    while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(10)) }
+                    handOffs.cancelled = true
+                    return nil
+                }),
+            render: { _ in })
+    }
+
+    func wait(_ what: String, _ condition: () -> Bool) async throws {
+        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        if !condition() { Issue.record("timed out waiting for \(what)") }
+    }
+
+    @Test("a person signed out from elsewhere while their command runs: the command is ended and the station is back")
+    func endedFromElsewhere() async throws {
+        let rig = try await AppRig(interval: 1)
+        defer { Task { await rig.stop() } }
+        let session = SessionKey("station")!
+        let ids = try Sample.signIn([Sample.adaGitHub], into: rig.database, session: SessionKey("setup")!)
+        let handOffs = HandOffs()
+        let loop = station(rig, handOffs: handOffs)
+        loop.start()
+        rig.bus.publish(try rig.database.switchAccount(to: ids[0], session: session))
+        try await wait("the command to run") { handOffs.ran == [ids[0]] }
+        #expect(loop.state.kiosk?.handOff == .running(ids[0]))
+        rig.bus.publish(try rig.database.signOut(session: session))
+        try await wait("the command to be ended") { handOffs.cancelled }
+        try await wait("the station to be back") { loop.state.kiosk?.handOff == HandOffPhase.none }
+        #expect(try rig.database.active(in: session) == .anonymous)
+    }
+
+    @Test("a PIN set after the list was read: no command for whoever was made active without it; the PIN is asked for")
+    func pinTheListDidNotKnow() async throws {
+        let rig = try await AppRig(interval: 1)
+        defer { Task { await rig.stop() } }
+        let session = SessionKey("station")!
+        let ids = try Sample.signIn([Sample.adaGitHub], into: rig.database, session: SessionKey("setup")!)
+        let handOffs = HandOffs()
+        let loop = station(rig, handOffs: handOffs)
+        loop.start()
+        try rig.database.setPIN("2468", for: .account(ids[0]), proof: nil, rounds: 1_000)
+        // As a sign-in lands: the store makes her active (no PIN is asked of a sign-in in the store).
+        _ = try rig.database.signIn(Sample.adaGitHub, mode: .signIn, session: session)
+        rig.bus.publish(UserStatusChanged(session: session, previous: .anonymous, current: .account(try #require(try rig.database.account(ids[0]))), reason: .signedIn(isNew: false)))
+        try await wait("the PIN dialog") { if case .pin = loop.state.dialog { true } else { false } }
+        #expect(handOffs.ran.isEmpty)
+        try await wait("the sign-out") { (try? rig.database.active(in: session)) == .anonymous }
+    }
+}

@@ -166,6 +166,7 @@ public final class ChooserLoop {
         case .checkOperatorPIN(let pin):
             checkOperatorPIN(pin)
         case .signOut:
+            pinAccepted = nil
             store { bus.publish(try database.signOut(session: session)) }
         case .setFavourite(let show, let starred, let account):
             store {
@@ -349,8 +350,8 @@ public final class ChooserLoop {
         do {
             _ = try run.resolve(pending, choosing: choice)
             if choice == .cancel { reduce(.notify("Nothing changed: \(pending.identity.provider) stays with its own account.", .info)) }
-        } catch StoreError.pinRequired {
-            // Switching to the identity's account is a switch like any other: its PIN first.
+        } catch StoreError.pinRequired, StoreError.wrongPIN, StoreError.pinLockedOut {
+            // Switching to the identity's account is a switch like any other: its PIN first (the dialog shows a wait).
             reduce(.pinNeeded(pending.conflict.owner))
         } catch StoreError.mergeOfProtected {
             reduce(.notify("Not merged: the other account has a PIN. Switch to it instead, or clear its PIN first.", .warning))
