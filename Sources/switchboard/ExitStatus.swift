@@ -92,7 +92,8 @@ func fail(_ message: String, _ status: ExitStatus) -> ExitCode {
     return ExitCode(status.rawValue)
 }
 
-/// Runs a command body, turning store errors into their message and status.
-func reportingErrors(_ body: () throws(StoreError) -> Void) throws {
-    do { try body() } catch { throw fail(error.description, ExitStatus(error)) }
+/// Runs a command body, turning store errors into their message and
+/// status; any other error (a thrown exit) passes as it is.
+func reportingErrors(_ body: () throws -> Void) throws {
+    do { try body() } catch let error as StoreError { throw fail(error.description, ExitStatus(error)) }
 }

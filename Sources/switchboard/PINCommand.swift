@@ -61,11 +61,6 @@ struct PINJSON: Encodable {
     }
 }
 
-/// Runs `body`, reporting a store error or a thrown exit as the command's end.
-private func pinCommand(_ body: () throws -> Void) throws {
-    do { try body() } catch let error as StoreError { throw fail(error.description, ExitStatus(error)) }
-}
-
 /// Asks for the PIN that allows the change, when one is set.
 private func proof(for owner: PINOwner, in database: AppDatabase) throws -> String? {
     guard try database.hasPIN(owner) else { return nil }
@@ -81,7 +76,7 @@ struct PINSetCommand: AsyncParsableCommand, TakesCommonOptions {
 
     func run() async throws {
         let session = try options.sessionKey()
-        try pinCommand {
+        try reportingErrors {
             let database = try options.openDatabase()
             let (owner, name) = try target.resolve(database, session: session)
             let current = try proof(for: owner, in: database)
@@ -104,7 +99,7 @@ struct PINClearCommand: AsyncParsableCommand, TakesCommonOptions {
 
     func run() async throws {
         let session = try options.sessionKey()
-        try pinCommand {
+        try reportingErrors {
             let database = try options.openDatabase()
             let (owner, name) = try target.resolve(database, session: session)
             guard try database.hasPIN(owner) else {
@@ -126,7 +121,7 @@ struct PINResetCommand: AsyncParsableCommand, TakesCommonOptions {
     var account: String
 
     func run() async throws {
-        try pinCommand {
+        try reportingErrors {
             let database = try options.openDatabase()
             let found = try database.findAccount(account)
             guard try database.hasPIN(.operatorPIN) else { throw StoreError.pinNotSet(PINOwner.operatorPIN.description) }
