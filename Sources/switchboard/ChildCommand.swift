@@ -20,14 +20,10 @@ func runChild(_ arguments: [String], environment: [String: String]) -> Int32 {
     var defaults = [SIGPIPE]
     var previous: [Int32: sigaction] = [:]
     for signal in forwarded + ignored {
-        var ignore = sigaction(), old = sigaction()
-        ignore.__sigaction_handler.sa_handler = SIG_IGN
-        sigaction(signal, &ignore, &old)
+        let old = ignore(signal)
         previous[signal] = old
         // A signal this process was started ignoring stays ignored in the child.
-        if unsafeBitCast(old.__sigaction_handler.sa_handler, to: Int.self) != unsafeBitCast(SIG_IGN, to: Int.self) {
-            defaults.append(signal)
-        }
+        if !old.ignores { defaults.append(signal) }
     }
     defer { for (signal, old) in previous { var old = old; sigaction(signal, &old, nil) } }
     // Listening before the spawn: a signal that comes before the child exists is passed on once it does.
@@ -54,6 +50,20 @@ func runChild(_ arguments: [String], environment: [String: String]) -> Int32 {
     let early = pending.load(ordering: .acquiring)
     if early != 0 { kill(pid, early) }
     return shellStatus(waitForExit(pid))
+}
+
+/// Sets `signal` to be ignored; returns the action it had, for
+/// `sigaction(signal, &old, nil)` to put back.
+func ignore(_ signal: Int32) -> sigaction {
+    var ignore = sigaction(), old = sigaction()
+    ignore.__sigaction_handler.sa_handler = SIG_IGN
+    sigaction(signal, &ignore, &old)
+    return old
+}
+
+extension sigaction {
+    /// Whether this action ignores its signal.
+    var ignores: Bool { unsafeBitCast(__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) }
 }
 
 /// Why a child could not be started.

@@ -86,17 +86,13 @@ struct HandOffCommand: Sendable {
     private static func waitsForChildren() {
         var current = sigaction()
         sigaction(SIGCHLD, nil, &current)
-        if unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
-            signal(SIGCHLD, SIG_DFL)
-        }
+        if current.ignores { signal(SIGCHLD, SIG_DFL) }
     }
 
     /// Makes this process's group the terminal's foreground again; it is
     /// in the background then, so SIGTTOU is ignored meanwhile.
     private static func takeForeground(_ terminal: Int32) {
-        var ignore = sigaction(), old = sigaction()
-        ignore.__sigaction_handler.sa_handler = SIG_IGN
-        sigaction(SIGTTOU, &ignore, &old)
+        var old = ignore(SIGTTOU)
         tcsetpgrp(terminal, getpgrp())
         sigaction(SIGTTOU, &old, nil)
     }
