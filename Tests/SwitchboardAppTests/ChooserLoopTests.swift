@@ -232,6 +232,16 @@ struct StationLoopTests {
             render: { _ in })
     }
 
+    /// A started station, with Ada signed in elsewhere, and whom its stand-in command ran as.
+    func startedStation() async throws -> (AppRig, AccountID, HandOffs, ChooserLoop) {
+        let rig = try await AppRig(interval: 1)
+        let ada = try Sample.signIn([Sample.adaGitHub], into: rig.database, session: SessionKey("setup")!)[0]
+        let handOffs = HandOffs()
+        let loop = station(rig, handOffs: handOffs)
+        loop.start()
+        return (rig, ada, handOffs, loop)
+    }
+
     func wait(_ what: String, _ condition: () -> Bool) async throws {
         for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
         if !condition() { Issue.record("timed out waiting for \(what)") }
@@ -239,16 +249,12 @@ struct StationLoopTests {
 
     @Test("a person signed out from elsewhere while their command runs: the command is ended and the station is back")
     func endedFromElsewhere() async throws {
-        let rig = try await AppRig(interval: 1)
+        let (rig, ada, handOffs, loop) = try await startedStation()
         defer { Task { await rig.stop() } }
-        let session = SessionKey("station")!
-        let ids = try Sample.signIn([Sample.adaGitHub], into: rig.database, session: SessionKey("setup")!)
-        let handOffs = HandOffs()
-        let loop = station(rig, handOffs: handOffs)
-        loop.start()
-        rig.bus.publish(try rig.database.switchAccount(to: ids[0], session: session))
-        try await wait("the command to run") { handOffs.ran == [ids[0]] }
-        #expect(loop.state.kiosk?.handOff == .running(ids[0]))
+        let session = loop.state.session
+        rig.bus.publish(try rig.database.switchAccount(to: ada, session: session))
+        try await wait("the command to run") { handOffs.ran == [ada] }
+        #expect(loop.state.kiosk?.handOff == .running(ada))
         rig.bus.publish(try rig.database.signOut(session: session))
         try await wait("the command to be ended") { handOffs.cancelled }
         try await wait("the station to be back") { loop.state.kiosk?.handOff == HandOffPhase.none }
@@ -257,17 +263,13 @@ struct StationLoopTests {
 
     @Test("a PIN set after the list was read: no command for whoever was made active without it; the PIN is asked for")
     func pinTheListDidNotKnow() async throws {
-        let rig = try await AppRig(interval: 1)
+        let (rig, ada, handOffs, loop) = try await startedStation()
         defer { Task { await rig.stop() } }
-        let session = SessionKey("station")!
-        let ids = try Sample.signIn([Sample.adaGitHub], into: rig.database, session: SessionKey("setup")!)
-        let handOffs = HandOffs()
-        let loop = station(rig, handOffs: handOffs)
-        loop.start()
-        try rig.database.setPIN("2468", for: .account(ids[0]), proof: nil, rounds: 1_000)
+        let session = loop.state.session
+        try rig.database.setPIN("2468", for: .account(ada), proof: nil, rounds: 1_000)
         // As a sign-in lands: the store makes her active (no PIN is asked of a sign-in in the store).
         _ = try rig.database.signIn(Sample.adaGitHub, mode: .signIn, session: session)
-        rig.bus.publish(UserStatusChanged(session: session, previous: .anonymous, current: .account(try #require(try rig.database.account(ids[0]))), reason: .signedIn(isNew: false)))
+        rig.bus.publish(UserStatusChanged(session: session, previous: .anonymous, current: .account(try #require(try rig.database.account(ada))), reason: .signedIn(isNew: false)))
         try await wait("the PIN dialog") { if case .pin = loop.state.dialog { true } else { false } }
         #expect(handOffs.ran.isEmpty)
         try await wait("the sign-out") { (try? rig.database.active(in: session)) == .anonymous }
