@@ -22,12 +22,15 @@ public struct ProviderConfiguration: Sendable {
     public let file: String?
     /// The `theme` key: a built-in theme's name or a theme file's path.
     public let theme: String?
+    /// The `[kiosk]` table as written, for the station's own settings to read.
+    public let kiosk: TOMLTable?
 
-    public init(providers: [ProviderSettings], file: String?, theme: String? = nil) {
+    public init(providers: [ProviderSettings], file: String?, theme: String? = nil, kiosk: TOMLTable? = nil) {
         let demo = providers.contains { $0.kind == .demo } ? [] : [ProviderSettings.demo()]
         self.providers = providers + demo
         self.file = file
         self.theme = theme
+        self.kiosk = kiosk
     }
 
     /// The provider called `id`.
@@ -65,7 +68,8 @@ public struct ProviderConfiguration: Sendable {
                 providers.append(try settings(named: name, entry))
             }
         }
-        return ProviderConfiguration(providers: providers, file: document.file, theme: try root.optionalString("theme"))
+        return ProviderConfiguration(
+            providers: providers, file: document.file, theme: try root.optionalString("theme"), kiosk: try root.optionalTable("kiosk"))
     }
 
     static let keys = ["kind", "name", "client_id", "client_secret", "issuer", "scopes", "device_authorization_endpoint", "tenant", "host"]

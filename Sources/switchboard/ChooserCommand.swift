@@ -25,18 +25,19 @@ struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
     }
 
     func run() async throws {
-        try await Self.open(options: options, theme: theme, kiosk: nil)
+        try await Self.open(options: options, configuration: nil, theme: theme, kiosk: nil)
     }
 
-    /// Opens the chooser on this terminal; locked as a station with `kiosk`.
-    static func open(options: CommonOptions, theme: String?, kiosk: KioskSettings?) async throws {
+    /// Opens the chooser on this terminal, with `configuration` when it
+    /// was read already; locked as a station with `kiosk`.
+    static func open(options: CommonOptions, configuration: ProviderConfiguration?, theme: String?, kiosk: KioskSettings?) async throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw fail("the chooser needs a terminal; scripts use the subcommands (switchboard --help)", .usage)
         }
         let session = try options.sessionKey()
         let database: AppDatabase
         do { database = try options.openDatabase() } catch { throw fail(error.description, ExitStatus(error)) }
-        let configuration = try options.providerConfiguration()
+        let configuration = try configuration ?? options.providerConfiguration()
         let guide: Guide
         do { guide = try Guide.bundled() } catch { throw fail(error.description, .configuration) }
         let environment = ProcessInfo.processInfo.environment

@@ -38,19 +38,14 @@ struct KioskCommand: AsyncParsableCommand, TakesCommonOptions {
     }
 
     func run() async throws {
-        let path = ProviderConfiguration.path(explicit: options.config, environment: ProcessInfo.processInfo.environment).path
+        let configuration = try options.providerConfiguration()
         var settings: KioskSettings
-        do {
-            let table = FileManager.default.fileExists(atPath: path) ? try ConfigFile.load(path: path).root.optionalTable("kiosk") : nil
-            settings = try KioskSettings.parse(table)
-        } catch {
-            throw fail(error.description, .configuration)
-        }
+        do { settings = try KioskSettings.parse(configuration.kiosk) } catch { throw fail(error.description, .configuration) }
         if settings.greeting == nil, let issue = try? String(contentsOfFile: issueFile, encoding: .utf8) {
             // Missing or unreadable: the program's name, as without a greeting.
             settings.greeting = IssueGreeting.greeting(in: issue, context: Self.issueContext())
         }
-        try await ChooserCommand.open(options: options, theme: theme, kiosk: settings)
+        try await ChooserCommand.open(options: options, configuration: configuration, theme: theme, kiosk: settings)
     }
 
     /// What /etc/issue's escapes name: this machine (uname) and terminal.
