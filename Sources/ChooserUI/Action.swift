@@ -71,7 +71,8 @@ public enum Effect: Hashable, Sendable {
     case startSignIn(ProviderID, AuthMode)
     case cancelSignIn
     case resolveConflict(ConflictChoice)
-    case disconnect(Identity)
+    /// Disconnect an identity; an account with a PIN takes it (or the operator PIN).
+    case disconnect(Identity, pin: PINProof?)
     case setFavourite(String, starred: Bool, account: AccountID)
     /// Put text on the clipboard (OSC 52).
     case copy(String)

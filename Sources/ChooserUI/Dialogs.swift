@@ -20,6 +20,9 @@ public struct PINDialog: Sendable {
     public enum Purpose: Sendable {
         /// A switch to this account, once its PIN is right.
         case switchTo(Account)
+        /// Disconnecting an identity of an account with a PIN, once its PIN
+        /// (or, from the operator menu, the operator PIN) is right.
+        case disconnect(Identity, from: Account, byOperator: Bool)
         /// A station's operator menu, once the operator PIN is right.
         case operatorMenu
     }
@@ -43,9 +46,21 @@ public struct PINDialog: Sendable {
     /// An empty dialog for `purpose`.
     public init(_ purpose: Purpose) { self.purpose = purpose }
 
-    /// The account a switch is for, if it is one.
+    /// The account whose PIN is asked for (for a switch or a disconnect);
+    /// nil for the operator menu's.
     public var account: Account? {
-        if case .switchTo(let account) = purpose { account } else { nil }
+        switch purpose {
+        case .switchTo(let account), .disconnect(_, let account, byOperator: false): account
+        case .disconnect, .operatorMenu: nil
+        }
+    }
+
+    /// The account a PIN typed here acts on, whichever PIN it takes.
+    public var subject: Account? {
+        switch purpose {
+        case .switchTo(let account), .disconnect(_, let account, _): account
+        case .operatorMenu: nil
+        }
     }
 
     /// Whether the wait after wrong PINs is still running at `now`.
@@ -160,8 +175,13 @@ public struct ConflictDialog: Sendable {
 public struct DisconnectDialog: Sendable {
     public let account: Account
     public var selection = 0
+    /// Opened from a station's operator menu: an account with a PIN takes the operator PIN.
+    public let byOperator: Bool
 
-    public init(account: Account) { self.account = account }
+    public init(account: Account, byOperator: Bool = false) {
+        self.account = account
+        self.byOperator = byOperator
+    }
 
     public var identity: LinkedIdentity? {
         account.identities.indices.contains(selection) ? account.identities[selection] : nil

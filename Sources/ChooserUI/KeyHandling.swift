@@ -190,7 +190,9 @@ extension AppState {
                 dialog = .disconnect(confirm)
             case .confirm:
                 dialog = nil
-                if let identity = confirm.identity { return [.disconnect(identity.identity)] }
+                guard let identity = confirm.identity else { break }
+                guard accounts.list.protected.contains(confirm.account.id) else { return [.disconnect(identity.identity, pin: nil)] }
+                dialog = .pin(PINDialog(.disconnect(identity.identity, from: confirm.account, byOperator: confirm.byOperator)))
             case .cancel: dialog = nil
             default: break
             }
@@ -209,6 +211,8 @@ extension AppState {
                 dialog = .pin(pin)
                 switch pin.purpose {
                 case .switchTo(let account): return [.switchWithPIN(account.id, pin: pin.digits)]
+                case .disconnect(let identity, _, let byOperator):
+                    return [.disconnect(identity, pin: byOperator ? .operatorPIN(pin.digits) : .account(pin.digits))]
                 case .operatorMenu: return [.checkOperatorPIN(pin.digits)]
                 }
             case .cancel: dialog = nil

@@ -111,7 +111,7 @@ extension AppState {
                     notify("Select an account first.", .info)
                     return []
                 }
-                dialog = .disconnect(DisconnectDialog(account: account))
+                dialog = .disconnect(DisconnectDialog(account: account, byOperator: true))
             case .reboot, .powerOff:
                 dialog = .confirmPower(choices[min(selection, choices.count - 1)])
             case .back:

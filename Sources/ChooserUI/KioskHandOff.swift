@@ -37,7 +37,6 @@ extension AppState {
     /// dialog shows. Who another program made active does not, nor does
     /// the account an identity was linked or merged into.
     mutating func kioskHandOff(after action: Action) -> [Effect] {
-        if let effects = kioskAsksPINAfterSignIn(action) { return effects }
         guard var kiosk, kiosk.settings.command != nil else { return [] }
         if case .statusChanged(let change) = action, change.session == session, let id = change.current.id, kiosk.handOff == .none {
             switch change.reason {
@@ -63,19 +62,6 @@ extension AppState {
         }
         self.kiosk = kiosk
         return effects
-    }
-
-    /// At a station, a sign-in that lands on an account with a PIN asks for
-    /// that PIN, as a switch would: whoever can approve a code (anyone, at
-    /// the demo provider) does not stand in for it. The session is signed
-    /// out meanwhile; the right PIN switches. Nil when `action` is no such
-    /// sign-in.
-    mutating func kioskAsksPINAfterSignIn(_ action: Action) -> [Effect]? {
-        guard kiosk != nil, case .statusChanged(let change) = action, change.session == session,
-            case .signedIn(isNew: false) = change.reason, let id = change.current.id, accounts.list.protected.contains(id)
-        else { return nil }
-        openPIN(for: id)
-        return [.signOut]
     }
 
     /// The hand-off command ended: the station goes back to its first

@@ -108,7 +108,7 @@ extension AppState {
             powerCommandRan(choice, outcome)
             return []
         case .pinChecked(let id, let check):
-            guard case .pin(var pin) = dialog, pin.account?.id == id else { return [] }
+            guard case .pin(var pin) = dialog, pin.subject?.id == id else { return [] }
             pin.checking = false
             pin.digits = ""
             switch check {

@@ -107,7 +107,8 @@ extension AppDatabase {
         try outcome.get()
     }
 
-    /// Checks the operator PIN, counting a wrong one like any PIN's: the
+    /// Checks the operator PIN, counting a wrong one like any PIN's (one of
+    /// the wrong form is refused uncounted): the
     /// station's operator keys open only after this.
     public func checkOperatorPIN(_ pin: String, at date: Date = Date()) throws(StoreError) {
         let outcome: Result<Void, StoreError> = try write { db in try Self.operatorVerdict(pin, db: db, at: date) }
@@ -154,9 +155,10 @@ extension AppDatabase {
 
     /// Checks `pin` against `owner`'s PIN and counts the outcome: a right
     /// PIN clears the count, a wrong one adds to it. A locked-out PIN is not
-    /// looked at.
+    /// looked at; a PIN of the wrong form is thrown as `badPIN` uncounted.
     static func verify(_ owner: PINOwner, pin: String?, db: Database, at date: Date) throws -> PINVerdict {
         guard let row = try PINRecord.fetchOne(db, key: owner.key) else { return .open }
+        if let pin { try checkPINFormat(pin, field: "PIN") }
         if let until = row.lockedUntil(now: date) { return .locked(until: until) }
         guard let pin else { return .missing }
         if row.stored.matches(pin) {
@@ -177,6 +179,7 @@ extension AppDatabase {
         let candidates = [ownLock == nil ? own : nil, stationLock == nil ? station : nil].compactMap { $0 }
         if candidates.isEmpty { return .locked(until: [ownLock, stationLock].compactMap { $0 }.min()!) }
         guard let proof else { return .missing }
+        try checkPINFormat(proof, field: "current PIN")
         if candidates.contains(where: { $0.stored.matches(proof) }) {
             // The operator's PIN resets the profile's count too.
             try clearFailures(owner, db: db)
@@ -209,10 +212,33 @@ extension AppDatabase {
         return Lockout.retryAt(failures: row.failures + 1, lastFailure: date)
     }
 
-    /// Before a switch: `account`'s PIN, if it has one, must be `pin`.
-    static func checkSwitch(to account: AccountID, pin: String?, db: Database, at date: Date) throws -> StoreError? {
+    /// The one rule for acting as an account that has a PIN: making it
+    /// active in a session, handing out its tokens where it is not active,
+    /// and removing it or its identities all take its PIN or the operator
+    /// PIN. Nil when `account` has no PIN or `proof` is right; otherwise the
+    /// refusal, with a wrong proof counted on the PIN it was offered as and a
+    /// locked-out PIN not looked at. A proof of the wrong form is thrown as
+    /// `badPIN` before anything is looked at, so it costs no try.
+    static func admit(_ account: AccountID, proof: PINProof?, db: Database, at date: Date) throws -> StoreError? {
         let owner = PINOwner.account(account)
-        return switch try verify(owner, pin: pin, db: db, at: date) {
+        guard let row = try PINRecord.fetchOne(db, key: owner.key) else { return nil }
+        switch proof {
+        case nil:
+            if let until = row.lockedUntil(now: date) { return .pinLockedOut(owner.description, until: until) }
+            return .pinRequired(owner.description)
+        case .account(let pin):
+            return try refusal(verify(owner, pin: pin, db: db, at: date), owner: owner)
+        case .operatorPIN(let pin):
+            let verdict = try verify(.operatorPIN, pin: pin, db: db, at: date)
+            if verdict == .open { return .pinNotSet(PINOwner.operatorPIN.description) }
+            if verdict == .accepted { try clearFailures(owner, db: db) }
+            return try refusal(verdict, owner: .operatorPIN)
+        }
+    }
+
+    /// A verdict as a refusal naming `owner`; nil when it lets the caller on.
+    private static func refusal(_ verdict: PINVerdict, owner: PINOwner) throws -> StoreError? {
+        switch verdict {
         case .open, .accepted: nil
         case .missing: .pinRequired(owner.description)
         case .wrong(let retryAt): .wrongPIN(owner.description, retryAt: retryAt)

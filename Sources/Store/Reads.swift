@@ -14,6 +14,14 @@ extension AppDatabase {
         try read { db in try Self.loadAccounts(db, ids: [id.rawValue]).first }
     }
 
+    /// The account `identity` belongs to, or nil when nobody has it.
+    public func account(owning identity: Identity) throws(StoreError) -> Account? {
+        try read { db in
+            guard let id = try DatabaseDirectory(db: db).accountID(for: identity) else { return nil }
+            return try Self.loadAccounts(db, ids: [id.rawValue]).first
+        }
+    }
+
     /// Who `session` is acting as: its own choice, else the machine default.
     public func active(in session: SessionKey) throws(StoreError) -> ActiveAccount {
         try read { db in try Self.active(db, session: session) }

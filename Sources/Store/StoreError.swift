@@ -3,7 +3,7 @@ import SwitchboardCore
 
 /// Everything the store can refuse or fail at, each with a message that
 /// names the file, account or identity involved.
-public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file is a database, but not Switchboard's.
     case notSwitchboard(path: String)
     /// The file was written by a newer Switchboard (unknown migrations).

@@ -9,6 +9,10 @@ public enum SignInResult: Hashable, Sendable {
     case completed(account: Account, isNew: Bool, linked: Bool, change: UserStatusChanged, possibleMatches: [AccountID])
     /// The identity belongs to another account: ask, then call `resolve`.
     case conflict(AuthConflict, possibleMatches: [AccountID])
+    /// The identity's account has a PIN (`refusal` says whether one is
+    /// needed or it is locked out): its tokens are stored, but only a switch
+    /// with the PIN makes it active.
+    case needsPIN(account: AccountID, refusal: StoreError)
     /// Nothing was done.
     case refused(AuthRefusal)
 }
@@ -23,6 +27,8 @@ public struct DisconnectResult: Hashable, Sendable {
     public let accountRemoved: Bool
     /// Other sessions that acted as the removed account and are anonymous now.
     public let signedOut: [UserStatusChanged]
+    /// The tokens that were stored for the identity, to revoke at its provider.
+    public let forgotten: TokenSet?
 }
 
 // The named writes. Each is one transaction; those that change who is
@@ -32,22 +38,31 @@ extension AppDatabase {
     /// Applies a freshly verified identity by the authenticator's decision,
     /// storing its tokens in the same transaction. On a conflict nothing is
     /// written; the tokens go in with `resolve`.
+    ///
+    /// A sign-in that lands on an account with a PIN, other than the one
+    /// active, stores the tokens and ends as `needsPIN`: a switch with the
+    /// PIN makes it active.
     public func signIn(_ identity: LinkedIdentity, mode: AuthMode, session: SessionKey, tokens: TokenSet? = nil, at date: Date = Date()) throws(StoreError) -> SignInResult {
-        try write { db in
+        let outcome: Result<SignInResult, StoreError> = try write { db in
             let previous = try Self.active(db, session: session)
             let resolution = try Authenticator().decide(
                 identity: identity, mode: mode, active: previous.id, directory: DatabaseDirectory(db: db))
             let matches = resolution.possibleMatches
             switch resolution.decision {
             case .refused(let refusal):
-                return .refused(refusal)
+                return .success(.refused(refusal))
             case .conflict(let conflict):
-                return .conflict(conflict, possibleMatches: matches)
+                return .success(.conflict(conflict, possibleMatches: matches))
             case .useExisting(let id):
                 try Self.refresh(identity, tokens: tokens, db: db, at: date)
+                // Approving a code is no PIN: an account with one is made active by a switch
+                // that gives it (the tokens just stored stay for then).
+                if id != previous.id, let refusal = try Self.admit(id, proof: nil, db: db, at: date) {
+                    return .success(.needsPIN(account: id, refusal: refusal))
+                }
                 let change = try Self.makeActive(id, session: session, previous: previous, reason: .signedIn(isNew: false), db: db, at: date)
                 try Self.log("signIn", session: session, account: id, ["identity": identity.identity.description], db: db, at: date)
-                return .completed(account: change.current.account!, isNew: false, linked: false, change: change, possibleMatches: matches)
+                return .success(.completed(account: change.current.account!, isNew: false, linked: false, change: change, possibleMatches: matches))
             case .createAccount:
                 var account = AccountRecord(name: Self.name(for: identity), createdAt: date, useCount: 0)
                 try account.insert(db)
@@ -56,16 +71,17 @@ extension AppDatabase {
                 if let tokens { try CredentialRecord(identity.identity, tokens, at: date).insert(db) }
                 let change = try Self.makeActive(id, session: session, previous: previous, reason: .signedIn(isNew: true), db: db, at: date)
                 try Self.log("signIn", session: session, account: id, ["identity": identity.identity.description, "isNew": "true"], db: db, at: date)
-                return .completed(account: change.current.account!, isNew: true, linked: false, change: change, possibleMatches: matches)
+                return .success(.completed(account: change.current.account!, isNew: true, linked: false, change: change, possibleMatches: matches))
             case .link(let id):
                 try IdentityRecord(identity, account: id, at: date).insert(db)
                 if let tokens { try CredentialRecord(identity.identity, tokens, at: date).insert(db) }
                 try Self.log("link", session: session, account: id, ["identity": identity.identity.description], db: db, at: date)
                 let current = try Self.active(db, session: session)
                 let change = UserStatusChanged(session: session, previous: previous, current: current, reason: .linked(identity.identity))
-                return .completed(account: current.account!, isNew: false, linked: true, change: change, possibleMatches: matches)
+                return .success(.completed(account: current.account!, isNew: false, linked: true, change: change, possibleMatches: matches))
             }
         }
+        return try outcome.get()
     }
 
     /// Carries out a person's answer to a conflict. The conflict is checked
@@ -93,7 +109,7 @@ extension AppDatabase {
                 try Self.refresh(identity, tokens: tokens, db: db, at: date)
                 // A switch, as any other: an account with a PIN takes it (`switchAccount(to:session:pin:)`);
                 // the tokens just signed in for are kept for when it is given.
-                if let refusal = try Self.checkSwitch(to: owner, pin: nil, db: db, at: date) { return .failure(refusal) }
+                if let refusal = try Self.admit(owner, proof: nil, db: db, at: date) { return .failure(refusal) }
                 let change = try Self.makeActive(owner, session: session, previous: previous, reason: .switched, db: db, at: date)
                 try Self.log("switch", session: session, account: owner, ["conflict": conflict.identity.description], db: db, at: date)
                 return .success(change)
@@ -108,12 +124,13 @@ extension AppDatabase {
 
     /// Makes `account` active in `session`, or nobody when nil.
     ///
-    /// An account with a PIN is switched to only when `pin` is its PIN: the
-    /// check and the counting of its outcome are in the switch's transaction.
-    /// A wrong PIN's count is committed, then `wrongPIN` is thrown; none gives
-    /// `pinRequired`, too many wrong ones `pinLockedOut`.
+    /// An account with a PIN is switched to only with its PIN or the
+    /// operator PIN (`admit`): the check and the counting of its outcome are
+    /// in the switch's transaction. A wrong PIN's count is committed, then
+    /// `wrongPIN` is thrown; none gives `pinRequired`, too many wrong ones
+    /// `pinLockedOut`.
     public func switchAccount(
-        to account: AccountID?, session: SessionKey, pin: String? = nil, at date: Date = Date()
+        to account: AccountID?, session: SessionKey, pin: PINProof? = nil, at date: Date = Date()
     ) throws(StoreError) -> UserStatusChanged {
         let outcome: Result<UserStatusChanged, StoreError> = try write { db in
             let previous = try Self.active(db, session: session)
@@ -123,7 +140,7 @@ extension AppDatabase {
             guard try AccountRecord.exists(db, key: account.rawValue) else {
                 throw StoreError.accountNotFound(account.description)
             }
-            if let refusal = try Self.checkSwitch(to: account, pin: pin, db: db, at: date) { return .failure(refusal) }
+            if let refusal = try Self.admit(account, proof: pin, db: db, at: date) { return .failure(refusal) }
             let change = try Self.makeActive(account, session: session, previous: previous, reason: .switched, db: db, at: date)
             try Self.log("switch", session: session, account: account, [:], db: db, at: date)
             return .success(change)
@@ -149,13 +166,18 @@ extension AppDatabase {
 
     /// Forgets an identity: its credentials and provider data go with it. An
     /// account left with no identity is deleted with its data; sessions that
-    /// acted as it become anonymous.
-    public func disconnect(_ identity: Identity, session: SessionKey, at date: Date = Date()) throws(StoreError) -> DisconnectResult {
-        try write { db in
+    /// acted as it become anonymous. An account with a PIN gives up an
+    /// identity only with its PIN or the operator PIN (`admit`), whoever is
+    /// active. The tokens forgotten come back in the result, for revoking
+    /// them at the provider.
+    public func disconnect(_ identity: Identity, session: SessionKey, pin: PINProof? = nil, at date: Date = Date()) throws(StoreError) -> DisconnectResult {
+        let outcome: Result<DisconnectResult, StoreError> = try write { db in
             let previous = try Self.active(db, session: session)
             guard let record = try IdentityRecord.fetchOne(db, key: IdentityRecord.key(identity)) else {
                 throw StoreError.identityNotFound(identity.description)
             }
+            if let refusal = try Self.admit(AccountID(record.accountId), proof: pin, db: db, at: date) { return .failure(refusal) }
+            let forgotten = try CredentialRecord.fetchOne(db, key: IdentityRecord.key(identity))?.tokens
             try record.delete(db)
             let remaining = try IdentityRecord.filter(Column("accountId") == record.accountId).fetchCount(db)
             var signedOut: [UserStatusChanged] = []
@@ -170,8 +192,23 @@ extension AppDatabase {
             let change = UserStatusChanged(
                 session: session, previous: previous, current: try Self.active(db, session: session),
                 reason: .disconnected(identity))
-            return DisconnectResult(identity: identity, change: change, accountRemoved: remaining == 0, signedOut: signedOut)
+            return .success(DisconnectResult(
+                identity: identity, change: change, accountRemoved: remaining == 0, signedOut: signedOut, forgotten: forgotten))
         }
+        return try outcome.get()
+    }
+
+    /// Lets `session` use `account`'s tokens: always where it is the active
+    /// account; elsewhere an account with a PIN takes its PIN or the
+    /// operator PIN (`admit`), counted as any other try.
+    public func admitTokenUse(of account: AccountID, session: SessionKey, pin: PINProof? = nil, at date: Date = Date()) throws(StoreError) {
+        let outcome: Result<Void, StoreError> = try write { db in
+            guard try AccountRecord.exists(db, key: account.rawValue) else { throw StoreError.accountNotFound(account.description) }
+            if try Self.activeID(db, session: session) == account { return .success(()) }
+            if let refusal = try Self.admit(account, proof: pin, db: db, at: date) { return .failure(refusal) }
+            return .success(())
+        }
+        try outcome.get()
     }
 
     /// Stars or unstars a show for an account.

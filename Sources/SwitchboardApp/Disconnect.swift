@@ -28,8 +28,9 @@ public enum Revocation: Hashable, Sendable {
     }
 }
 
-/// Disconnects an identity: revoke at the provider where it can, then
-/// forget it here (one transaction) and announce it.
+/// Disconnects an identity: forget it here (one transaction, which an
+/// account with a PIN allows only with its PIN or the operator PIN),
+/// announce it, then revoke the forgotten tokens at the provider where it can.
 public struct Disconnect: Sendable {
     public let database: AppDatabase
     public let providers: ProviderDirectory
@@ -41,18 +42,17 @@ public struct Disconnect: Sendable {
         self.bus = bus
     }
 
-    public func run(_ identity: Identity, session: SessionKey) async throws(StoreError) -> (DisconnectResult, Revocation) {
-        let revocation = await revoke(identity)
-        let result = try database.disconnect(identity, session: session)
+    public func run(
+        _ identity: Identity, session: SessionKey, pin: PINProof? = nil, at date: Date = Date()
+    ) async throws(StoreError) -> (DisconnectResult, Revocation) {
+        let result = try database.disconnect(identity, session: session, pin: pin, at: date)
         bus?.publish(AccountsChanged(accounts: [result.change.previous.id, result.change.current.id].compactMap { $0 }))
         if result.change.previous != result.change.current { bus?.publish(result.change) }
         for change in result.signedOut { bus?.publish(change) }
-        return (result, revocation)
+        return (result, await revoke(identity, tokens: result.forgotten))
     }
 
-    private func revoke(_ identity: Identity) async -> Revocation {
-        let tokens: TokenSet?
-        do { tokens = try database.credential(for: identity) } catch { return .failed(error.description, manual: nil) }
+    private func revoke(_ identity: Identity, tokens: TokenSet?) async -> Revocation {
         guard let tokens else { return .nothingStored }
         let manual = providers.configuration.provider(identity.provider)?.template.manualRevocation
         do {

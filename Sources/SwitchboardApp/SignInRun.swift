@@ -16,6 +16,10 @@ public struct SignInReport: Sendable {
     public let conflict: PendingConflict?
     /// Other accounts whose verified email matches: a hint only.
     public let possibleMatches: [AccountID]
+    /// Set when the identity's account has a PIN: the sign-in is stored but
+    /// nobody was made active; a switch with the PIN finishes it. Says
+    /// whether the PIN is needed or locked out.
+    public var needsPIN: StoreError? = nil
 }
 
 extension SignInReport {
@@ -121,6 +125,10 @@ public final class SignInRun: Sendable {
                                 isNew: false, linked: false,
                                 conflict: PendingConflict(conflict: conflict, identity: identity, tokens: tokens),
                                 possibleMatches: matches)
+        case .needsPIN(let id, let refusal):
+            bus?.publish(AccountsChanged(accounts: [id]))
+            return SignInReport(outcome: .approved(id, isNew: false), account: try database.account(id), isNew: false, linked: false,
+                                conflict: nil, possibleMatches: [], needsPIN: refusal)
         case .refused(let refusal):
             return Self.ended(.invalidAccount(refusal.description))
         }

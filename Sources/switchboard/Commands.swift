@@ -115,29 +115,14 @@ struct SwitchCommand: AsyncParsableCommand, TakesCommonOptions {
     @Argument(help: "An account id, a name or email, or an identity as provider:subject.")
     var account: String
 
-    @Flag(name: .long, help: "Read the account's PIN as one line of standard input (for scripts).")
-    var pinStdin = false
+    @OptionGroup var pin: PINProofOptions
 
     func run() async throws {
         let session = try options.sessionKey()
         do {
             let database = try options.openDatabase()
             let target = try database.findAccount(account)
-            var pin: String?
-            if try database.hasPIN(.account(target.id)) {
-                if let until = try database.pinAttempts(of: .account(target.id)).lockedUntil {
-                    throw StoreError.pinLockedOut(PINOwner.account(target.id).description, until: until)
-                }
-                if pinStdin {
-                    pin = try PINInput.line(field: "PIN")
-                } else if PINInput.isTerminal {
-                    pin = try PINInput.read(prompt: "PIN for \(target.name.displaySafe): ", field: "PIN")
-                } else {
-                    throw fail("\(target.name.displaySafe) has a PIN and standard input is not a terminal; "
-                        + "give the PIN on standard input with --pin-stdin", .pinRequired)
-                }
-            }
-            let change = try database.switchAccount(to: target.id, session: session, pin: pin)
+            let change = try database.switchAccount(to: target.id, session: session, pin: try pin.proof(for: target, in: database))
             options.json
                 ? printJSON(StatusJSON(session: session, active: change.current))
                 : print("Switched to \(describe(change.current, in: session))")
@@ -176,6 +161,8 @@ struct DisconnectCommand: AsyncParsableCommand, TakesCommonOptions {
     @Argument(help: "The identity as provider:subject, or a provider the active account has one identity at.")
     var identity: String
 
+    @OptionGroup var pin: PINProofOptions
+
     func run() async throws {
         let session = try options.sessionKey()
         let providers = ProviderDirectory(configuration: try options.providerConfiguration(), transport: URLSessionTransport())
@@ -183,8 +170,11 @@ struct DisconnectCommand: AsyncParsableCommand, TakesCommonOptions {
         do {
             let database = try options.openDatabase()
             let target = try resolveIdentity(in: database, session: session)
-            (result, revocation) = try await Disconnect(database: database, providers: providers, bus: nil).run(target, session: session)
-        } catch {
+            let owner = try database.account(owning: target)
+            let proof = try owner.flatMap { try pin.proof(for: $0, in: database) }
+            (result, revocation) = try await Disconnect(database: database, providers: providers, bus: nil).run(
+                target, session: session, pin: proof)
+        } catch let error as StoreError {
             throw fail(error.description, ExitStatus(error))
         }
         let target = result.identity

@@ -42,7 +42,7 @@ struct EnvCommand: AsyncParsableCommand, TakesCommonOptions {
 
     func run() async throws {
         let context = try TokenContext(options)
-        let account = try context.account(tokenOptions.account)
+        let account = tokens ? try context.tokenAccount(tokenOptions) : try context.account(tokenOptions.account)
         var environment = AccountEnvironment(account: account, session: context.session)
         if tokens {
             let fresh = if let account {
@@ -84,7 +84,7 @@ struct ExecCommand: AsyncParsableCommand, TakesCommonOptions {
 
     func run() async throws {
         let context = try TokenContext(options)
-        let account = try context.requireAccount(tokenOptions.account)
+        let account = try context.requireTokenAccount(tokenOptions)
         let environment = AccountEnvironment.forCommand(
             account: account, session: context.session, configuration: context.configuration,
             tokens: try await context.accessTokens(of: account, only: provider, minValid: tokenOptions.minValid))

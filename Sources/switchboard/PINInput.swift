@@ -1,5 +1,8 @@
+import ArgumentParser
 import Foundation
 import Glibc
+import Store
+import SwitchboardCore
 
 /// Reads PINs: from the terminal with echo off (the prompt on standard
 /// error), or one line of standard input when that is not a terminal.
@@ -15,12 +18,26 @@ enum PINInput {
         return try line(field: field)
     }
 
-    /// The next line of standard input, without its line ending.
+    /// The next line of standard input, without its line ending. Read a
+    /// byte at a time, so nothing after the line is taken from a command
+    /// that inherits standard input (`exec --pin-stdin`); a line longer than
+    /// any PIN is read to its end but kept only in part, which the PIN rules
+    /// then refuse.
     static func line(field: String) throws -> String {
-        guard let line = Swift.readLine(strippingNewline: true) else {
-            throw fail("\(field): standard input ended before it was given", .usage)
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        var sawAny = false
+        while true {
+            let count = Glibc.read(STDIN_FILENO, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count == 1 else { break }
+            sawAny = true
+            if byte == UInt8(ascii: "\n") { break }
+            if bytes.count < 64 { bytes.append(byte) }
         }
-        return line.hasSuffix("\r") ? String(line.dropLast()) : line
+        guard sawAny else { throw fail("\(field): standard input ended before it was given", .usage) }
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The terminal's settings while echo is off, to put back on Ctrl-C.
@@ -43,5 +60,36 @@ enum PINInput {
             signal(SIGINT, previous)
         }
         return try line(field: field)
+    }
+}
+
+/// `--pin-stdin` and `--operator-pin`: how a command that acts as an account
+/// with a PIN (switching to it, using its tokens outside a session where it
+/// is active, disconnecting its identities) is given that PIN.
+struct PINProofOptions: ParsableArguments {
+    @Flag(name: .long, help: "Read the account's PIN (or, with --operator-pin, the operator PIN) as one line of standard input.")
+    var pinStdin = false
+
+    @Flag(name: .customLong("operator-pin"), help: "Ask for the operator PIN instead of the account's own.")
+    var operatorPIN = false
+
+    /// The PIN to act as `account` with, asked for when it has one: from
+    /// standard input with `--pin-stdin`, else on the terminal. A PIN locked
+    /// out after wrong tries is refused before anything is asked.
+    func proof(for account: Account, in database: AppDatabase) throws -> PINProof? {
+        guard try database.hasPIN(.account(account.id)) else { return nil }
+        let owner: PINOwner = operatorPIN ? .operatorPIN : .account(account.id)
+        if let until = try database.pinAttempts(of: owner).lockedUntil { throw StoreError.pinLockedOut(owner.description, until: until) }
+        let field = operatorPIN ? "operator PIN" : "PIN"
+        let pin: String
+        if pinStdin {
+            pin = try PINInput.line(field: field)
+        } else if PINInput.isTerminal {
+            pin = try PINInput.read(prompt: operatorPIN ? "Operator PIN: " : "PIN for \(account.name.displaySafe): ", field: field)
+        } else {
+            throw fail("\(account.name.displaySafe) has a PIN and standard input is not a terminal; "
+                + "give the PIN on standard input with --pin-stdin (the operator PIN with --operator-pin)", .pinRequired)
+        }
+        return operatorPIN ? .operatorPIN(pin) : .account(pin)
     }
 }

@@ -93,6 +93,11 @@ struct SignInCommand: AsyncParsableCommand, TakesCommonOptions {
         }
         countdown.cancel()
         output.endCountdown()
+        if let refusal = report.needsPIN, let account = report.account {
+            await directory.shutdown()
+            throw fail("signed in as \(account.name.displaySafe), whose account has a PIN, so nobody was made active "
+                + "(\(refusal.description)); the sign-in is kept: switch with `switchboard switch \(account.id)`", ExitStatus(refusal))
+        }
         var answered: (PendingConflict, ConflictChoice)?
         if let pending = report.conflict {
             interrupt.stop()  // Ctrl-C at the question ends the command, as anywhere else at a prompt.

@@ -13,6 +13,9 @@ struct TokenOptions: ParsableArguments {
     @Option(name: .customLong("min-valid"), help: "Refresh a token first when it expires within this many seconds.")
     var minValid: Double = TokenOptions.defaultMinValid
 
+    /// An account with a PIN that is not active in this session hands out its tokens only with its PIN.
+    @OptionGroup var pin: PINProofOptions
+
     /// Seconds a token handed out must still be valid unless `--min-valid` says otherwise.
     static let defaultMinValid: Double = 60
 
@@ -37,20 +40,37 @@ struct TokenContext {
             database: database, providers: ProviderDirectory(configuration: configuration, transport: URLSessionTransport()), bus: nil)
     }
 
+    /// The account whose tokens `options` asks for (`--account`, else the
+    /// session's active one, else nil), once it may hand them out here: an
+    /// account with a PIN that is not active in this session takes its PIN
+    /// or the operator PIN, as a switch to it would.
+    func tokenAccount(_ options: TokenOptions) throws -> Account? {
+        guard let account = try account(options.account) else { return nil }
+        do {
+            guard options.account != nil, try database.active(in: session).id != account.id else { return account }
+            try database.admitTokenUse(of: account.id, session: session, pin: try options.pin.proof(for: account, in: database))
+        } catch let error as StoreError {
+            throw fail(error.description, ExitStatus(error))
+        }
+        return account
+    }
+
+    /// As `tokenAccount(_:)`, but no account is an error.
+    func requireTokenAccount(_ options: TokenOptions) throws -> Account {
+        guard let account = try tokenAccount(options) else { throw nobodyActive }
+        return account
+    }
+
+    private var nobodyActive: any Error {
+        fail("session \(session) acts as nobody; switch to an account (`switchboard switch`) or name one with --account", .noActiveAccount)
+    }
+
     /// The account named by `--account`, else the session's active one, else nil.
     func account(_ query: String?) throws -> Account? {
         do {
             if let query { return try database.findAccount(query) }
             return try database.active(in: session).account
         } catch { throw fail(error.description, ExitStatus(error)) }
-    }
-
-    /// As `account(_:)`, but no account is an error.
-    func requireAccount(_ query: String?) throws -> Account {
-        guard let account = try account(query) else {
-            throw fail("session \(session) acts as nobody; switch to an account (`switchboard switch`) or name one with --account", .noActiveAccount)
-        }
-        return account
     }
 
     /// The account's identity at `provider`; with no provider, its only one.
@@ -118,7 +138,7 @@ struct TokenCommand: AsyncParsableCommand, TakesCommonOptions {
 
     func run() async throws {
         let context = try TokenContext(options)
-        let account = try context.requireAccount(tokenOptions.account)
+        let account = try context.requireTokenAccount(tokenOptions)
         let identity = try context.identity(of: account, at: provider)
         let token = try await context.freshToken(identity, minValid: tokenOptions.minValid)
         guard options.json else { return print(token.tokens.accessToken) }

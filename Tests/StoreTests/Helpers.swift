@@ -17,7 +17,7 @@ final class Fixture {
     func dump() throws -> String {
         try database.writer.read { db in
             var lines: [String] = []
-            for table in ["account", "identity", "credential", "session", "favourite", "providerData", "event"] {
+            for table in ["account", "identity", "credential", "session", "favourite", "providerData", "pin", "event"] {
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1, 2") {
                     lines.append("\(table) \(row)")
                 }

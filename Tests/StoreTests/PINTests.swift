@@ -101,10 +101,10 @@ struct StorePINTests {
         #expect(try db.protectedAccounts() == [ada])
         #expect(throws: StoreError.pinRequired("account \(ada)'s PIN")) { try db.switchAccount(to: ada, session: terminal1) }
         #expect(throws: StoreError.wrongPIN("account \(ada)'s PIN", retryAt: nil)) {
-            try db.switchAccount(to: ada, session: terminal1, pin: "1357")
+            try db.switchAccount(to: ada, session: terminal1, pin: .account("1357"))
         }
         #expect(try db.active(in: terminal1) == .anonymous)
-        #expect(try db.switchAccount(to: ada, session: terminal1, pin: "2468").current.id == ada)
+        #expect(try db.switchAccount(to: ada, session: terminal1, pin: .account("2468")).current.id == ada)
         #expect(try db.switchAccount(to: grace, session: terminal1).current.id == grace)
         let stored = try db.writer.read { db in try Row.fetchAll(db, sql: "SELECT * FROM pin").description }
         #expect(!stored.contains("2468"))
@@ -141,7 +141,7 @@ struct StorePINTests {
         let start = Date(timeIntervalSince1970: 2_000_000_000)
         for attempt in 1...4 {
             #expect(throws: StoreError.wrongPIN("account \(ada)'s PIN", retryAt: nil)) {
-                try fixture.database.switchAccount(to: ada, session: terminal1, pin: "0000", at: start.addingTimeInterval(Double(attempt)))
+                try fixture.database.switchAccount(to: ada, session: terminal1, pin: .account("0000"), at: start.addingTimeInterval(Double(attempt)))
             }
         }
         // A restart: a new connection to the same file.
@@ -149,20 +149,20 @@ struct StorePINTests {
         #expect(try reopened.pinAttempts(of: .account(ada), at: start).failures == 4)
         let fifth = start.addingTimeInterval(10)
         #expect(throws: StoreError.wrongPIN("account \(ada)'s PIN", retryAt: fifth.addingTimeInterval(30))) {
-            try reopened.switchAccount(to: ada, session: terminal1, pin: "0000", at: fifth)
+            try reopened.switchAccount(to: ada, session: terminal1, pin: .account("0000"), at: fifth)
         }
         // Locked: even the right PIN is not looked at, and the try is not counted.
         #expect(throws: StoreError.pinLockedOut("account \(ada)'s PIN", until: fifth.addingTimeInterval(30))) {
-            try AppDatabase(path: path).switchAccount(to: ada, session: terminal1, pin: "2468", at: fifth.addingTimeInterval(29))
+            try AppDatabase(path: path).switchAccount(to: ada, session: terminal1, pin: .account("2468"), at: fifth.addingTimeInterval(29))
         }
         #expect(try reopened.pinAttempts(of: .account(ada), at: fifth).failures == 5)
         // The sixth wrong one doubles the wait.
         let sixth = fifth.addingTimeInterval(30)
         #expect(throws: StoreError.wrongPIN("account \(ada)'s PIN", retryAt: sixth.addingTimeInterval(60))) {
-            try reopened.switchAccount(to: ada, session: terminal1, pin: "0000", at: sixth)
+            try reopened.switchAccount(to: ada, session: terminal1, pin: .account("0000"), at: sixth)
         }
         #expect(try reopened.pinAttempts(of: .account(ada), at: sixth.addingTimeInterval(59)).lockedUntil == sixth.addingTimeInterval(60))
-        #expect(try reopened.switchAccount(to: ada, session: terminal1, pin: "2468", at: sixth.addingTimeInterval(60)).current.id == ada)
+        #expect(try reopened.switchAccount(to: ada, session: terminal1, pin: .account("2468"), at: sixth.addingTimeInterval(60)).current.id == ada)
         #expect(try AppDatabase(path: path).pinAttempts(of: .account(ada)).failures == 0)
     }
 
@@ -174,14 +174,14 @@ struct StorePINTests {
         #expect(throws: StoreError.pinNotSet("the operator PIN")) { try db.resetPINAttempts(of: ada, operatorPIN: "1234") }
         try db.setPIN("9753", for: .operatorPIN, proof: nil, rounds: testRounds)
         let now = Date(timeIntervalSince1970: 2_000_000_000)  // whole milliseconds, as the store keeps them
-        for _ in 1...6 { _ = try? db.switchAccount(to: ada, session: terminal1, pin: "0000", at: now) }
+        for _ in 1...6 { _ = try? db.switchAccount(to: ada, session: terminal1, pin: .account("0000"), at: now) }
         #expect(try db.pinAttempts(of: .account(ada), at: now).lockedUntil != nil)
         #expect(throws: StoreError.wrongPIN("the operator PIN", retryAt: nil)) { try db.resetPINAttempts(of: ada, operatorPIN: "2468", at: now) }
         #expect(try db.pinAttempts(of: .operatorPIN, at: now).failures == 1)
         try db.resetPINAttempts(of: ada, operatorPIN: "9753", at: now)
         #expect(try db.pinAttempts(of: .account(ada), at: now) == (0, nil))
         #expect(try db.pinAttempts(of: .operatorPIN, at: now).failures == 0)
-        #expect(try db.switchAccount(to: ada, session: terminal1, pin: "2468", at: now).current.id == ada)
+        #expect(try db.switchAccount(to: ada, session: terminal1, pin: .account("2468"), at: now).current.id == ada)
     }
 
     @Test("a wrong proof is counted on the profile and on the operator PIN; a locked profile still takes the operator's")
@@ -195,7 +195,7 @@ struct StorePINTests {
         #expect(try db.pinAttempts(of: .account(ada), at: now).failures == 5)
         #expect(try db.pinAttempts(of: .operatorPIN, at: now).failures == 5)
         try db.resetPINAttempts(of: ada, operatorPIN: "9753", at: now.addingTimeInterval(30))
-        for _ in 1...5 { _ = try? db.switchAccount(to: ada, session: terminal1, pin: "0000", at: now) }
+        for _ in 1...5 { _ = try? db.switchAccount(to: ada, session: terminal1, pin: .account("0000"), at: now) }
         #expect(try db.pinAttempts(of: .account(ada), at: now).lockedUntil != nil)
         try db.setPIN("1111", for: .account(ada), proof: "9753", at: now, rounds: testRounds)
         #expect(try db.pinAttempts(of: .account(ada), at: now) == (0, nil))
@@ -226,13 +226,13 @@ struct StorePINTests {
             }
         }
         let before = try stored()
-        _ = try? db.switchAccount(to: ada, session: terminal1, pin: "1111")
+        _ = try? db.switchAccount(to: ada, session: terminal1, pin: .account("1111"))
         #expect(try stored() == before)
-        _ = try db.switchAccount(to: ada, session: terminal1, pin: "2468")
+        _ = try db.switchAccount(to: ada, session: terminal1, pin: .account("2468"))
         let after = try stored()
         #expect(after.rounds == StoredPIN.defaultRounds && after.salt != before.salt)
         _ = try db.signOut(session: terminal1)
-        #expect(try db.switchAccount(to: ada, session: terminal1, pin: "2468").current.id == ada)
+        #expect(try db.switchAccount(to: ada, session: terminal1, pin: .account("2468")).current.id == ada)
     }
 
     @Test("an account's PIN goes with the account")
@@ -240,7 +240,7 @@ struct StorePINTests {
         let fixture = try Fixture(), db = fixture.database
         let (ada, _) = try twoAccounts(fixture)
         try db.setPIN("2468", for: .account(ada), proof: nil, rounds: testRounds)
-        _ = try db.disconnect(Sample.adaGitHub.identity, session: terminal1)
+        _ = try db.disconnect(Sample.adaGitHub.identity, session: terminal1, pin: .account("2468"))
         #expect(try db.protectedAccounts() == [])
         #expect(try db.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM pin") } == 0)
     }

@@ -261,17 +261,29 @@ struct StationLoopTests {
         #expect(try rig.database.active(in: session) == .anonymous)
     }
 
-    @Test("a PIN set after the list was read: no command for whoever was made active without it; the PIN is asked for")
-    func pinTheListDidNotKnow() async throws {
-        let (rig, ada, handOffs, loop) = try await startedStation()
+    @Test("at a station, a sign-in that lands on an account with a PIN makes nobody active and no command runs; the PIN dialog opens and the PIN switches")
+    func signInToProtectedAccount() async throws {
+        let (rig, _, handOffs, loop) = try await startedStation()
         defer { Task { await rig.stop() } }
         let session = loop.state.session
+        // The demo's Ada, who has a PIN.
+        let demoAda = LinkedIdentity(identity: Identity(provider: "demo", subject: "1815"), displayName: "Ada Lovelace", email: nil)
+        let ada = try Sample.signIn([demoAda], into: rig.database, session: SessionKey("setup")!)[0]
         try rig.database.setPIN("2468", for: .account(ada), proof: nil, rounds: 1_000)
-        // As a sign-in lands: the store makes her active (no PIN is asked of a sign-in in the store).
-        _ = try rig.database.signIn(Sample.adaGitHub, mode: .signIn, session: session)
-        rig.bus.publish(UserStatusChanged(session: session, previous: .anonymous, current: .account(try #require(try rig.database.account(ada))), reason: .signedIn(isNew: false)))
-        try await wait("the PIN dialog") { if case .pin = loop.state.dialog { true } else { false } }
+        loop.send(.accountsChanged)
+        try await wait("the lock mark") { loop.state.accounts.list.protected.contains(ada) }
+        // Demo, then past "continue as Ada" (which would be a switch) to a new code.
+        for key in [Key.character("a"), .enter, .down, .enter] { loop.send(.input(.key(key))) }
+        try await wait("the code") {
+            if case .signIn(let dialog) = loop.state.dialog, case .waiting = dialog.phase { true } else { false }
+        }
+        guard case .signIn(let dialog) = loop.state.dialog, case .waiting(let code) = dialog.phase else { return }
+        try await rig.server.approve(userCode: code.userCode, as: "ada")
+        try await wait("the PIN dialog") { if case .pin(let pin) = loop.state.dialog { pin.account?.id == ada } else { false } }
+        #expect(try rig.database.active(in: session) == .anonymous)
         #expect(handOffs.ran.isEmpty)
-        try await wait("the sign-out") { (try? rig.database.active(in: session)) == .anonymous }
+        for key in "2468" { loop.send(.input(.key(.character(key)))) }
+        loop.send(.input(.key(.enter)))
+        try await wait("the command, as Ada") { handOffs.ran == [ada] }
     }
 }

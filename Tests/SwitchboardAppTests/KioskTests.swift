@@ -217,21 +217,4 @@ struct KioskTests {
             }
         }
     }
-
-    @Test("at a station, a sign-in that lands on an account with a PIN asks for the PIN, with the session signed out meanwhile")
-    func signInAsksPIN() {
-        var settings = Self.settings
-        settings.command = ["station-session"]
-        var state = station(active: nil)
-        state.enterKiosk(settings)
-        _ = state.reduce(.loaded(AccountList([Fixture.ada, Fixture.grace], protected: [Fixture.grace.id]), active: .anonymous))
-        let grace = UserStatusChanged(session: Fixture.session, previous: .anonymous, current: .account(Fixture.grace), reason: .signedIn(isNew: false))
-        #expect(state.reduce(.statusChanged(grace)) == [.reload, .signOut])
-        guard case .pin(let pin) = state.dialog, pin.account?.id == Fixture.grace.id else { Issue.record("no PIN dialog for Grace"); return }
-        #expect(state.kiosk?.handOff == HandOffPhase.none, "no command before the PIN")
-        // Ada has no PIN: her sign-in is her choice, and the command follows.
-        let ada = UserStatusChanged(session: Fixture.session, previous: .anonymous, current: .account(Fixture.ada), reason: .signedIn(isNew: false))
-        state.dialog = nil
-        #expect(state.reduce(.statusChanged(ada)) == [.reload, .handOff(Fixture.ada.id)])
-    }
 }

@@ -123,7 +123,7 @@ struct ReducerTests {
     func disconnect() {
         var state = several()
         _ = Fixture.press(.character("d"), .down, on: &state)
-        #expect(Fixture.press(.character("y"), on: &state) == [.disconnect(Fixture.ada.identities[1].identity)])
+        #expect(Fixture.press(.character("y"), on: &state) == [.disconnect(Fixture.ada.identities[1].identity, pin: nil)])
         #expect(state.dialog == nil)
         _ = Fixture.press(.character("d"), on: &state)
         #expect(Fixture.press(.character("n"), on: &state).isEmpty)

@@ -114,6 +114,11 @@ enum PINDialogView {
         let (title, text) = switch dialog.purpose {
         case .switchTo(let account):
             ("PIN for \(account.name.displaySafe)", "\(account.name.displaySafe) has a PIN. Type it to switch.")
+        case .disconnect(let identity, let account, byOperator: false):
+            ("PIN for \(account.name.displaySafe)",
+             "\(account.name.displaySafe) has a PIN. Type it to disconnect \(identity.provider.rawValue.displaySafe).")
+        case .disconnect(let identity, let account, byOperator: true):
+            ("Operator", "\(account.name.displaySafe) has a PIN. Type the operator PIN to disconnect \(identity.provider.rawValue.displaySafe).")
         case .operatorMenu:
             ("Operator", "Type the operator PIN to open the operator menu.")
         }

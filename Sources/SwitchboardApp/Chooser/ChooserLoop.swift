@@ -26,8 +26,6 @@ public final class ChooserLoop {
     private var pendingConflict: PendingConflict?
     private var quitContinuation: CheckedContinuation<Void, Never>?
     private var handOff: Task<Void, Never>?
-    /// The account whose PIN was last accepted here, until its hand-off starts.
-    private var pinAccepted: AccountID?
 
     /// - Parameter render: draws a state; called at most once per turn of
     ///   the main actor, however many actions arrived.
@@ -166,7 +164,6 @@ public final class ChooserLoop {
         case .checkOperatorPIN(let pin):
             checkOperatorPIN(pin)
         case .signOut:
-            pinAccepted = nil
             store { bus.publish(try database.signOut(session: session)) }
         case .setFavourite(let show, let starred, let account):
             store {
@@ -181,8 +178,8 @@ public final class ChooserLoop {
             signIn = nil
         case .resolveConflict(let choice):
             resolveConflict(choice)
-        case .disconnect(let identity):
-            disconnect(identity)
+        case .disconnect(let identity, let pin):
+            disconnect(identity, pin: pin)
         case .copy(let text):
             environment.copy(text)
         case .open(let url):
@@ -196,12 +193,6 @@ public final class ChooserLoop {
         case .handOff(let id):
             let now = environment.now
             guard let run = environment.handOff else { return reduce(.handOffEnded(now(), notice: nil)) }
-            // Made active without its PIN (one set since the list was read): no command; the PIN is asked for.
-            if (try? database.protectedAccounts().contains(id)) != false, pinAccepted != id {
-                reduce(.handOffEnded(now(), notice: nil))
-                return reduce(.pinNeeded(id))
-            }
-            pinAccepted = nil
             handOff = Task { @MainActor [weak self] in
                 let notice = await run(id)
                 self?.send(.handOffEnded(now(), notice: notice))
@@ -230,21 +221,20 @@ public final class ChooserLoop {
         let database = environment.database, bus = environment.bus, session = state.session
         let now = Date(timeIntervalSince1970: environment.now().secondsSince1970)
         Task.detached { [weak self] in
-            let result = Result { () throws(StoreError) in try database.switchAccount(to: id, session: session, pin: pin, at: now) }
+            let result = Result { () throws(StoreError) in try database.switchAccount(to: id, session: session, pin: .account(pin), at: now) }
             await MainActor.run {
                 let check: PINCheck
                 switch result {
                 case .success(let change):
-                    self?.pinAccepted = id
                     bus.publish(change)
                     check = .accepted
-                case .failure(.wrongPIN(_, let retryAt)):
-                    check = .wrong(retryAt: retryAt.map(Self.moment))
-                case .failure(.pinLockedOut(_, let until)):
-                    check = .locked(until: Self.moment(until))
                 case .failure(let error):
-                    self?.fail(error)
-                    check = .failed
+                    if let refusal = Self.pinCheck(error) {
+                        check = refusal
+                    } else {
+                        self?.fail(error)
+                        check = .failed
+                    }
                 }
                 self?.send(.pinChecked(id, check))
             }
@@ -261,8 +251,7 @@ public final class ChooserLoop {
                 let check: PINCheck
                 switch result {
                 case .success: check = .accepted
-                case .failure(.wrongPIN(_, let retryAt)): check = .wrong(retryAt: retryAt.map(Self.moment))
-                case .failure(.pinLockedOut(_, let until)): check = .locked(until: Self.moment(until))
+                case .failure(let error) where Self.pinCheck(error) != nil: check = Self.pinCheck(error)!
                 case .failure(.pinNotSet):
                     self?.send(.notify("No operator PIN is set: set one with switchboard pin set --operator.", .warning))
                     check = .failed
@@ -330,7 +319,13 @@ public final class ChooserLoop {
 
     private func finished(_ generation: Int, _ report: SignInReport, providerName: String) {
         guard signIn?.generation == generation else { return }
-        if let pending = report.conflict {
+        if report.needsPIN != nil, let id = report.account?.id {
+            // Approving a code does not stand in for the account's PIN: the switch asks for it.
+            ended(generation, SignInEnding(outcome: .cancelled))
+            signIn = nil
+            send(.pinNeeded(id))
+            send(.notify("\(report.account?.name.displaySafe ?? "That account") has a PIN: type it to switch.", .info))
+        } else if let pending = report.conflict {
             pendingConflict = pending
             let database = environment.database
             let name = { (id: AccountID) in (try? database.account(id))??.name ?? "account \(id)" }
@@ -358,19 +353,40 @@ public final class ChooserLoop {
         } catch { fail(error) }
     }
 
-    private func disconnect(_ identity: Identity) {
+    /// Disconnects off the main actor (a PIN's hash takes a moment); with a
+    /// PIN, the dialog that asked for it is told how it went.
+    private func disconnect(_ identity: Identity, pin: PINProof?) {
         let environment = environment, session = state.session
-        Task { @MainActor [weak self] in
+        let owner = state.accounts.list.accounts.first { $0.identities.contains { $0.identity == identity } }?.id
+        let now = Date(timeIntervalSince1970: environment.now().secondsSince1970)
+        Task { [weak self] in
             let disconnect = Disconnect(database: environment.database, providers: environment.providers, bus: environment.bus)
-            do {
-                let (result, revocation) = try await disconnect.run(identity, session: session)
+            do throws(StoreError) {
+                let (result, revocation) = try await disconnect.run(identity, session: session, pin: pin, at: now)
+                if let owner, pin != nil { self?.send(.pinChecked(owner, .accepted)) }
                 let said = revocation.sentence(provider: identity.provider).map { " " + $0 } ?? ""
                 let gone = result.accountRemoved ? " The account had no other identity and is gone." : ""
                 self?.send(.notify("Disconnected \(identity.provider).\(said)\(gone)", .info))
                 self?.send(.accountsChanged)
             } catch {
+                if let owner, let check = Self.pinCheck(error) { return self?.send(.pinChecked(owner, check)) ?? () }
+                if case .pinRequired = error {
+                    // Given a PIN since the list was read.
+                    self?.send(.notify("That account has a PIN now: press d again to give it.", .warning))
+                    return self?.send(.accountsChanged) ?? ()
+                }
+                if let owner, pin != nil { self?.send(.pinChecked(owner, .failed)) }
                 self?.fail(error)
             }
+        }
+    }
+
+    /// What a PIN's refusal tells its dialog; nil for other failures.
+    nonisolated private static func pinCheck(_ error: StoreError) -> PINCheck? {
+        switch error {
+        case .wrongPIN(_, let retryAt): .wrong(retryAt: retryAt.map(moment))
+        case .pinLockedOut(_, let until): .locked(until: moment(until))
+        default: nil
         }
     }
 

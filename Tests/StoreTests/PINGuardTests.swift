@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Store
+import SwitchboardCore
+
+/// Few rounds, so the store's tests stay fast.
+private let rounds = 1_000
+
+/// One way to act as an account: each takes its PIN or the operator PIN.
+struct Door: Sendable, CustomTestStringConvertible {
+    let name: String
+    /// Acts as Ada in `terminal1` (where Grace is active) with `pin`.
+    let act: @Sendable (AppDatabase, AccountID, PINProof?, Date) throws(StoreError) -> Void
+    var testDescription: String { name }
+
+    static let all: [Door] = [
+        Door(name: "switch") { db, ada, pin, date throws(StoreError) in
+            _ = try db.switchAccount(to: ada, session: terminal1, pin: pin, at: date)
+        },
+        Door(name: "tokens where she is not active") { db, ada, pin, date throws(StoreError) in
+            try db.admitTokenUse(of: ada, session: terminal1, pin: pin, at: date)
+        },
+        Door(name: "disconnect") { db, _, pin, date throws(StoreError) in
+            _ = try db.disconnect(Sample.adaGitHub.identity, session: terminal1, pin: pin, at: date)
+        },
+    ]
+}
+
+@Suite("A PIN guards every way to act as its account")
+struct PINGuardTests {
+    /// Ada (with PIN 2468) and Grace (active in terminal1); the operator PIN is 9753.
+    private func setUp() throws -> (Fixture, ada: AccountID, grace: AccountID) {
+        let fixture = try Fixture(), db = fixture.database
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: db, session: terminal1)
+        try db.setPIN("2468", for: .account(ids[0]), proof: nil, rounds: rounds)
+        try db.setPIN("9753", for: .operatorPIN, proof: nil, rounds: rounds)
+        return (fixture, ids[0], ids[1])
+    }
+
+    @Test("without a PIN: refused, nothing changed", arguments: Door.all)
+    func noPIN(_ door: Door) throws {
+        let (fixture, ada, _) = try setUp()
+        let before = try fixture.dump()
+        #expect(throws: StoreError.pinRequired(PINOwner.account(ada).description)) { try door.act(fixture.database, ada, nil, Date()) }
+        #expect(try fixture.dump() == before)
+    }
+
+    @Test("a wrong PIN is refused and counted on the PIN it was offered as; nothing else changes", arguments: Door.all)
+    func wrongPIN(_ door: Door) throws {
+        let (fixture, ada, _) = try setUp()
+        let db = fixture.database
+        #expect(throws: StoreError.self) { try door.act(db, ada, .account("1111"), Date()) }
+        #expect(try db.pinAttempts(of: .account(ada)).failures == 1)
+        #expect(try db.pinAttempts(of: .operatorPIN).failures == 0)
+        #expect(throws: StoreError.self) { try door.act(db, ada, .operatorPIN("1111"), Date()) }
+        #expect(try db.pinAttempts(of: .operatorPIN).failures == 1)
+        #expect(try db.active(in: terminal1).id != ada)
+        #expect(try db.account(ada)?.identities.count == 1)
+    }
+
+    @Test("its own PIN, or the operator PIN, opens it", arguments: Door.all)
+    func rightPIN(_ door: Door) throws {
+        for proof in [PINProof.account("2468"), .operatorPIN("9753")] {
+            let (fixture, ada, _) = try setUp()
+            try door.act(fixture.database, ada, proof, Date())
+        }
+    }
+
+    @Test("locked out after wrong tries: even the right PIN is not looked at until the wait is over", arguments: Door.all)
+    func lockout(_ door: Door) throws {
+        let (fixture, ada, _) = try setUp()
+        let db = fixture.database, start = Date(timeIntervalSince1970: 2_000_000_000)
+        for attempt in 0..<5 { _ = try? door.act(db, ada, .account("0000"), start.addingTimeInterval(Double(attempt))) }
+        let before = try fixture.dump()
+        do {
+            try door.act(db, ada, .account("2468"), start.addingTimeInterval(10))
+            Issue.record("the right PIN was taken during the lockout")
+        } catch .pinLockedOut {
+        } catch { Issue.record("\(error)") }
+        do {
+            try door.act(db, ada, nil, start.addingTimeInterval(10))
+            Issue.record("no PIN was taken during the lockout")
+        } catch .pinLockedOut {
+        } catch { Issue.record("\(error)") }
+        #expect(try fixture.dump() == before)
+        try door.act(db, ada, .account("2468"), start.addingTimeInterval(40))
+    }
+
+    @Test("a PIN of the wrong form is refused before it is checked and costs no try", arguments: Door.all)
+    func wrongForm(_ door: Door) throws {
+        let (fixture, ada, _) = try setUp()
+        let before = try fixture.dump()
+        for text in ["", "12a4", "123", "1234567890123", " 2468", "2468\n", "٢٤٦٨"] {
+            for proof in [PINProof.account(text), .operatorPIN(text)] {
+                do {
+                    try door.act(fixture.database, ada, proof, Date())
+                    Issue.record("accepted \(String(reflecting: text))")
+                } catch .badPIN(let message) {
+                    #expect(!message.contains(text) || text.isEmpty, "the message shows the digits: \(message)")
+                } catch { Issue.record("\(String(reflecting: text)): \(error)") }
+            }
+        }
+        #expect(try fixture.dump() == before)
+    }
+
+    @Test("tokens: the session where she is active needs no PIN; a session where she is not does")
+    func tokensWhereActive() throws {
+        let (fixture, ada, _) = try setUp()
+        let db = fixture.database
+        _ = try db.switchAccount(to: ada, session: terminal2, pin: .account("2468"))
+        try db.admitTokenUse(of: ada, session: terminal2)
+        #expect(throws: StoreError.pinRequired(PINOwner.account(ada).description)) { try db.admitTokenUse(of: ada, session: terminal1) }
+    }
+
+    @Test("a sign-in approved as a person with a PIN stores the tokens but makes nobody active; one as whoever is already active needs none")
+    func signIn() throws {
+        let (fixture, ada, grace) = try setUp()
+        let db = fixture.database
+        let tokens = TokenSet(accessToken: "fresh-access", refreshToken: "fresh-refresh", idToken: nil, tokenType: "Bearer", scope: nil, expiresAt: nil)
+        let result = try db.signIn(Sample.adaGitHub, mode: .signIn, session: terminal2, tokens: tokens)
+        guard case .needsPIN(let account, let refusal) = result else { Issue.record("\(result)"); return }
+        #expect(account == ada && refusal == .pinRequired(PINOwner.account(ada).description))
+        #expect(try db.active(in: terminal2) == .anonymous)
+        #expect(try db.credential(for: Sample.adaGitHub.identity)?.accessToken == "fresh-access")
+        // The switch with the PIN finishes it.
+        #expect(try db.switchAccount(to: ada, session: terminal2, pin: .account("2468")).current.id == ada)
+        // Signing in again as the active person is no new choice.
+        guard case .completed = try db.signIn(Sample.adaGitHub, mode: .signIn, session: terminal2, tokens: tokens) else {
+            Issue.record("a sign-in as the active person was refused"); return
+        }
+        // Where Grace is active it is a conflict, whose switch takes the PIN as any switch does.
+        guard case .conflict(let conflict, _) = try db.signIn(Sample.adaGitHub, mode: .signIn, session: terminal1) else {
+            Issue.record("no conflict where Grace is active"); return
+        }
+        #expect(throws: StoreError.pinRequired(PINOwner.account(ada).description)) {
+            try db.resolve(conflict, choosing: .switchAccount, identity: Sample.adaGitHub, session: terminal1)
+        }
+        #expect(try db.active(in: terminal1).id == grace)
+    }
+
+    @Test("disconnecting one of several identities of a protected account takes the PIN too; the tokens forgotten come back for revoking")
+    func disconnectOneOfSeveral() throws {
+        let (fixture, ada, _) = try setUp()
+        let db = fixture.database
+        let tokens = TokenSet(accessToken: "a", refreshToken: "r", idToken: nil, tokenType: "Bearer", scope: nil, expiresAt: nil)
+        _ = try db.switchAccount(to: ada, session: terminal2, pin: .account("2468"))
+        _ = try db.signIn(Sample.adaGoogle, mode: .link, session: terminal2, tokens: tokens)
+        #expect(try db.account(ada)?.identities.count == 2)
+        // Active here is no licence to remove: the PIN is asked all the same.
+        #expect(throws: StoreError.self) { try db.disconnect(Sample.adaGoogle.identity, session: terminal2) }
+        let result = try db.disconnect(Sample.adaGoogle.identity, session: terminal2, pin: .account("2468"))
+        #expect(result.forgotten?.refreshToken == "r" && !result.accountRemoved)
+    }
+}
