@@ -92,6 +92,61 @@ struct PINCLITests {
         #expect(try cli.run("pin", "clear", "--operator", input: "7777\n").status == 0)
     }
 
+    @Test("tokens of a protected account for a session where it is not active take its PIN: token, env --tokens and exec alike")
+    func tokensTakeThePIN() throws {
+        let cli = CLI()
+        let (ada, _) = try cli.populate()
+        #expect(try cli.run("pin", "set", "Ada Lovelace", input: "2468\n").status == 0)
+        let refused = try cli.run("token", "github", "--account", "Ada Lovelace")
+        #expect(refused.status == 7 && refused.stdout.isEmpty, "\(refused.stderr)")
+        let wrong = try cli.run("token", "github", "--account", "Ada Lovelace", "--pin-stdin", input: "1111\n")
+        #expect(wrong.status == 8 && wrong.stdout.isEmpty)
+        let env = try cli.run("env", "--tokens", "--account", "Ada Lovelace", "--json")
+        #expect(env.status == 7 && !env.stdout.contains("SECRET"))
+        let token = try cli.run("token", "github", "--account", "Ada Lovelace", "--pin-stdin", input: "2468\n")
+        #expect(token.status == 0 && token.stdout == "gho_SECRETaccess\n", "\(token.stderr)")
+        // exec reads the PIN's line only: the rest of standard input is the command's.
+        let exec = try cli.run(
+            "exec", "--account", "Ada Lovelace", "--pin-stdin", "--provider", "github", "--", "/bin/sh", "-c", #"read line; echo "$line $GH_TOKEN""#,
+            input: "2468\nhello\n")
+        #expect(exec.status == 0 && exec.stdout == "hello gho_SECRETaccess\n", "\(exec.stderr)")
+        // Where she is active, her tokens are this session's own: no PIN.
+        #expect(try cli.run("switch", "Ada Lovelace", "--pin-stdin", input: "2468\n").status == 0)
+        #expect(try cli.run("token", "github").stdout == "gho_SECRETaccess\n")
+        // Locked out after wrong tries: not even the right PIN hands them to another session.
+        for _ in 1...5 { _ = try cli.run("token", "github", "--account", "Ada Lovelace", "--pin-stdin", session: "other", input: "0000\n") }
+        let locked = try cli.run("token", "github", "--account", "Ada Lovelace", "--pin-stdin", session: "other", input: "2468\n")
+        #expect(locked.status == 9 && locked.stdout.isEmpty)
+        #expect(try AppDatabase(path: cli.path).pinAttempts(of: .account(ada)).failures == 5)
+    }
+
+    @Test("disconnecting an identity of a protected account takes its PIN or the operator PIN; without, nothing changes")
+    func disconnectTakesThePIN() throws {
+        let cli = CLI()
+        let (ada, _) = try cli.populate()
+        #expect(try cli.run("pin", "set", "Ada Lovelace", input: "2468\n").status == 0)
+        #expect(try cli.run("pin", "set", "--operator", input: "7777\n").status == 0)
+        let google = Sample.adaGoogle.identity.description
+        let refused = try cli.run("disconnect", google)
+        #expect(refused.status == 7, "\(refused.stderr)")
+        #expect(try cli.run("disconnect", google, "--pin-stdin", input: "1357\n").status == 8)
+        #expect(try AppDatabase(path: cli.path).account(ada)?.identities.count == 2)
+        let done = try cli.run("disconnect", google, "--pin-stdin", "--operator-pin", input: "7777\n")
+        #expect(done.status == 0, "\(done.stderr)")
+        #expect(try AppDatabase(path: cli.path).account(ada)?.identities.count == 1)
+        #expect(try AppDatabase(path: cli.path).protectedAccounts() == [ada])
+    }
+
+    @Test("a PIN of the wrong form on --pin-stdin is refused and costs no try", arguments: ["\n", "12ab\n", "1234567890123\n", "٢٤٦٨\n"])
+    func wrongFormCostsNothing(_ input: String) throws {
+        let cli = CLI()
+        let (ada, _) = try cli.populate()
+        #expect(try cli.run("pin", "set", "Ada Lovelace", input: "2468\n").status == 0)
+        let result = try cli.run("switch", "Ada Lovelace", "--pin-stdin", input: input)
+        #expect(result.status == 64 && result.stderr.hasPrefix("switchboard: PIN: "), "\(result.stderr)")
+        #expect(try AppDatabase(path: cli.path).pinAttempts(of: .account(ada)).failures == 0)
+    }
+
     @Test("--help lists the new exit statuses, and pin takes no PIN as an argument")
     func help() throws {
         let cli = CLI()
