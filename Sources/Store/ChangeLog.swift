@@ -98,7 +98,7 @@ public final class ChangeReader: Sendable {
     private static func changes(
         for event: LoggedEvent, db: Database, previous: (SessionKey) -> ActiveAccount, remember: (SessionKey, ActiveAccount) -> Void
     ) throws -> [StoreChange] {
-        let session = event.session.map(SessionKey.init(stored:))
+        let session = event.session.map { SessionKey(stored: $0) }
         /// Who the event's session acts as in this read's snapshot, if that
         /// is news (later events in the same read may change it again).
         func status() throws -> [StoreChange] {

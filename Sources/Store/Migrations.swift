@@ -103,5 +103,11 @@ var migrator: DatabaseMigrator {
             t.column("lastFailureAt", .datetime)
         }
     }
+    // A terminal's session lives as long as the terminal: the lifetime of
+    // the terminal that made the choice (`TerminalIdentity.lifetime`); NULL
+    // for a named session and the machine default.
+    migrator.registerMigration(StoreSchema.migrations[4]) { db in
+        try db.alter(table: "session") { t in t.add(column: "lifetime", .text) }
+    }
     return migrator
 }

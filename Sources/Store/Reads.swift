@@ -22,7 +22,8 @@ extension AppDatabase {
         }
     }
 
-    /// Who `session` is acting as: its own choice, else the machine default.
+    /// Who `session` is acting as: its own choice, anonymous when it made
+    /// none (or a closed terminal of the same name made it).
     public func active(in session: SessionKey) throws(StoreError) -> ActiveAccount {
         try read { db in try Self.active(db, session: session) }
     }
@@ -90,8 +91,8 @@ extension AppDatabase {
     }
 
     static func activeID(_ db: Database, session: SessionKey) throws -> AccountID? {
-        let rows = try Row.fetchAll(db, sql: StoreSchema.activeSQL, arguments: [session.rawValue, SessionKey.machine.rawValue])
-        return StoreSchema.activeID(rows.map { ($0[0], $0[1]) }, session: session)
+        let row = try Row.fetchOne(db, sql: StoreSchema.activeSQL, arguments: [session.rawValue])
+        return StoreSchema.activeID(row.map { ($0[0], $0[1]) }, session: session)
     }
 
     static func active(_ db: Database, session: SessionKey) throws -> ActiveAccount {

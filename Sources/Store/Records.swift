@@ -60,6 +60,7 @@ struct SessionRecord: Codable, FetchableRecord, PersistableRecord {
     var key: String
     var accountId: Int64?
     var updatedAt: Date
+    var lifetime: String?
 }
 
 struct FavouriteRecord: Codable, FetchableRecord, PersistableRecord {

@@ -12,6 +12,7 @@ enum StoreSchema {
         "v2: accounts indexed in their listed order",
         "v3: identities of an issuer named by URL keyed by the whole issuer, not its host",
         "v4: profile and operator PINs with their failed attempts",
+        "v5: a terminal's session bound to the terminal's lifetime",
     ]
 
     /// Accounts (`id`, `name`), most recently then most often used first;
@@ -34,8 +35,15 @@ enum StoreSchema {
         """
     }
 
-    /// The session rows that decide who is active: `session`'s own, then the machine default's.
-    static let activeSQL = "SELECT key, accountId FROM session WHERE key IN (?, ?)"
+    /// The session row that decides who is active, with the lifetime of the terminal that chose.
+    static let activeSQL = "SELECT accountId, lifetime FROM session WHERE key = ?"
+
+    /// Stores who a session acts as. A key with a lifetime (a terminal's own
+    /// session) binds the row to it; a named key keeps the row's binding.
+    static let chooseSQL = """
+        INSERT INTO session (key, accountId, updatedAt, lifetime) VALUES (?1, ?2, ?3, ?4)
+        ON CONFLICT(key) DO UPDATE SET accountId = ?2, updatedAt = ?3, lifetime = coalesce(?4, lifetime)
+        """
 
     /// The account a session last acted as, from the event log: the newest
     /// sign-in, switch, sign-out (which names who was signed out) or merge
@@ -67,9 +75,13 @@ enum StoreSchema {
         return accounts.map { Account(id: AccountID($0.id), name: $0.name, identities: identities.removeValue(forKey: $0.id) ?? []) }
     }
 
-    /// Who is active, from the rows of `activeSQL`: the session's choice, else the machine default.
-    static func activeID(_ rows: [(key: String, accountId: Int64?)], session: SessionKey) -> AccountID? {
-        let chosen = rows.first { $0.key == session.rawValue } ?? rows.first { $0.key == SessionKey.machine.rawValue }
-        return chosen?.accountId.map { AccountID($0) }
+    /// Who is active, from the row of `activeSQL`: the session's own choice,
+    /// unless it was made in another terminal of the same name (a terminal
+    /// that has closed). No session acts as the machine default's choice but
+    /// the machine default itself.
+    static func activeID(_ row: (accountId: Int64?, lifetime: String?)?, session: SessionKey) -> AccountID? {
+        guard let row else { return nil }
+        if let mine = session.lifetime, let theirs = row.lifetime, mine != theirs { return nil }
+        return row.accountId.map { AccountID($0) }
     }
 }

@@ -233,13 +233,13 @@ extension AppDatabase {
         _ account: AccountID, session: SessionKey, previous: ActiveAccount, reason: StatusChangeReason,
         db: Database, at date: Date
     ) throws -> UserStatusChanged {
-        try SessionRecord(key: session.rawValue, accountId: account.rawValue, updatedAt: date).upsert(db)
+        try choose(account, session: session, db: db, at: date)
         try db.execute(sql: "UPDATE account SET lastUsedAt = ?, useCount = useCount + 1 WHERE id = ?", arguments: [date, account.rawValue])
         return UserStatusChanged(session: session, previous: previous, current: try active(db, session: session), reason: reason)
     }
 
     private static func signOut(session: SessionKey, previous: ActiveAccount, db: Database, at date: Date) throws -> UserStatusChanged {
-        try SessionRecord(key: session.rawValue, accountId: nil, updatedAt: date).upsert(db)
+        try choose(nil, session: session, db: db, at: date)
         try log("signOut", session: session, account: previous.id, [:], db: db, at: date)
         return UserStatusChanged(session: session, previous: previous, current: .anonymous, reason: .signedOut)
     }
@@ -251,9 +251,9 @@ extension AppDatabase {
     ) throws -> [UserStatusChanged] {
         var changes: [UserStatusChanged] = []
         for row in try SessionRecord.filter(Column("accountId") == account.rawValue && Column("key") != except?.rawValue).fetchAll(db) {
-            let key = SessionKey(stored: row.key)
+            let key = SessionKey(stored: row.key, lifetime: row.lifetime)
             let before = try active(db, session: key)
-            try SessionRecord(key: row.key, accountId: nil, updatedAt: date).upsert(db)
+            try choose(nil, session: key, db: db, at: date)
             let detail: [String: String] =
                 switch reason {
                 case .revoked(let identity): ["reason": "revoked", "identity": identity.description]
@@ -308,6 +308,27 @@ extension AppDatabase {
             sql: "UPDATE identity SET displayName = ?, email = ?, emailVerified = ?, state = ?, checkedAt = ? WHERE provider = ? AND subject = ?",
             arguments: [identity.displayName, identity.email, identity.emailVerified, identity.state.rawValue, date,
                         identity.provider.rawValue, identity.identity.subject])
+    }
+
+    /// Stores who `session` acts as (`StoreSchema.chooseSQL`). First, the
+    /// sessions of terminals that have closed are forgotten.
+    private static func choose(_ account: AccountID?, session: SessionKey, db: Database, at date: Date) throws {
+        try forgetClosedTerminals(db, at: date)
+        try db.execute(sql: StoreSchema.chooseSQL, arguments: [session.rawValue, account?.rawValue, date, session.lifetime])
+    }
+
+    /// Deletes the session rows of terminals that are closed (their session
+    /// leader gone, or of an earlier boot), logging each as `ended` with who
+    /// it acted as. A lifetime that cannot be judged is kept.
+    static func forgetClosedTerminals(_ db: Database, at date: Date) throws {
+        let rows = try Row.fetchAll(db, sql: "SELECT key, accountId, lifetime FROM session WHERE lifetime IS NOT NULL")
+        for row in rows {
+            let lifetime: String = row[2]
+            guard TerminalIdentity.isOpen(lifetime) == false else { continue }
+            let key: String = row[0], account: Int64? = row[1]
+            try db.execute(sql: "DELETE FROM session WHERE key = ? AND lifetime = ?", arguments: [key, lifetime])
+            try log("ended", session: SessionKey(stored: key), account: account.map { AccountID($0) }, [:], db: db, at: date)
+        }
     }
 
     static func log(_ kind: String, session: SessionKey?, account: AccountID?, _ detail: [String: String], db: Database, at date: Date) throws {

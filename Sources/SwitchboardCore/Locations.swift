@@ -40,17 +40,3 @@ public enum HomeDirectory {
         return "/"
     }
 }
-
-extension SessionKey {
-    /// The controlling terminal's name without `/dev/` (`pts/3`), from the
-    /// first of standard input, output and error that is a terminal.
-    public static func terminalName() -> String? {
-        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
-            if let name = ttyname(descriptor) {
-                let path = String(cString: name)
-                return path.hasPrefix("/dev/") ? String(path.dropFirst(5)) : path
-            }
-        }
-        return nil
-    }
-}

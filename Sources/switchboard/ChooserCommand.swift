@@ -34,7 +34,7 @@ struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw fail("the chooser needs a terminal; scripts use the subcommands (switchboard --help)", .usage)
         }
-        let session = try options.sessionKey()
+        let session = try options.sessionKey(writes: true, terminal: TerminalIdentity.on(STDIN_FILENO))
         let database: AppDatabase
         do { database = try options.openDatabase() } catch { throw fail(error.description, ExitStatus(error)) }
         let configuration = try configuration ?? options.providerConfiguration()

@@ -118,7 +118,7 @@ struct SwitchCommand: AsyncParsableCommand, TakesCommonOptions {
     @OptionGroup var pin: PINProofOptions
 
     func run() async throws {
-        let session = try options.sessionKey()
+        let session = try options.sessionKey(writes: true)
         do {
             let database = try options.openDatabase()
             let target = try database.findAccount(account)
@@ -139,7 +139,7 @@ struct SignOutCommand: AsyncParsableCommand, TakesCommonOptions {
     @OptionGroup var options: CommonOptions
 
     func run() async throws {
-        let session = try options.sessionKey()
+        let session = try options.sessionKey(writes: true)
         try reportingErrors { () throws(StoreError) in
             let change = try options.openDatabase().signOut(session: session)
             if options.json { return printJSON(StatusJSON(session: session, active: change.current)) }

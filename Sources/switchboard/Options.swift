@@ -14,7 +14,7 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .long, help: "The database file (default: $SWITCHBOARD_DATABASE, else $XDG_DATA_HOME/switchboard/switchboard.sqlite).")
     var database: String?
 
-    @Option(name: .long, help: "The session to act in (default: $SWITCHBOARD_SESSION, else this terminal, else the machine default).")
+    @Option(name: .long, help: "The session to act in (default: $SWITCHBOARD_SESSION, else this terminal, else the machine default; '*' names the machine default).")
     var session: String?
 
     @Flag(name: .long, help: "Print JSON for scripts.")
@@ -58,10 +58,22 @@ struct CommonOptions: ParsableArguments {
             path: DatabaseLocation.resolve(explicit: database, environment: ProcessInfo.processInfo.environment), access: access)
     }
 
-    /// The session this invocation acts in.
-    func sessionKey() throws -> SessionKey {
-        switch SessionKey.resolve(explicit: session, environment: ProcessInfo.processInfo.environment, terminalName: SessionKey.terminalName()) {
-        case .success(let key): return key
+    /// The session this invocation acts in. A terminal's own session ends
+    /// with the terminal. With no terminal and no session named, a command
+    /// that `writes` who is active is refused: the machine-wide default is
+    /// set only by naming it.
+    /// `terminal` is the controlling terminal unless the caller knows better
+    /// (the chooser: the terminal it draws on).
+    func sessionKey(writes: Bool = false, terminal: TerminalIdentity? = TerminalIdentity.controlling()) throws -> SessionKey {
+        let environment = ProcessInfo.processInfo.environment
+        switch SessionKey.resolve(explicit: session, environment: environment, terminal: terminal) {
+        case .success(let key):
+            if writes, key.isMachine, !SessionKey.isNamed(explicit: session, environment: environment) {
+                throw fail("this process has no terminal, so it has no session of its own to change; name one with "
+                    + "--session NAME or SWITCHBOARD_SESSION=NAME (--session '*' changes the machine-wide default, "
+                    + "which processes with no terminal act as)", .usage)
+            }
+            return key
         case .failure(let error): throw fail(error.description, .usage)
         }
     }

@@ -54,7 +54,7 @@ struct SignInCommand: AsyncParsableCommand, TakesCommonOptions {
     }
 
     func run() async throws {
-        let session = try options.sessionKey()
+        let session = try options.sessionKey(writes: true)
         let output = SignInOutput(json: options.json)
         let database: AppDatabase
         do { database = try options.openDatabase() } catch { throw fail(error.description, ExitStatus(error)) }

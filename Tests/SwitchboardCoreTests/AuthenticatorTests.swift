@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 @testable import SwitchboardCore
 
@@ -130,14 +131,57 @@ struct ModelTests {
         #expect(Identity(parsing: ":1") == nil)
     }
 
-    @Test("session key: explicit, then SWITCHBOARD_SESSION, then terminal, then machine")
+    @Test("session key: explicit, then SWITCHBOARD_SESSION, then terminal, then machine; * names the machine default")
     func sessionKey() throws {
-        #expect(try SessionKey.resolve(explicit: "a", environment: ["SWITCHBOARD_SESSION": "b"], terminalName: "pts/1").get().rawValue == "a")
-        #expect(try SessionKey.resolve(explicit: nil, environment: ["SWITCHBOARD_SESSION": "b"], terminalName: "pts/1").get().rawValue == "b")
-        #expect(try SessionKey.resolve(explicit: nil, environment: [:], terminalName: "pts/1").get().rawValue == "pts/1")
-        #expect(try SessionKey.resolve(explicit: nil, environment: [:], terminalName: nil).get() == .machine)
-        #expect(throws: SessionKeyError.invalid("*")) { try SessionKey.resolve(explicit: "*", environment: [:], terminalName: nil).get() }
-        #expect(throws: SessionKeyError.self) { try SessionKey.resolve(explicit: "a\u{1B}[2J", environment: [:], terminalName: nil).get() }
+        let pts1 = TerminalIdentity(name: "pts/1", lifetime: "host/boot/42/7")
+        #expect(try SessionKey.resolve(explicit: "a", environment: ["SWITCHBOARD_SESSION": "b"], terminal: pts1).get().rawValue == "a")
+        #expect(try SessionKey.resolve(explicit: nil, environment: ["SWITCHBOARD_SESSION": "b"], terminal: pts1).get().rawValue == "b")
+        let terminal = try SessionKey.resolve(explicit: nil, environment: [:], terminal: pts1).get()
+        #expect(terminal.rawValue == "pts/1" && terminal.lifetime == "host/boot/42/7")
+        #expect(try SessionKey.resolve(explicit: nil, environment: [:], terminal: nil).get() == .machine)
+        #expect(try SessionKey.resolve(explicit: "*", environment: [:], terminal: pts1).get().isMachine)
+        #expect(try SessionKey.resolve(explicit: nil, environment: ["SWITCHBOARD_SESSION": "*"], terminal: nil).get().isMachine)
+        // A name named explicitly is a named session, stable across terminals...
+        #expect(try SessionKey.resolve(explicit: "lab", environment: [:], terminal: pts1).get().lifetime == nil)
+        // ...unless it is this terminal's own name (as env and exec pass it on): then it is this terminal's session.
+        #expect(try SessionKey.resolve(explicit: nil, environment: ["SWITCHBOARD_SESSION": "pts/1"], terminal: pts1).get().lifetime == "host/boot/42/7")
+        #expect(SessionKey.isNamed(explicit: nil, environment: ["SWITCHBOARD_SESSION": "x"]))
+        #expect(!SessionKey.isNamed(explicit: nil, environment: ["SWITCHBOARD_SESSION": ""]))
+    }
+
+    @Test("session names that are blank, not UTF-8, or hold controls are refused, not folded into one another", arguments: [
+        "", " ", "\t \n", "a\u{FFFD}b", "\u{FFFD}", "a\u{1B}[2J", "bidi\u{202E}x", "nul\u{0}x", "c1\u{9B}x", String(repeating: "x", count: 257),
+    ])
+    func badSessionNames(_ name: String) {
+        #expect(SessionKey(name) == nil)
+        #expect(SessionKey.problem(with: name) != nil)
+        #expect(throws: SessionKeyError.self) { try SessionKey.resolve(explicit: name, environment: [:], terminal: nil).get() }
+    }
+
+    @Test("a session shows its name through the terminal filter; two keys of one name are one session whatever their lifetime")
+    func sessionDisplay() {
+        #expect(SessionKey(stored: "pts/1\u{1B}]0;owned\u{7}\u{202E}").description == "pts/1")
+        #expect(SessionKey(stored: "pts/1", lifetime: "a") == SessionKey(stored: "pts/1", lifetime: "b"))
+        #expect(Set([SessionKey(stored: "pts/1", lifetime: "a"), SessionKey(stored: "pts/1")]).count == 1)
+    }
+
+    @Test("/proc/PID/stat: the session, terminal and start time, whatever the command's name holds")
+    func processStat() throws {
+        let line = "4242 (a) b (c)) S 1 4242 4242 34817 4242 4194560 1 0 0 0 0 0 0 0 20 0 1 0 98765 1000 100\n"
+        let stat = try #require(ProcessStat.parse(line))
+        #expect(stat.session == 4242 && stat.terminal == 34817 && stat.start == 98765)
+        #expect(ProcessStat.parse("garbage") == nil)
+    }
+
+    @Test("this test process: its terminal, if any, has a lifetime that is open; a made-up or earlier one is not")
+    func lifetimes() throws {
+        let own = try #require(TerminalIdentity.lifetime(leader: getsid(0)))
+        #expect(TerminalIdentity.isOpen(own) == true)
+        let parts = own.split(separator: "/")
+        #expect(TerminalIdentity.isOpen("\(parts[0])/\(parts[1])/\(parts[2])/\(UInt64(parts[3])! + 1)") == false, "another start time")
+        #expect(TerminalIdentity.isOpen("\(parts[0])/another-boot/\(parts[2])/\(parts[3])") == false, "an earlier boot")
+        #expect(TerminalIdentity.isOpen("another-host/\(parts[1])/\(parts[2])/\(parts[3])") == nil, "another machine's")
+        #expect(TerminalIdentity.isOpen("nonsense") == nil)
     }
 
     @Test("display names lose control characters and escape sequences")

@@ -1,0 +1,77 @@
+import Foundation
+import Glibc
+import GRDB
+import Testing
+import TestSupport
+@testable import Store
+@testable import SwitchboardCore
+
+/// A terminal's session lives as long as the terminal.
+@Suite("Sessions bound to their terminal's lifetime")
+struct TerminalSessionTests {
+    /// This test process's own session as a lifetime: open while the test runs.
+    private var open: String { TerminalIdentity.lifetime(leader: getsid(0))! }
+
+    /// A lifetime of this machine and boot whose leader is gone (a start time no process has).
+    private var closed: String {
+        let parts = open.split(separator: "/")
+        return "\(parts[0])/\(parts[1])/\(parts[2])/\(UInt64(parts[3])! + 12_345)"
+    }
+
+    private func terminal(_ name: String, _ lifetime: String) -> SessionKey {
+        SessionKey(terminal: TerminalIdentity(name: name, lifetime: lifetime))!
+    }
+
+    @Test("a new terminal that gets a closed terminal's name starts Anonymous; the name people see stays the same")
+    func reusedName() throws {
+        let fixture = try Fixture(), db = fixture.database
+        let ada = try Sample.signIn([Sample.adaGitHub], into: db, session: terminal("pts/0", closed))[0]
+        #expect(try db.active(in: terminal("pts/0", closed)).id == ada)
+        let next = terminal("pts/0", open)
+        #expect(try db.active(in: next) == .anonymous)
+        #expect(next.description == "pts/0")
+        // Named explicitly, as `--session pts/0` from elsewhere: what is stored under the name.
+        #expect(try db.active(in: SessionKey("pts/0")!).id == ada)
+    }
+
+    @Test("the first choice a new terminal makes forgets closed terminals' sessions and logs each as ended; open ones and named ones stay")
+    func closedAreForgotten() throws {
+        let fixture = try Fixture(), db = fixture.database
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: db, session: SessionKey("setup")!)
+        _ = try db.switchAccount(to: ids[0], session: terminal("pts/0", closed))
+        _ = try db.switchAccount(to: ids[0], session: terminal("pts/1", open))
+        _ = try db.switchAccount(to: ids[1], session: SessionKey("lab")!)
+        // Another machine's terminal (a shared store) is not judged from here.
+        let foreign = "another-host/boot/1/1"
+        _ = try db.switchAccount(to: ids[1], session: terminal("pts/7", foreign))
+        _ = try db.switchAccount(to: ids[1], session: terminal("pts/2", open))
+        let rows = try db.writer.read { db in try String.fetchAll(db, sql: "SELECT key FROM session ORDER BY key") }
+        #expect(rows == ["lab", "pts/1", "pts/2", "pts/7", "setup"])
+        let ended = try db.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT session, accountId FROM event WHERE kind = 'ended'").map { [$0[0] as String, "\($0[1] as Int64)"] }
+        }
+        #expect(ended == [["pts/0", "\(ids[0])"]])
+    }
+
+    @Test("a name given explicitly acts in the terminal's session without unbinding it; a new terminal of that name still starts Anonymous")
+    func explicitNameKeepsTheBinding() throws {
+        let fixture = try Fixture(), db = fixture.database
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: db, session: SessionKey("setup")!)
+        _ = try db.switchAccount(to: ids[0], session: terminal("pts/3", open))
+        _ = try db.switchAccount(to: ids[1], session: SessionKey("pts/3")!)
+        #expect(try db.active(in: terminal("pts/3", open)).id == ids[1])
+        #expect(try db.active(in: terminal("pts/3", closed)) == .anonymous)
+    }
+
+    @Test("a named session is stable: a station's history and its last person survive a restart")
+    func namedIsStable() throws {
+        let fixture = try Fixture(), db = fixture.database
+        let station = SessionKey("lab-3")!
+        let ada = try Sample.signIn([Sample.adaGitHub], into: db, session: station)[0]
+        _ = try db.signOut(session: station)
+        let reopened = try AppDatabase(path: fixture.folder.file("data/switchboard.sqlite"))
+        #expect(try reopened.lastActiveAccount(in: SessionKey("lab-3")!) == ada)
+        _ = try reopened.switchAccount(to: ada, session: station)
+        #expect(try reopened.active(in: SessionKey("lab-3")!).id == ada)
+    }
+}
