@@ -83,6 +83,9 @@ public final class PseudoTerminal {
         slave = -1
     }
 
+    /// A new program is about to open the slave: what it writes is read again.
+    func startingAgain() { hungUp = nil }
+
     /// Closes the master end: the program on the slave sees the terminal hang up.
     public func hangUp() {
         if masterOpen { close(master) }

@@ -31,10 +31,17 @@ public final class TerminalProcess {
 
     /// Starts `executable` with `arguments` and exactly `environment` on a
     /// new pseudo-terminal of `columns`×`rows`, in a session of its own.
-    public init(
+    public convenience init(
         _ executable: String, arguments: [String] = [], environment: [String: String], columns: Int = 100, rows: Int = 30
     ) throws(ProcessError) {
-        let terminal = try PseudoTerminal(columns: columns, rows: rows)
+        try self.init(executable, arguments: arguments, environment: environment, on: try PseudoTerminal(columns: columns, rows: rows))
+    }
+
+    /// Starts `executable` on `terminal`, which another program may have run
+    /// on before (the same terminal with a new session on it, as after a
+    /// logout and a new login).
+    public init(_ executable: String, arguments: [String] = [], environment: [String: String], on terminal: PseudoTerminal) throws(ProcessError) {
+        terminal.startingAgain()
         // The child: a new session (setsid), then opening the slave without
         // O_NOCTTY makes it the controlling terminal; it becomes 0, 1 and 2.
         (pid, started) = try spawnChild(

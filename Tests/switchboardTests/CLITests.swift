@@ -136,9 +136,9 @@ struct CLITests {
         #expect(try cli.run("disconnect", "github:0").status == 2)
         #expect(try cli.run("switch").status == 64)
         #expect(try cli.run("accounts", "--bogus").status == 64)
-        let badSession = try cli.run("status", session: "*")
+        let badSession = try cli.run("status", session: "a\u{1B}[2Jb")
         #expect(badSession.status == 64)
-        #expect(badSession.stderr.contains("invalid session name"))
+        #expect(badSession.stderr.contains("invalid session name") && !badSession.stderr.contains("\u{1B}"))
         #expect(try database.eventCount() == before)
 
         let garbage = cli.folder.file("garbage.sqlite")

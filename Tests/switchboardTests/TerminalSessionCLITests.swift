@@ -1,0 +1,73 @@
+import Foundation
+import ProcessKit
+import Store
+import SwitchboardCore
+import Testing
+import TestSupport
+
+/// Sessions as processes meet them: a terminal's own, a process with none,
+/// and a terminal that a new login gets after the last one closed.
+@Suite("switchboard: a session lives as long as its terminal")
+struct TerminalSessionCLITests {
+    /// Runs `script` under sh as the session leader of `terminal` (a login on it), to its end; returns what it printed.
+    private func login(on terminal: PseudoTerminal, _ script: String, environment: [String: String]) throws -> String {
+        let before = terminal.received.count
+        let process = try TerminalProcess("/bin/sh", arguments: ["-c", script], environment: environment, on: terminal)
+        #expect(process.finish(timeout: 60) == 0)
+        return String(decoding: terminal.received[before...], as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+    }
+
+    @Test("a new login on a terminal of the same name starts Anonymous; within one login the choice holds; the name shown is the terminal's")
+    func newLoginStartsAnonymous() throws {
+        let cli = CLI()
+        _ = try cli.populate()
+        let terminal = try PseudoTerminal()
+        let name = String(terminal.slavePath.dropFirst("/dev/".count))
+        let switchboard = builtProduct("switchboard")
+        // No SWITCHBOARD_SESSION: the terminal names the session.
+        let environment = ["SWITCHBOARD_DATABASE": cli.path, "PATH": "/usr/bin:/bin", "HOME": cli.folder.path]
+        let first = try login(on: terminal, "'\(switchboard)' switch 'Ada Lovelace' >/dev/null && '\(switchboard)' status --json", environment: environment)
+        #expect(first.contains("\"session\":\"\(name)\"") && first.contains("\"name\":\"Ada Lovelace\""), "\(first)")
+        let second = try login(on: terminal, "'\(switchboard)' status --json", environment: environment)
+        #expect(second.contains("\"session\":\"\(name)\"") && second.contains("\"active\":null"), "\(second)")
+        // Its choice is forgotten at the next one made anywhere, and logged as ended.
+        _ = try login(on: terminal, "'\(switchboard)' switch 'Grace Hopper' >/dev/null", environment: environment)
+        let ended = try cli.run("status", "--json", session: name)
+        #expect(ended.stdout.contains("\"name\":\"Grace Hopper\""), "named explicitly, the session is what the last login chose")
+    }
+
+    @Test("a process with no terminal and no session named may read, but not switch, sign out or sign in; '*' names the machine default")
+    func noTerminal() throws {
+        let cli = CLI()
+        let (ada, _) = try cli.populate()
+        let environment = ["SWITCHBOARD_DATABASE": cli.path]
+        let switchboard = builtProduct("switchboard")
+        for arguments in [["switch", "Ada Lovelace"], ["sign-out"], ["sign-in", "demo"]] {
+            let refused = try runProcess(switchboard, arguments, environment: environment)
+            #expect(refused.status == 64, "\(arguments): \(refused.stderr)")
+            #expect(refused.stderr.contains("has no terminal") && refused.stderr.contains("--session"), "\(refused.stderr)")
+        }
+        let status = try runProcess(switchboard, ["status", "--json"], environment: environment)
+        #expect(status.status == 0 && status.stdout.contains("\"active\":null"))
+        let machine = try runProcess(switchboard, ["switch", "Ada Lovelace", "--session", "*", "--json"], environment: environment)
+        #expect(machine.status == 0, "\(machine.stderr)")
+        #expect(try runProcess(switchboard, ["status", "--json"], environment: environment).stdout.contains("\"id\":\(ada)"))
+        // A named session does not act as the machine default.
+        #expect(try cli.run("status", "--json", session: "somewhere-new").stdout.contains("\"active\":null"))
+    }
+
+    @Test("hostile session names from the store reach the terminal filtered in status --watch --all")
+    func watchFiltersNames() async throws {
+        let cli = CLI()
+        let (ada, _) = try cli.populate()
+        let database = try AppDatabase(path: cli.path)
+        let watch = try LiveProcess(builtProduct("switchboard"), ["status", "--watch", "--all"],
+                                    environment: ["SWITCHBOARD_DATABASE": cli.path, "SWITCHBOARD_SESSION": "watcher"])
+        defer { watch.terminate() }
+        #expect(await watch.line(containing: "watcher") != nil, "\(watch.stderr)")
+        // Only another program (not switchboard) could store such a name.
+        _ = try database.switchAccount(to: ada, session: SessionKey(stored: "evil\u{1B}]0;owned\u{7}\u{202E}x"))
+        let line = try #require(await watch.line(containing: "evil"), "\(watch.lines)")
+        #expect(!line.unicodeScalars.contains { $0.isTerminalControl }, "\(line.debugDescription)")
+    }
+}
