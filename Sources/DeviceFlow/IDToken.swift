@@ -59,7 +59,7 @@ struct IDTokenVerifier {
         }
         if unreadable == candidates.count {
             let named = signed.keyID.map { "kid \($0.displaySafeSingleLine)" } ?? "an id_token without kid"
-            throw .unverifiable("no usable key for \(named): the signature library cannot read the key's material")
+            throw .unverifiable("no usable key for \(named) among the provider's keys: its material is not a valid public key")
         }
         throw .unverifiable("the id_token's signature does not match the provider's keys")
     }

@@ -72,8 +72,8 @@ struct KeySet: Sendable {
 
     /// The keys to check a signature made with `algorithm` by the key named
     /// `kid` (every fitting key when the token names none), or why there is
-    /// none: "no usable key for kid X" with the reason, never a signature
-    /// mismatch.
+    /// none: "no usable key for kid X among the provider's keys" with the
+    /// reason, never a signature mismatch.
     func candidates(algorithm: String, kid: String?) throws(FlowFailure) -> [Key] {
         guard Self.algorithms.contains(algorithm) else {
             throw .unverifiable("the id_token is signed with alg \(algorithm.displaySafeSingleLine), which is not accepted")
@@ -91,13 +91,13 @@ struct KeySet: Sendable {
         let shown = kid.displaySafeSingleLine
         let why: String
         if let key = named.first {
-            why = key.alg.map { "its key is for \($0.displaySafeSingleLine), not \(algorithm)" } ?? "its key is not for \(algorithm)"
+            why = key.alg.map { "the key with that kid is for \($0.displaySafeSingleLine), not \(algorithm)" } ?? "the key with that kid is not for \(algorithm)"
         } else if let skip = skipped.first(where: { $0.kid == kid }) {
             why = skip.reason
         } else {
-            why = "the provider publishes no key with that kid"
+            why = "none has that kid"
         }
-        throw .unverifiable("no usable key for kid \(shown): \(why)")
+        throw .unverifiable("no usable key for kid \(shown) among the provider's keys: \(why)")
     }
 
     /// One key, or why it is skipped.

@@ -64,7 +64,7 @@ struct KeySetTests {
         guard let kid = bad["kid"] as? String else { return }
         let set = try KeySet(json: JSONSerialization.data(withJSONObject: ["keys": [bad, ecKey(kid: "good")]]))
         let error = #expect(throws: FlowFailure.self) { try set.candidates(algorithm: "ES256", kid: kid) }
-        #expect(error?.description.contains("no usable key for kid \(kid): ") == true)
+        #expect(error?.description.contains("no usable key for kid \(kid) among the provider's keys: ") == true)
         #expect(error?.description.contains(reason) == true, "\(String(describing: error))")
     }
 
@@ -78,13 +78,13 @@ struct KeySetTests {
         #expect(try set.candidates(algorithm: "ES256", kid: "a").map(\.alg) == ["ES256"])
         #expect(try set.candidates(algorithm: "ES256", kid: "b").map(\.kid) == ["b"])
         #expect(try set.candidates(algorithm: "ES384", kid: "p384").map(\.kid) == ["p384"])
-        #expect(throws: FlowFailure.unverifiable("no usable key for kid a: its key is for ES256, not ES384")) {
+        #expect(throws: FlowFailure.unverifiable("no usable key for kid a among the provider's keys: the key with that kid is for ES256, not ES384")) {
             try set.candidates(algorithm: "ES384", kid: "a")
         }
-        #expect(throws: FlowFailure.unverifiable("no usable key for kid b: its key is not for RS256")) {
+        #expect(throws: FlowFailure.unverifiable("no usable key for kid b among the provider's keys: the key with that kid is not for RS256")) {
             try set.candidates(algorithm: "RS256", kid: "b")
         }
-        #expect(throws: FlowFailure.unverifiable("no usable key for kid c: the provider publishes no key with that kid")) {
+        #expect(throws: FlowFailure.unverifiable("no usable key for kid c among the provider's keys: none has that kid")) {
             try set.candidates(algorithm: "ES256", kid: "c")
         }
     }
