@@ -30,14 +30,16 @@ public func fuzzJWKS(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 
 /// A key set as JSON, from bytes: keys separated by 0xFF; within a key, each
 /// byte picks a member (its value mod the member count) and the next byte its
-/// value (a word the format uses, a number, a list, or base64url or raw text
-/// of the bytes that follow, as many as the byte after says).
+/// value: a word the format uses, a number or a list; or else a length the
+/// formats use (coordinates, moduli, and wrong ones) and base64url or raw
+/// text of that many of the bytes that follow (padded with 0xA5 when fewer).
 func described(_ bytes: [UInt8]) -> Data {
     let members = ["kty", "kid", "use", "key_ops", "alg", "crv", "x", "y", "n", "e", "x5c", "k", "d"]
     let words: [Any] = [
         "RSA", "EC", "OKP", "oct", "sig", "enc", "verify", "RS256", "PS384", "ES256", "ES384", "ES512", "EdDSA", "RSA-OAEP", "none",
         "P-256", "P-384", "P-521", "Ed25519", "X25519", "secp256k1", "AQAB", "AQAA", "", 0, 65537, true, NSNull(), ["verify"], ["sign", "verify"], [1], [String: Any](),
     ]
+    let lengths = [0, 1, 3, 31, 32, 33, 48, 64, 66, 128, 256, 257, 512, 2049]
     var keys: [Any] = []
     for chunk in bytes.split(separator: 0xFF, omittingEmptySubsequences: false) {
         var key: [String: Any] = [:]
@@ -49,10 +51,12 @@ func described(_ bytes: [UInt8]) -> Data {
                 key[member] = words[Int(choice)]
                 continue
             }
-            let count = Int(rest.popFirst() ?? 0)
-            let taken = Data(rest.prefix(count))
-            rest = rest.dropFirst(count)
-            key[member] = choice & 1 == 0
+            let index = Int(choice) - words.count
+            let count = lengths[index % lengths.count]
+            var taken = Data(rest.prefix(count))
+            rest = rest.dropFirst(taken.count)
+            taken += Data(repeating: 0xA5, count: count - taken.count)
+            key[member] = (index / lengths.count) % 2 == 0
                 ? taken.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
                 : String(decoding: taken, as: UTF8.self)
         }
