@@ -103,7 +103,10 @@ let package = Package(
             name: "DemoProviderTests",
             dependencies: ["DemoProvider", .product(name: "JWTKit", package: "jwt-kit")]
         ),
-        .testTarget(name: "DeviceFlowTests", dependencies: ["DeviceFlow", "DemoProvider", "TestSupport"]),
+        .testTarget(
+            name: "DeviceFlowTests",
+            dependencies: ["DeviceFlow", "DemoProvider", "TestSupport", .product(name: "JWTKit", package: "jwt-kit")]
+        ),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "SwitchboardAppTests",

@@ -6,7 +6,7 @@
 # inputs executed, executions per second and crashes. A crashing input is
 # kept as Fuzz/crashes/TARGET-crash-<sha1>.
 #
-#   Fuzz/run.sh [TARGET...]     targets: toml theme width keys oauth discovery
+#   Fuzz/run.sh [TARGET...]     targets: toml theme width keys oauth discovery jwks
 #   RUNS=1000000 SECONDS_PER_TARGET=120 Fuzz/run.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -43,12 +43,16 @@ build() {  # target
         swiftc "${flags[@]}" -module-name FuzzDiscovery Fuzz/harnesses/discovery.swift \
             Sources/DeviceFlow/Discovery.swift Sources/DeviceFlow/EndpointPolicy.swift Sources/DeviceFlow/OAuthResponse.swift \
             Sources/DeviceFlow/HTTP.swift -lSwitchboardCore -o "$out/discovery" ;;
+    jwks) library SwitchboardCore Sources/SwitchboardCore/*.swift &&
+        swiftc "${flags[@]}" -module-name FuzzJWKS Fuzz/harnesses/jwks.swift \
+            Sources/DeviceFlow/KeySet.swift Sources/DeviceFlow/SignedToken.swift Sources/DeviceFlow/OAuthResponse.swift \
+            Sources/DeviceFlow/HTTP.swift -lSwitchboardCore -o "$out/jwks" ;;
     *) echo "unknown target $1" >&2; return 1 ;;
     esac
 }
 
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(toml theme width keys oauth discovery)
+[ ${#targets[@]} -eq 0 ] && targets=(toml theme width keys oauth discovery jwks)
 summary=()
 status=0
 for target in "${targets[@]}"; do
@@ -68,6 +72,8 @@ for target in "${targets[@]}"; do
     # the leak check (at the end of each input) would report.
     extra=()
     [ "$target" = discovery ] && extra=(-detect_leaks=0)
+    # A dictionary of the format's words, when the target has one.
+    [ -f "$root/Fuzz/dictionaries/$target.dict" ] && extra+=(-dict="$root/Fuzz/dictionaries/$target.dict")
     "$out/$target" -runs="$runs" -max_total_time="$limit" -print_final_stats=1 -max_len=4096 -timeout=10 "${extra[@]}" \
         -artifact_prefix="$root/Fuzz/crashes/$target-" "$corpus" > "$log" 2>&1
     code=$?

@@ -132,6 +132,10 @@ public final class DeviceFlow: Sendable {
                 response = try await transport.send(request)
             } catch .cancelled {
                 return .cancelled
+            } catch where error.isProviderFault {
+                // An answer that cannot be used (too large, redirected
+                // elsewhere) would come again: it ends the flow at once.
+                return .failed(FlowFailure(error))
             } catch {
                 // Network trouble: back off exponentially, within the deadline.
                 retryDelay = min(retryDelay * 2, 300)

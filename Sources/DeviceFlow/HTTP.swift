@@ -54,6 +54,9 @@ public enum TransportError: Error, Equatable, Sendable, CustomStringConvertible 
     case unreachable(host: String, detail: String)
     /// The response was larger than the limit and was not read.
     case tooLarge(host: String, limit: Int)
+    /// The server redirected to another origin (scheme, host and port),
+    /// which is never followed. Both are written `scheme://host:port`.
+    case redirectRefused(from: String, to: String)
     /// The caller cancelled.
     case cancelled
 
@@ -62,9 +65,30 @@ public enum TransportError: Error, Equatable, Sendable, CustomStringConvertible 
         case .timedOut(let host): "\(host) did not answer in time"
         case .unreachable(let host, let detail): "cannot reach \(host): \(detail)"
         case .tooLarge(let host, let limit): "\(host) sent a response over \(limit / 1024) KiB; refused"
+        case .redirectRefused(let from, let to): "\(from) redirected to \(to), another origin; refused (a redirect must keep scheme, host and port)"
         case .cancelled: "cancelled"
         }
     }
+
+    /// Whether the server did answer, with something that cannot be used (too
+    /// large, a redirect elsewhere): the provider's fault, not the network's,
+    /// so asking again would not help.
+    public var isProviderFault: Bool {
+        switch self {
+        case .tooLarge, .redirectRefused: true
+        case .timedOut, .unreachable, .cancelled: false
+        }
+    }
+}
+
+/// The origin of `url` (RFC 6454) as `scheme://host:port`, with the
+/// scheme's default port when the URL names none; nil without a scheme or
+/// host. Scheme and host are compared in lower case.
+public func httpOrigin(of url: URL) -> String? {
+    guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else { return nil }
+    let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+    let shownHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+    return "\(scheme)://\(shownHost)" + (port >= 0 ? ":\(port)" : "")
 }
 
 /// Sends HTTP requests. The real one is `URLSessionTransport`; tests may

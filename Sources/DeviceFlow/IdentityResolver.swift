@@ -38,7 +38,7 @@ public struct IdentityResolver: Sendable {
             return Self.cleaned(LinkedIdentity(
                 identity: Identity(provider: provider, subject: parts.joined(separator: ":")),
                 displayName: claims.name ?? claims.preferred_username, email: claims.email,
-                emailVerified: claims.email_verified?.value ?? false))
+                emailVerified: claims.emailVerified))
         }
         if let userinfo = endpoints.userinfo {
             let profile = try await fetchProfile(userinfo, token: tokens.accessToken)

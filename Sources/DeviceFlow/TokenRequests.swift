@@ -42,15 +42,37 @@ public struct TokenClient: Sendable {
         _ = try await exchange(request, over: transport)
     }
 
-    /// Reads a successful token response.
+    /// Reads a successful token response. Each token field is checked
+    /// before anything else is read from it (`checkedToken`).
     static func tokens(from fields: OAuthFields, at date: Date) throws(FlowFailure) -> TokenSet {
-        guard let access = fields["access_token"] else { throw .invalidResponse("the token response lacks access_token") }
-        let type = fields["token_type"] ?? "Bearer"
+        let access = try checkedToken(fields, "access_token")
+        guard let access else { throw .invalidResponse("the token response lacks access_token") }
+        let type = try checkedToken(fields, "token_type") ?? "Bearer"
         guard type.lowercased() == "bearer" else { throw .invalidResponse("unsupported token_type \(type.displaySafeSingleLine)") }
+        let refresh = try checkedToken(fields, "refresh_token")
+        let idToken = try checkedToken(fields, "id_token")
         let lifetime = try fields.seconds("expires_in", atMost: longestTokenLifetime)
         return TokenSet(
-            accessToken: access, refreshToken: fields["refresh_token"], idToken: fields["id_token"], tokenType: type,
+            accessToken: access, refreshToken: refresh, idToken: idToken, tokenType: type,
             scope: fields["scope"], expiresAt: lifetime.map { Moment(secondsSince1970: date.timeIntervalSince1970 + Double($0)) })
+    }
+
+    /// The token fields of a token response, each checked by `checkedToken`.
+    static let tokenFields = ["access_token", "token_type", "refresh_token", "id_token"]
+
+    /// A token field of a token response, nil when absent. A token is
+    /// printable ASCII (RFC 6749 Appendix A: `1*VSCHAR`, %x20-7E); one
+    /// holding anything else (a NUL, which would cut it short in C strings,
+    /// another control character, or a non-ASCII one) is an invalid answer
+    /// naming the field, never shortened or cleaned into another token. The
+    /// message never holds the token.
+    static func checkedToken(_ fields: OAuthFields, _ name: String) throws(FlowFailure) -> String? {
+        guard let value = fields[name] else { return nil }
+        if let bad = value.unicodeScalars.first(where: { !(0x20...0x7E).contains($0.value) }) {
+            let kind = bad.value < 0x20 || bad.value == 0x7F || (0x80...0x9F).contains(bad.value) ? "a control character" : "a character that is not printable ASCII"
+            throw .invalidResponse("the token response's \(name) holds \(kind) (U+\(String(format: "%04X", bad.value))); a token is printable ASCII, so it is refused")
+        }
+        return value
     }
 
     /// The longest an access token is believed to live, whatever the provider

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SwitchboardCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -104,24 +105,41 @@ public final class URLSessionTransport: HTTPTransport {
 
         /// Ends a task with `failure` (unless it already ended).
         func fail(_ task: URLSessionTask, with failure: TransportError) {
-            let pendingStill = pending.withLock { pending -> Bool in
+            if settle(task, as: failure) { task.cancel() }
+        }
+
+        /// Makes `failure` the task's result, however it completes; false
+        /// when it already ended.
+        private func settle(_ task: URLSessionTask, as failure: TransportError) -> Bool {
+            pending.withLock { pending -> Bool in
                 guard pending[task.taskIdentifier] != nil else { return false }
                 pending[task.taskIdentifier]!.failure = failure
                 return true
             }
-            if pendingStill { task.cancel() }
         }
 
-        /// Follows a redirect only for a GET that carries no credentials, to
-        /// the same scheme and host: a POST body (client secret, device code,
-        /// refresh token) or a bearer token never goes anywhere else.
+        /// A redirect must keep the origin (scheme, host and port): one to
+        /// another origin ends the request with `redirectRefused`, naming
+        /// both. Within the origin, only a GET that carries no credentials is
+        /// followed: a POST body (client secret, device code, refresh token)
+        /// or a bearer token is never sent on; such a request gets the
+        /// redirect itself as its answer.
         func urlSession(
             _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
             newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
         ) {
             let original = task.originalRequest
+            let from = (original?.url).flatMap(httpOrigin(of:))
+            let to = request.url.flatMap(httpOrigin(of:))
+            guard let from, let to, from == to else {
+                // Not cancelled here: FoundationNetworking traps when a task is
+                // cancelled while it waits for this answer. Not followed, the
+                // task completes with the redirect, and the result is this failure.
+                _ = settle(task, as: .redirectRefused(
+                    from: from?.displaySafe ?? "the server", to: to?.displaySafe ?? "a URL without an origin"))
+                return completionHandler(nil)
+            }
             let safe = original?.httpMethod == "GET" && original?.value(forHTTPHeaderField: "Authorization") == nil
-                && request.url?.scheme == original?.url?.scheme && request.url?.host == original?.url?.host
             completionHandler(safe ? request : nil)
         }
 

@@ -17,7 +17,9 @@ final class LoopRig {
     let session = SessionKey("pts/1")!
 
     init() async throws {
-        rig = try await AppRig(interval: 1)  // real time: polls a second apart
+        // Real time: polls a second apart, and the demo provider's clock
+        // starts now, as the loop checks the id_token on the system clock.
+        rig = try await AppRig(interval: 1, start: Date())
         let state = AppState(session: session, size: Size(width: 100, height: 30), now: Moment.now(), guide: Fixture.guide, theme: .builtIn,
                              providers: [ProviderChoice(id: "demo", name: "Demo")])
         loop = ChooserLoop(

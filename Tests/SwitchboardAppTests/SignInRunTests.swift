@@ -10,7 +10,7 @@ import SwitchboardCore
 
 /// A store, a bus that records what it carries, and a demo provider, all on one manual clock.
 final class AppRig: @unchecked Sendable {
-    let clock = ManualClock()
+    let clock: ManualClock
     let folder = TemporaryFolder()
     let database: AppDatabase
     let bus = NotificationBus()
@@ -23,7 +23,11 @@ final class AppRig: @unchecked Sendable {
     let identityChanges = Recorder<IdentityStateChanged>()
     private var subscriptions: [Subscription] = []
 
-    init(interval: Int = 5) async throws {
+    /// `start` is where the manual clock begins; a rig whose sign-ins run on
+    /// the system clock starts it now, as the id_token's `iat` must not be
+    /// in that clock's future.
+    init(interval: Int = 5, start: Date = Date(timeIntervalSince1970: 1_800_000_000)) async throws {
+        clock = ManualClock(start)
         database = try AppDatabase(path: folder.file("switchboard.sqlite"))
         let clock = clock
         server = DemoServer(settings: DemoSettings(interval: interval), now: { clock.now() })
