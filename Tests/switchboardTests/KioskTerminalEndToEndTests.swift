@@ -67,9 +67,9 @@ extension KioskTerminalEndToEndTests {
             read line
             """#.write(toFile: script, atomically: true, encoding: .utf8)
         let database = try AppDatabase(path: chooser.database)
-        try Sample.signIn([Sample.adaGitHub], into: database, session: SessionKey("setup")!)
+        _ = try database.signIn(Sample.adaGitHub, mode: .signIn, session: SessionKey("setup")!, tokens: TokenSet(accessToken: "gho-ada"))
         try await withTmux(builtProduct("switchboard"), arguments: ["kiosk"], environment: chooser.environment) { tmux in
-            try await tmux.waitFor(text: "Lab station 3")
+            try await tmux.waitFor(text: "▸ Ada Lovelace")
             try await tmux.press("Enter")
             try await tmux.waitFor(text: "Hello from the station command")
             #expect(try await tmux.format("#{pane_title}") == "Ada's mail")
@@ -77,8 +77,9 @@ extension KioskTerminalEndToEndTests {
             try await tmux.press("Enter")
             let screen = try await tmux.waitUntil("the chooser is back, Anonymous", timeout: 10) { statusBar($0).contains("○ Anonymous") }
             #expect(try await tmux.format("#{pane_title}") != "Ada's mail", "the last person's title is gone")
-            let flags = "#{wrap_flag} #{origin_flag} #{scroll_region_upper} #{scroll_region_lower} #{insert_flag} #{mouse_any_flag} #{alternate_on}"
-            #expect(try await tmux.format(flags) == "1 0 0 29 0 0 1", "auto-wrap on, origin mode off, the whole screen scrolls, no insert, no mouse motion")
+            let flags = "#{wrap_flag} #{origin_flag} #{scroll_region_upper} #{scroll_region_lower} #{insert_flag} #{mouse_all_flag} #{alternate_on}"
+            let shown = try await tmux.format(flags)
+            #expect(shown == "1 0 0 29 0 0 1", "\(shown): auto-wrap on, origin mode off, the whole screen scrolls, no insert, no mouse motion")
             // The frame is whole: the status bar on top, the panes' borders at the edges, the key bar at the bottom.
             let rows = screen.components(separatedBy: "\n")
             try #require(rows.count >= 30, "\(tmux.framed(screen))")

@@ -117,7 +117,7 @@ struct ReadOnlyStoreCLITests {
             try await tmux.waitFor(text: "Grace Hopper")
             try await tmux.press("j")
             try await tmux.press("Enter")
-            let screen = try await tmux.waitFor(text: "may not write")
+            let screen = try await tmux.waitFor(text: "The store failed")
             #expect(statusBar(screen).contains("Ada Lovelace"), "still Ada: \(tmux.framed(screen))")
             try await tmux.press("q")
             #expect(try await tmux.exitStatus() == 0)
