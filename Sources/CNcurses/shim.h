@@ -248,6 +248,31 @@ static inline int sb_install(sb_restore_state *s, int sig, void (*handler)(int, 
     return 1;
 }
 
+/* Sets `sig` to be ignored, remembering what was there for sb_uninstall.
+   Returns 1 when done (or already done). Ignored, not handled: a handler
+   would make a read or write from the background restart into the same
+   signal over and over, where an ignored one makes it fail (read) or go
+   ahead (write); and an ignored signal is not even queued. */
+static inline int sb_ignore(sb_restore_state *s, int sig) {
+    if (sig <= 0 || sig >= SB_MAX_SIGNAL) return 0;
+    if (s->installed[sig]) return 1;
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = SIG_IGN;
+    if (sigaction(sig, &sa, &old) != 0) return 0;
+    s->previous[sig] = old;
+    s->installed[sig] = 1;
+    return 1;
+}
+
+/* Whether `sig` is ignored now (for tests and checks). */
+static inline int sb_is_ignored(int sig) {
+    struct sigaction cur;
+    if (sigaction(sig, NULL, &cur) != 0) return 0;
+    return !(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_IGN;
+}
+
 /* Puts back what `sb_install` replaced. */
 static inline void sb_uninstall(sb_restore_state *s, int sig) {
     if (sig <= 0 || sig >= SB_MAX_SIGNAL || !s->installed[sig]) return;

@@ -10,8 +10,11 @@ public enum AccountItem: Hashable, Sendable { case account(AccountID), add, anon
 /// The accounts pane's own state: what is shown, the filter, the selection.
 public struct AccountsPaneState: Sendable {
     public var list: AccountList = .empty
-    /// The filter text; empty shows every account.
+    /// The filter text; empty shows every account. At most `filterLimit`
+    /// bytes (UTF-8): what is typed or pasted beyond is dropped.
     public var filter = ""
+    /// The longest filter kept, in bytes: more than any name or address.
+    public static let filterLimit = 256
     /// Whether keys are typed into the filter.
     public var isFiltering = false
     /// Indices into `list.accounts` that pass the filter, in order.

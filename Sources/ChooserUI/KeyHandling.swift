@@ -52,6 +52,9 @@ extension AppState {
     private mutating func filterKey(_ key: Key, _ keys: KeyMap<DialogCommand>) -> [Effect] {
         switch key {
         case .character(let c) where !c.isNewline:
+            // A paste goes on arriving key by key: past the limit it is dropped
+            // at once, without a copy of the filter or a search per key.
+            guard accounts.filter.utf8.count + c.utf8.count <= AccountsPaneState.filterLimit else { return [] }
             setFilter(accounts.filter + String(c))
         case .backspace, .delete:
             if !accounts.filter.isEmpty { setFilter(String(accounts.filter.dropLast())) }

@@ -22,16 +22,15 @@ extension CursesTerminal {
         isHandedOver = true
     }
 
-    /// Takes the terminal back after `handOver()`: what the other program
-    /// left on the main screen and in its scrollback is cleared, what was
-    /// typed and not read is dropped, curses' modes and screen come back,
-    /// and a `.resize` makes the next frame repaint every cell.
+    /// Takes the terminal back after `handOver()`: everything the other
+    /// program may have set is reset (see `takeBackResets`), what it left on
+    /// the main screen and in its scrollback is cleared, what was typed and
+    /// not read is dropped, curses' modes and screen come back, and a
+    /// `.resize` makes the next frame repaint every cell.
     public func takeBack() {
         guard isRunning, isHandedOver else { return }
         isHandedOver = false
-        // What the other program may have left on: its alternate screen, its
-        // modes (bracketed paste, focus and mouse reports), then the screen itself.
-        writeBytes(restoreSequence(mouse: true) + Array("\u{1B}[?2004l\u{1B}[?1004l\u{1B}[?1003l\u{1B}[?1002l\u{1B}[?1006l".utf8))
+        writeBytes(restoreSequence(mouse: true) + Self.takeBackResets)
         clearMainScreen()
         tcflush(input, TCIFLUSH)
         resumed()
@@ -39,6 +38,22 @@ extension CursesTerminal {
         restoreState.pointee.lent = 0
         startInputSource()
     }
+
+    /// What a program may have set on the terminal, reset, in this order:
+    /// its reports (bracketed paste, focus, every mouse mode), then a soft
+    /// reset (DECSTR), and then, because a soft reset leaves them as the
+    /// terminal likes (xterm turns auto-wrap off), each mode on its own:
+    /// an empty window and icon title, auto-wrap on (DECAWM), origin mode
+    /// off (DECOM), the scroll region the whole screen (DECSTBM), normal
+    /// video (DECSCNM), the cursor shown with its default shape, ASCII in G0
+    /// and G1 with G0 selected, and no attributes (SGR 0). Whatever the
+    /// last person's program did, the next person's station starts the same.
+    static let takeBackResets: [UInt8] = Array(
+        (["\u{1B}[?2004l", "\u{1B}[?1004l", "\u{1B}[?1000l", "\u{1B}[?1002l", "\u{1B}[?1003l", "\u{1B}[?1005l",
+          "\u{1B}[?1006l", "\u{1B}[?1015l",
+          "\u{1B}[!p",
+          "\u{1B}]0;\u{07}", "\u{1B}[?7h", "\u{1B}[?6l", "\u{1B}[r", "\u{1B}[?5l", "\u{1B}[?25h", "\u{1B}[0 q",
+          "\u{1B}(B", "\u{1B})B", "\u{0F}", "\u{1B}[0m"] as [String]).joined().utf8)
 
     /// Clears the screen shown and its scrollback (`clear`, `E3`), so that
     /// nothing of one person's session is left for the next.

@@ -84,8 +84,13 @@ public final class CursesTerminal {
     var pairs: [ColorPair: Int32] = [:]
     /// Whether the program can be suspended: Ctrl-Z suspends it (see
     /// `suspend()`) rather than arriving as `.control("z")`, and so does
-    /// `kill -TSTP`. On by default, as in a shell.
-    public var allowsSuspend = true
+    /// `kill -TSTP`. On by default, as in a shell. Off (a station), no
+    /// signal of the job-control set stops it: SIGTSTP is taken and
+    /// dropped, SIGTTIN and SIGTTOU are ignored until it is on again or the
+    /// terminal stops. (Nothing can catch SIGSTOP.)
+    public var allowsSuspend = true {
+        didSet { if isRunning { Self.ignoreBackgroundSignals(!allowsSuspend) } }
+    }
     /// Set between `handOver()` and `takeBack()`: another program has the
     /// terminal.
     var isHandedOver = false

@@ -27,6 +27,11 @@ let terminatingSignals: [Int32] = [SIGHUP, SIGINT, SIGQUIT, SIGTERM]
 /// new window size, a request to suspend (`kill -TSTP`), and continuing
 /// after a stop.
 let jobControlSignals: [Int32] = [SIGWINCH, SIGTSTP, SIGCONT]
+/// Signals that stop a job reading or writing its terminal from the
+/// background: ignored while the program may not be suspended (see
+/// `CursesTerminal.allowsSuspend`), so that no signal of the job-control
+/// set stops a station. (SIGSTOP cannot be caught.)
+let backgroundSignals: [Int32] = [SIGTTIN, SIGTTOU]
 /// Crashes: the terminal is restored before the runtime's crash report.
 let crashSignals: [Int32] = [SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV]
 
@@ -141,11 +146,27 @@ extension CursesTerminal {
         state.pointee.deliver_terminations = 0
         state.pointee.wake_fd = -1
         state.pointee.armed = 0
-        for signal in terminatingSignals + crashSignals + jobControlSignals { sb_uninstall(state, signal) }
+        for signal in terminatingSignals + crashSignals + jobControlSignals + backgroundSignals { sb_uninstall(state, signal) }
     }
+
+    /// Ignores SIGTTIN and SIGTTOU (`ignoring`), or puts back what they did
+    /// before. Programs this one starts get their default action back
+    /// (spawning resets it), as they would after a handler.
+    static func ignoreBackgroundSignals(_ ignoring: Bool) {
+        for signal in backgroundSignals {
+            if ignoring { _ = sb_ignore(restoreState, signal) } else { sb_uninstall(restoreState, signal) }
+        }
+    }
+
+    /// Whether SIGTTIN and SIGTTOU are both ignored now.
+    static var ignoresBackgroundSignals: Bool { backgroundSignals.allSatisfy { sb_is_ignored($0) != 0 } }
 
     /// Whether the backend's SIGWINCH handler is the one installed.
     static var handlesWindowChange: Bool { sb_handler_is(SIGWINCH, windowChangeHandler) != 0 }
+
+    /// Whether the backend's SIGTSTP handler (a request to suspend, through
+    /// the wake pipe) is the one installed.
+    static var handlesSuspendRequest: Bool { sb_handler_is(SIGTSTP, windowChangeHandler) != 0 }
 
     /// Whether the backend's SIGTERM handler is the one installed.
     static var handlesTermination: Bool { sb_handler_is(SIGTERM, terminationHandler) != 0 }

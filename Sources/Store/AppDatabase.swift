@@ -37,12 +37,13 @@ public final class AppDatabase: Sendable {
     /// file left beside it that was not there before.
     public init(path: String, access: Access = .readWrite) throws(StoreError) {
         self.path = path
-        let (readOnly, mode) = try Self.prepareFile(at: path, access: access)
+        let (readOnly, mode, link) = try Self.prepareFile(at: path, access: access)
         isReadOnly = readOnly
         let companions = ["-wal", "-shm", "-journal"].map { path + $0 }
         let existing = Set(companions.filter { Self.exists($0) })
         do {
-            writer = try Self.openWriter(path: path, readOnly: readOnly, tighten: mode.map { $0 & 0o777 != 0o600 } ?? false)
+            writer = try Self.openWriter(
+                path: path, readOnly: readOnly, tighten: mode.map { $0 & 0o777 != 0o600 } ?? false, link: link)
         } catch {
             // Refused (not ours, newer, damaged): the file gets its mode
             // back, and whatever SQLite made beside it goes again. Not when
@@ -55,16 +56,27 @@ public final class AppDatabase: Sendable {
             default:
                 break
             }
+            if let link, case .notSwitchboard = error { throw .unavailable(path: path, detail: Self.foreignLink(link, "another program's database")) }
+            if let link, case .corrupt = error { throw .unavailable(path: path, detail: Self.foreignLink(link, "not a database")) }
             throw error
         }
+    }
+
+    /// Why a link at the database's path is refused: it leads to `target`,
+    /// which is `what`.
+    static func foreignLink(_ target: String, _ what: String) -> String {
+        "is a link to \(target), which is \(what), not a Switchboard database; nothing was changed. "
+            + "Remove the link, or point --database at a Switchboard database"
     }
 
     /// Checks whose the file is, then opens it: a pool for reading and
     /// writing, or a read-only queue. `tighten` makes the file 0600 once it
     /// is known to be ours (or new), before SQLite makes the files beside it.
-    private static func openWriter(path: String, readOnly: Bool, tighten: Bool) throws(StoreError) -> any DatabaseWriter {
+    /// A `link` (the path is a symbolic link to it) must lead to a
+    /// Switchboard database already: no file is made into one through a link.
+    private static func openWriter(path: String, readOnly: Bool, tighten: Bool, link: String?) throws(StoreError) -> any DatabaseWriter {
         do {
-            try checkOwnership(path: path)
+            try checkOwnership(path: path, link: link)
             // Ours (or new): only its owner may read it, whatever made it.
             if tighten { chmod(path, 0o600) }
             var configuration = Configuration()
@@ -104,7 +116,7 @@ public final class AppDatabase: Sendable {
     /// file only beside its `-shm` file, which it cannot make in a folder it
     /// may not write; with no `-wal` file there, everything is in the main
     /// file, and SQLite may read it as immutable (a URI filename).
-    private static func readOnlyLocation(_ path: String) -> String {
+    static func readOnlyLocation(_ path: String) -> String {
         let folder = (path as NSString).deletingLastPathComponent
         guard Glibc.access(folder.isEmpty ? "." : folder, W_OK) != 0, !exists(path + "-wal"),
               let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
@@ -124,8 +136,10 @@ public final class AppDatabase: Sendable {
     /// files take the main file's mode. Refuses anything but a regular file.
     /// A folder named `switchboard` (Switchboard's own, as in the default
     /// location) is tightened to 0700; no other folder is touched. Returns
-    /// whether the file must be opened read-only, and the mode of a file
-    /// this user owns and may change (nil otherwise).
+    /// whether the file must be opened read-only, the mode of a file
+    /// this user owns and may change (nil otherwise), and, when the path is
+    /// a symbolic link, where it leads. A link is followed only to a file
+    /// that exists: nothing is created through one.
     ///
     /// An existing file is only looked at by its path, never opened here:
     /// SQLite's locks are POSIX record locks, which belong to the process,
@@ -133,7 +147,9 @@ public final class AppDatabase: Sendable {
     /// `AppDatabase` in this process would lose its shared lock, and another
     /// process closing its last connection would then believe itself the last
     /// user and delete the `-wal` and `-shm` files still in use here.
-    private static func prepareFile(at path: String, access: Access) throws(StoreError) -> (readOnly: Bool, mode: mode_t?) {
+    private static func prepareFile(
+        at path: String, access: Access
+    ) throws(StoreError) -> (readOnly: Bool, mode: mode_t?, link: String?) {
         let folder = (path as NSString).deletingLastPathComponent
         var folderInfo = stat()
         if !folder.isEmpty && stat(folder, &folderInfo) != 0 {
@@ -141,6 +157,8 @@ public final class AppDatabase: Sendable {
                 try FileManager.default.createDirectory(
                     atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
+                let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code
+                if code == Int(ENOSPC) || code == Int(EDQUOT) { throw .unavailable(path: folder, detail: noSpace(folder)) }
                 throw .unavailable(path: folder, detail: "cannot create the folder: \(error.localizedDescription)")
             }
         } else if !folder.isEmpty {
@@ -155,12 +173,20 @@ public final class AppDatabase: Sendable {
         let folderWritable = Glibc.access(folder.isEmpty ? "." : folder, W_OK) == 0
 
         var info = stat()
+        var link: String?
+        if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+            guard stat(path, &info) == 0 else {
+                throw .unavailable(path: path, detail: "is a link to \(target), which does not exist: no database is created through a link; nothing was changed")
+            }
+            link = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        }
         if stat(path, &info) != 0 {
             guard errno == ENOENT else { throw .unavailable(path: path, detail: "cannot open: \(String(cString: strerror(errno)))") }
             // New: made here, exclusively, so no connection can hold it yet.
             let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o600)
             if descriptor >= 0 { close(descriptor) } else if errno != EEXIST {
-                throw .unavailable(path: path, detail: "cannot open: \(String(cString: strerror(errno)))")
+                throw .unavailable(path: path, detail: cannotOpen(path))
             }
             guard stat(path, &info) == 0 else { throw .unavailable(path: path, detail: "cannot open: \(String(cString: strerror(errno)))") }
         }
@@ -184,13 +210,15 @@ public final class AppDatabase: Sendable {
             }
             readOnly = true
         }
-        return (readOnly, !readOnly && info.st_uid == geteuid() ? info.st_mode : nil)
+        return (readOnly, !readOnly && info.st_uid == geteuid() ? info.st_mode : nil, link)
     }
 
     /// Refuses a database that belongs to something else or to a newer build,
     /// reading it through a read-only connection, because opening the pool
     /// would already switch a foreign file to WAL mode.
-    private static func checkOwnership(path: String) throws {
+    /// Through a `link`, even an empty file (or an empty database) is
+    /// refused: only what is already a Switchboard database is opened.
+    private static func checkOwnership(path: String, link: String? = nil) throws {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
@@ -198,7 +226,12 @@ public final class AppDatabase: Sendable {
             let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
             let tables = try String.fetchAll(
                 db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-            if applicationID == 0 && tables.isEmpty { return }  // a new file
+            if applicationID == 0 && tables.isEmpty {
+                guard let link else { return }  // a new file
+                var info = stat()
+                let empty = stat(link, &info) == 0 && info.st_size == 0
+                throw StoreError.unavailable(path: path, detail: foreignLink(link, empty ? "an empty file" : "an empty database"))
+            }
             guard applicationID == switchboardApplicationID else { throw StoreError.notSwitchboard(path: path) }
             let known = Set(migrator.migrations)
             let unknown = try migrator.appliedIdentifiers(db).subtracting(known)
@@ -216,11 +249,32 @@ public final class AppDatabase: Sendable {
             return .corrupt(path: path, detail: error.message ?? "\(error.resultCode)")
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return .unavailable(path: path, detail: "the database stayed busy (another Switchboard is writing); try again")
-        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_IOERR, .SQLITE_FULL:
+        case .SQLITE_FULL:
+            return .unavailable(path: path, detail: noSpace(path))
+        case .SQLITE_READONLY:
+            return .unavailable(path: path, detail: readOnlyStore(path))
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_IOERR:
             return .unavailable(path: path, detail: error.message ?? "\(error.resultCode)")
         default:
             return .unavailable(path: path, detail: error.message ?? "\(error)")
         }
+    }
+
+    /// What a full disk (SQLite's `SQLITE_FULL`, the system's ENOSPC or
+    /// EDQUOT) is reported as.
+    static func noSpace(_ path: String) -> String {
+        "no space left on the device holding \(path); nothing was changed. Free some space and try again"
+    }
+
+    /// What a write to a store opened read-only is refused with.
+    static func readOnlyStore(_ path: String) -> String {
+        "the store is read-only (\(path)): this process may not write the file or its folder, so nothing was changed"
+    }
+
+    /// Why a file could not be created or opened: `errno`'s words, or, for a
+    /// full disk, that there is no space on the device holding `path`.
+    static func cannotOpen(_ path: String, _ code: Int32 = errno) -> String {
+        code == ENOSPC || code == EDQUOT ? noSpace(path) : "cannot open: \(String(cString: strerror(code)))"
     }
 
     /// Runs one write transaction, mapping database errors to `StoreError`.
@@ -228,7 +282,9 @@ public final class AppDatabase: Sendable {
     /// appends are noted as this instance's own, before the commit (so no
     /// reader sees them first), and forgotten again if the commit fails.
     /// Once committed, readers are told that something changed.
+    /// A store opened read-only refuses every write before it starts.
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        if isReadOnly { throw .unavailable(path: path, detail: Self.readOnlyStore(path)) }
         var appended: [Int64] = []
         do {
             let result = try writer.write { db in

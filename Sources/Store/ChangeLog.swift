@@ -38,7 +38,8 @@ public final class ChangeReader: Sendable {
             configuration.readonly = true
             configuration.busyMode = .timeout(10)
             configuration.label = "switchboard-changes"
-            connection = try DatabaseQueue(path: database.path, configuration: configuration)
+            // As the store itself reads a file in a folder this process may not write.
+            connection = try DatabaseQueue(path: AppDatabase.readOnlyLocation(database.path), configuration: configuration)
             position = Mutex(try connection.read { db in
                 (try Int64.fetchOne(db, sql: "SELECT max(id) FROM event") ?? 0, try Self.dataVersion(db))
             })

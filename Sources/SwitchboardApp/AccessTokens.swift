@@ -92,6 +92,12 @@ public struct AccessTokens: Sendable {
     public func token(for identity: Identity, minValid: TimeInterval) async throws(TokenFailure) -> FreshToken {
         let stored = try credential(identity)
         if !needsRefresh(stored, minValid) { return FreshToken(identity: identity, tokens: stored, refreshed: false) }
+        // A refresh spends the refresh token: without a place to keep the new one, none is spent.
+        if database.isReadOnly {
+            throw .store(.unavailable(path: database.path, detail: "the access token of \(identity) must be refreshed (it expires within "
+                + "\(Int(minValid)) s), and the store is read-only: this process may not write the file or its folder, so the new "
+                + "tokens could not be kept. Nothing was changed; run it as a user who may write the store"))
+        }
         let lock: RefreshLock
         do { lock = try await database.lockRefreshes() } catch { throw .store(error) }
         defer { lock.release() }

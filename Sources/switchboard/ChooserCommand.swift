@@ -36,7 +36,10 @@ struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
         }
         let session = try options.sessionKey(writes: true, terminal: TerminalIdentity.on(STDIN_FILENO))
         let database: AppDatabase
-        do { database = try options.openDatabase() } catch { throw fail(error.description, ExitStatus(error)) }
+        // A store this process may not write is shown, read-only; every change then says why it cannot be made.
+        do { database = try options.openDatabase(.readOnlyIfUnwritable) } catch { throw fail(error.description, ExitStatus(error)) }
+        let readOnlyNotice = database.isReadOnly
+            ? "The store is read-only (\(database.path)): you can look, but nothing can be changed." : nil
         let configuration = try configuration ?? options.providerConfiguration()
         let guide: Guide
         do { guide = try Guide.bundled() } catch { throw fail(error.description, .configuration) }
@@ -45,7 +48,7 @@ struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
             flag: theme, configTheme: configuration.theme, configFile: configuration.file, environment: environment)
         let (failures, signal) = try await Chooser.run(
             session: session, database: database, configuration: configuration, guide: guide, selection: selection,
-            environment: environment, notice: options.missingConfigNotice, kiosk: kiosk)
+            environment: environment, notices: [options.missingConfigNotice, readOnlyNotice].compactMap { $0 }, kiosk: kiosk)
         for failure in failures { FileHandle.standardError.write(Data("switchboard: \(failure)\n".utf8)) }
         // Ended by a signal: the terminal is back; the status says which, as a shell's would.
         if let signal { throw ExitCode(128 + signal) }
@@ -55,13 +58,13 @@ struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
 /// Wires the chooser to the terminal and runs it until the person quits.
 @MainActor
 enum Chooser {
-    /// Shows `notice` (a configuration file not found) as a toast; runs as
+    /// Shows `notices` (a configuration file not found, a read-only store) as toasts; runs as
     /// a station when `kiosk` is given. Returns what went wrong on the way
     /// (failing bus subscribers), to print once the terminal is back, and
     /// the signal (SIGTERM, SIGHUP, SIGQUIT, SIGINT) that ended it, if one did.
     static func run(
         session: SessionKey, database: AppDatabase, configuration: ProviderConfiguration, guide: Guide,
-        selection: ThemeSelection, environment: [String: String], notice: String?, kiosk: KioskSettings?
+        selection: ThemeSelection, environment: [String: String], notices: [String], kiosk: KioskSettings?
     ) async throws -> (failures: [String], signal: Int32?) {
         let failures = Mutex<[String]>([])
         let received = Mutex<Int32?>(nil)
@@ -95,7 +98,7 @@ enum Chooser {
                 database: database, configuration: configuration, tokens: AccessTokens(database: database, providers: providers, bus: bus))
             handOff = { id in await station.run(id, terminal: terminal) }
         }
-        for notice in [notice, feedProblem].compactMap({ $0 }) { state.notify(notice, .warning) }
+        for notice in notices + [feedProblem].compactMap({ $0 }) { state.notify(notice.displaySafe, .warning) }
         let loop = ChooserLoop(
             state: state,
             environment: ChooserEnvironment(

@@ -35,7 +35,8 @@ struct TokenContext {
     init(_ options: CommonOptions) throws {
         session = try options.sessionKey()
         configuration = try options.providerConfiguration()
-        do { database = try options.openDatabase() } catch { throw fail(error.description, ExitStatus(error)) }
+        // Handing out a stored token only reads; a refresh says why it cannot be kept.
+        do { database = try options.openDatabase(.readOnlyIfUnwritable) } catch { throw fail(error.description, ExitStatus(error)) }
         tokens = AccessTokens(
             database: database, providers: ProviderDirectory(configuration: configuration, transport: URLSessionTransport()), bus: nil)
     }

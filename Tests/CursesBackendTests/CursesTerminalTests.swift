@@ -292,60 +292,6 @@ final class CursesTerminalTests {
         next.stop()
     }
 
-    @Test("handOver gives the terminal back as before curses, then reads no key and draws nothing; takeBack drops what was typed meanwhile and repaints")
-    func handOver() async throws {
-        let pty = try PseudoTerminal()
-        let shellModes = pty.modes
-        let terminal = try start(pty)
-        defer { terminal.stop() }
-        let recorder = listen(terminal)
-        _ = draw(listFrame(selected: 0), on: terminal, pty)
-
-        terminal.handOver()
-        let bytes = pty.output()
-        #expect(bytes.contains("\u{1B}[?1049l") && bytes.contains("\u{1B}[?25h"), "main screen and cursor back: \(bytes.shown)")
-        #expect(bytes.contains("\u{1B}[H\u{1B}[2J\u{1B}[3J"), "the main screen and its scrollback cleared: \(bytes.shown)")
-        #expect(pty.modes.c_lflag == shellModes.c_lflag, "the shell's modes")
-        pty.type("ls\r")
-        #expect(pty.output() == Array("ls\r\n".utf8), "echoed, as the shell's modes want")
-        #expect(draw(listFrame(selected: 1), on: terminal, pty).isEmpty, "nothing drawn over the other program")
-        pty.resize(columns: 100, rows: 30)
-        kill(getpid(), SIGWINCH)
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(recorder.events.isEmpty, "no key read, the new size is the other program's")
-        kill(getpid(), SIGINT)
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(recorder.signals.isEmpty, "SIGINT, as the other program's Ctrl-C sends it, is not this program's")
-
-        terminal.takeBack()
-        try await waitUntil { !recorder.events.isEmpty }
-        #expect(recorder.events == [.resize(Size(width: 100, height: 30))], "what was typed meanwhile is dropped")
-        #expect(pty.modes.c_lflag & tcflag_t(ICANON | ECHO) == 0)
-        let repaint = draw(listFrame(selected: 1, size: terminal.size), on: terminal, pty)
-        #expect(repaint.contains("\u{1B}[H\u{1B}[2J\u{1B}[3J"), "what the other program left is cleared: \(repaint.shown)")
-        #expect(repaint.contains("\u{1B}[?1049h") && repaint.contains("Ada Lovelace"), "the whole frame again: \(repaint.shown)")
-        pty.type("q")
-        try await waitUntil { recorder.events.count == 2 }
-        #expect(recorder.events.last == .key(.character("q")))
-    }
-
-    @Test("with allowsSuspend off, Ctrl-Z is a key and kill -TSTP leaves the screen as it is")
-    func noSuspend() async throws {
-        let pty = try PseudoTerminal()
-        let terminal = try start(pty)
-        defer { terminal.stop() }
-        terminal.allowsSuspend = false
-        let recorder = listen(terminal)
-        _ = draw(listFrame(selected: 0), on: terminal, pty)
-        pty.type("\u{1A}")
-        try await waitUntil { !recorder.events.isEmpty }
-        #expect(recorder.events == [.key(.control("z"))])
-        kill(getpid(), SIGTSTP)
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(pty.output().isEmpty, "nothing restored, nothing stopped")
-        #expect(pty.modes.c_lflag & tcflag_t(ICANON | ECHO) == 0)
-    }
-
     @Test("the emergency restore puts the terminal back from anywhere, once")
     func emergencyRestore() throws {
         let pty = try PseudoTerminal()

@@ -14,17 +14,7 @@ final class Fixture {
     deinit { folder.remove() }
 
     /// Every row of every table, as text: equal dumps mean nothing changed.
-    func dump() throws -> String {
-        try database.writer.read { db in
-            var lines: [String] = []
-            for table in ["account", "identity", "credential", "session", "favourite", "providerData", "pin", "event"] {
-                for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1, 2") {
-                    lines.append("\(table) \(row)")
-                }
-            }
-            return lines.joined(separator: "\n")
-        }
-    }
+    func dump() throws -> String { try StoreTests.dump(database) }
 
     /// Makes every later `sql` statement on `table` fail, as if the disk
     /// failed in the middle of a named write.
@@ -47,3 +37,16 @@ func contents(_ path: String) -> Data? { FileManager.default.contents(atPath: pa
 
 let terminal1 = SessionKey("pts/1")!
 let terminal2 = SessionKey("pts/2")!
+
+/// Every row of every table of `database`, as text: equal dumps mean nothing changed.
+func dump(_ database: AppDatabase) throws -> String {
+    try database.writer.read { db in
+        var lines: [String] = []
+        for table in ["account", "identity", "credential", "session", "favourite", "providerData", "pin", "event"] {
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1, 2") {
+                lines.append("\(table) \(row)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -115,6 +115,58 @@ struct OpeningTests {
         #expect(error?.description.contains(folder.file("file/sub")) == true)
     }
 
+    @Test("a link to a file that is not a Switchboard database is refused by name and what is there, and the file keeps its bytes and mode",
+          arguments: ["text", "empty", "other database", "garbage"])
+    func foreignLink(kind: String) throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let target = folder.file("precious")
+        switch kind {
+        case "text": try Data("my notes\n".utf8).write(to: URL(fileURLWithPath: target))
+        case "empty": try Data().write(to: URL(fileURLWithPath: target))
+        case "other database":
+            try DatabaseQueue(path: target).write { try $0.execute(sql: "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me')") }
+        default: try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }).write(to: URL(fileURLWithPath: target))
+        }
+        chmod(target, 0o644)
+        let path = folder.file("switchboard.sqlite")
+        #expect(symlink(target, path) == 0)
+        let before = contents(target)
+        let listing = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+
+        let error = #expect(throws: StoreError.self) { try AppDatabase(path: path) }
+        let message = error?.description ?? ""
+        #expect(message.hasPrefix(path + ": is a link to " + target), "\(message)")
+        #expect(message.contains("not a Switchboard database") && message.contains("nothing was changed"), "\(message)")
+        if kind == "empty" { #expect(message.contains("an empty file"), "\(message)") }
+        #expect(contents(target) == before, "the target's bytes")
+        #expect(try mode(target) == 0o644, "the target's mode")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == listing, "no file made beside it")
+        // Read-only, as status and accounts open it, the same.
+        #expect(throws: StoreError.self) { try AppDatabase(path: path, access: .readOnlyIfUnwritable) }
+        #expect(contents(target) == before)
+    }
+
+    @Test("a link to nothing is refused, and nothing is created through it")
+    func danglingLink() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let target = folder.file("nowhere.sqlite"), path = folder.file("switchboard.sqlite")
+        #expect(symlink(target, path) == 0)
+        let error = #expect(throws: StoreError.self) { try AppDatabase(path: path) }
+        #expect(error?.description.contains("is a link to \(target), which does not exist") == true, "\(String(describing: error))")
+        #expect(!FileManager.default.fileExists(atPath: target))
+    }
+
+    @Test("a link to a Switchboard database opens it")
+    func linkToOurs() throws {
+        let fixture = try Fixture()
+        try Sample.signIn([Sample.adaGitHub], into: fixture.database, session: terminal1)
+        let path = fixture.folder.file("link.sqlite")
+        #expect(symlink(fixture.database.path, path) == 0)
+        #expect(try AppDatabase(path: path).accounts().map(\.name) == ["Ada Lovelace"])
+    }
+
     @Test("default path: --database, then SWITCHBOARD_DATABASE, then XDG_DATA_HOME, then ~/.local/share")
     func location() {
         #expect(DatabaseLocation.resolve(explicit: "/x.sqlite", environment: ["SWITCHBOARD_DATABASE": "/y"]) == "/x.sqlite")

@@ -162,6 +162,25 @@ struct ReducerTests {
         #expect(Fixture.press(.control("c"), on: &state) == [.quit])
     }
 
+    @Test("a 100 kB paste into the filter keeps its first 256 bytes and drops the rest; backspace and matching go on as before")
+    func pasteIntoFilter() {
+        var state = several()
+        _ = Fixture.press(.character("/"), on: &state)
+        let paste = String(repeating: "grace hopper ", count: 100_000 / 13)
+        let started = ContinuousClock.now
+        for character in paste { _ = state.reduce(.input(.key(.character(character)))) }
+        #expect(ContinuousClock.now - started < .seconds(30), "a key past the limit costs next to nothing")
+        #expect(state.accounts.filter.utf8.count == AccountsPaneState.filterLimit)
+        #expect(paste.hasPrefix(state.accounts.filter))
+        #expect(state.accounts.isFiltering && state.isRunning)
+        _ = Fixture.press(.backspace, on: &state)
+        #expect(state.accounts.filter.utf8.count == AccountsPaneState.filterLimit - 1)
+        _ = Fixture.press(.escape, on: &state)
+        _ = Fixture.press(.character("/"), on: &state)
+        Fixture.type("grace hopper", on: &state)
+        #expect(state.accounts.visible.map { state.accounts.list.accounts[$0].name } == ["Grace Hopper"])
+    }
+
     @Test("f stars and unstars the selected show for the active person only")
     func favourite() {
         var state = several()

@@ -21,6 +21,8 @@ public final class ChooserLoop {
     private var reloadScheduled = false
     private var ticker: Task<Void, Never>?
     private var toastTimer: Task<Void, Never>?
+    /// When `toastTimer` wakes the loop: the deadline it was set for.
+    private var toastTimerDue: Moment?
     private var signIn: (generation: Int, run: SignInRun?, task: Task<Void, Never>)?
     private var generation = 0
     private var pendingConflict: PendingConflict?
@@ -122,15 +124,24 @@ public final class ChooserLoop {
             ticker.cancel()
             self.ticker = nil
         }
+        // One wake-up at a time. One due no later than the next deadline is
+        // kept (a deadline that moved later, as the idle one does at every
+        // key, is met by the tick after it): a burst of keys, a paste, never
+        // leaves a task per key behind it, cancelled but not yet run.
+        guard let expiry = state.nextDeadline, ticker == nil else {
+            toastTimer?.cancel()
+            (toastTimer, toastTimerDue) = (nil, nil)
+            return
+        }
+        if toastTimer != nil, let due = toastTimerDue, due <= expiry { return }
         toastTimer?.cancel()
-        toastTimer = nil
-        if let expiry = state.nextDeadline, ticker == nil {
-            let delay = max(0.05, environment.now().distance(to: expiry))
-            toastTimer = Task { @MainActor [weak self] in
-                try? await Task.sleep(for: .milliseconds(Int(delay * 1000) + 5))
-                guard let self, !Task.isCancelled else { return }
-                self.send(.tick(self.environment.now()))
-            }
+        let delay = max(0.05, environment.now().distance(to: expiry))
+        toastTimerDue = expiry
+        toastTimer = Task { @MainActor [weak self] in
+            try? await Task.sleep(for: .milliseconds(Int(delay * 1000) + 5))
+            guard let self, !Task.isCancelled else { return }
+            (self.toastTimer, self.toastTimerDue) = (nil, nil)
+            self.send(.tick(self.environment.now()))
         }
     }
 
