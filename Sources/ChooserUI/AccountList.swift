@@ -53,6 +53,14 @@ public struct AccountList: Sendable {
 
     public static let empty = AccountList([])
 
+    /// The same accounts by name (case folded; equal names by id): a
+    /// station's order, which says nothing about who used it last.
+    public func sortedByName() -> AccountList {
+        let sorted = accounts.map { (key: $0.name.lowercased(), account: $0) }
+            .sorted { $0.key != $1.key ? $0.key < $1.key : $0.account.id < $1.account.id }
+        return AccountList(sorted.map(\.account), protected: protected)
+    }
+
     /// How many accounts the store holds.
     public var count: Int { accounts.count }
 

@@ -146,6 +146,8 @@ extension AppState {
 
     private mutating func load(_ list: AccountList, active: ActiveAccount) {
         let selected = accounts.selectedItem
+        // At a station the order must not tell who was there last.
+        let list = kiosk == nil ? list : list.sortedByName()
         accounts.list = list
         accounts.visible = list.matches(accounts.filter)
         self.active = active

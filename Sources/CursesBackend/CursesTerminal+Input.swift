@@ -202,6 +202,9 @@ extension CursesTerminal {
     }
 
     /// Tells curses the new size (it queues a KEY_RESIZE) and delivers it.
+    /// A size that is back where curses has it after a storm of changes
+    /// still repaints everything: the terminal may have cut or reflowed the
+    /// screen at the sizes in between, which curses never saw.
     private func windowChanged() {
         var rows: Int32 = 0, columns: Int32 = 0
         guard sb_get_winsize(output, &rows, &columns) == 0, rows > 0, columns > 0 else { return }
@@ -210,6 +213,9 @@ extension CursesTerminal {
             // resizeterm touches every window; reading through a touched
             // window would refresh it.
             untouchwin(inputWindow)
+        } else {
+            lastFrame = nil
+            onEvent?(.resize(size))
         }
         drainInput()
     }

@@ -238,6 +238,34 @@ final class CursesTerminalTests {
         #expect(draw(frame, on: terminal, pty).isEmpty)
     }
 
+    @Test("a storm of resizes ends in a whole frame of the last size, even when the size ends where it began")
+    func resizeStorm() async throws {
+        let pty = try PseudoTerminal()
+        let terminal = try start(pty)
+        defer { terminal.stop() }
+        let recorder = listen(terminal)
+        _ = draw(listFrame(selected: 0), on: terminal, pty)
+        // Sizes the program has no time to see, and back to where it began: the terminal may have cut the screen meanwhile.
+        for (columns, rows) in [(50, 10), (120, 40), (30, 8), (80, 24)] {
+            pty.resize(columns: columns, rows: rows)
+            kill(getpid(), SIGWINCH)
+        }
+        try await waitUntil { recorder.events.last == .resize(Size(width: 80, height: 24)) }
+        #expect(recorder.events.last == .resize(Size(width: 80, height: 24)), "\(recorder.events)")
+        #expect(terminal.size == Size(width: 80, height: 24))
+        let bytes = draw(listFrame(selected: 0, size: terminal.size), on: terminal, pty)
+        #expect(bytes.contains("\u{1B}[H\u{1B}[2J") && bytes.contains("Barbara Liskov") && bytes.contains("│"), "\(bytes.shown)")
+        // Storms in between, each ending at another size: the last event is the last size, and its frame is whole.
+        for (columns, rows) in [(100, 30), (60, 20), (90, 25)] {
+            pty.resize(columns: columns, rows: rows)
+            kill(getpid(), SIGWINCH)
+        }
+        try await waitUntil { recorder.events.last == .resize(Size(width: 90, height: 25)) }
+        #expect(terminal.size == Size(width: 90, height: 25))
+        let last = draw(listFrame(selected: 0, size: terminal.size), on: terminal, pty)
+        #expect(last.contains("\u{1B}[H\u{1B}[2J") && last.contains("Barbara Liskov"))
+    }
+
     @Test("the first SIGTERM goes to the program, on the main actor, instead of ending it; a SIGHUP after it is part of the same stop")
     func termination() async throws {
         let pty = try PseudoTerminal()

@@ -236,7 +236,7 @@ struct StationLoopTests {
 
     /// A started station, with Ada signed in elsewhere, and whom its stand-in command ran as.
     func startedStation() async throws -> (AppRig, AccountID, HandOffs, ChooserLoop) {
-        let rig = try await AppRig(interval: 1)
+        let rig = try await AppRig(interval: 1, start: Date())
         let ada = try Sample.signIn([Sample.adaGitHub], into: rig.database, session: SessionKey("setup")!)[0]
         let handOffs = HandOffs()
         let loop = station(rig, handOffs: handOffs)

@@ -217,4 +217,23 @@ struct KioskTests {
             }
         }
     }
+
+    @Test("a station lists people by name, never by who used it last, with or without remember_last; the plain chooser keeps most recent first")
+    func orderTellsNothing() {
+        let zoe = Account(id: AccountID(7), name: "zoë", identities: Fixture.ada.identities)
+        let bob = Account(id: AccountID(8), name: "Bob", identities: Fixture.grace.identities)
+        // The store's order: most recent use first.
+        let recentFirst = AccountList([zoe, Fixture.grace, bob, Fixture.ada])
+        for remember in [false, true] {
+            var settings = Self.settings
+            settings.rememberLast = remember
+            var state = station(active: nil)
+            state.enterKiosk(settings)
+            _ = state.reduce(.loaded(recentFirst, active: .anonymous))
+            #expect(state.accounts.list.accounts.map(\.name) == ["Ada Lovelace", "Bob", "Grace Hopper", "zoë"], "remember_last \(remember)")
+        }
+        var plain = Fixture.state(size: Self.size, accounts: [], active: nil)
+        _ = plain.reduce(.loaded(recentFirst, active: .anonymous))
+        #expect(plain.accounts.list.accounts.map(\.name) == ["zoë", "Grace Hopper", "Bob", "Ada Lovelace"])
+    }
 }
