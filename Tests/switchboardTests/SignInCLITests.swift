@@ -99,6 +99,25 @@ struct SignInCLITests {
         await demo.stop()
     }
 
+    @Test("a sign-in approved as a person whose account has a PIN makes nobody active (exit 7, the sign-in kept); a switch with the PIN finishes it")
+    func signInToProtected() async throws {
+        let demo = try await DemoCLI()
+        let first = try demo.signIn()
+        _ = try demo.approve(try await demo.code(of: first), ["--as", "ada"])
+        #expect(await first.exitStatus() == 0)
+        #expect(try runProcess(builtProduct("switchboard"), ["pin", "set", "Ada Lovelace"], environment: demo.environment, input: "2468\n").status == 0)
+        #expect(try runProcess(builtProduct("switchboard"), ["sign-out"], environment: demo.environment).status == 0)
+        let second = try demo.signIn()
+        _ = try demo.approve(try await demo.code(of: second), ["--as", "ada"])
+        #expect(await second.exitStatus() == 7)
+        #expect(second.stderr.contains("has a PIN") && second.stderr.contains("switchboard switch"), "\(second.stderr)")
+        let status = try runProcess(builtProduct("switchboard"), ["status", "--json"], environment: demo.environment)
+        #expect(status.stdout.contains("\"active\":null"), "\(status.stdout)")
+        let switched = try runProcess(builtProduct("switchboard"), ["switch", "Ada Lovelace", "--pin-stdin"], environment: demo.environment, input: "2468\n")
+        #expect(switched.status == 0, "\(switched.stderr)")
+        await demo.stop()
+    }
+
     @Test("denied exits 10; an expired code exits 11")
     func deniedAndExpired() async throws {
         let demo = try await DemoCLI(serveArguments: ["--interval", "1"])
