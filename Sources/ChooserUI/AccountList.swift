@@ -53,6 +53,15 @@ public struct AccountList: Sendable {
 
     public static let empty = AccountList([])
 
+    /// The same accounts with `id` first, as the store lists them right
+    /// after a switch to it (most recent use first).
+    public func movingToFront(_ id: AccountID) -> AccountList {
+        guard let index = index(of: id), index > 0 else { return self }
+        var reordered = accounts
+        reordered.insert(reordered.remove(at: index), at: 0)
+        return AccountList(reordered, protected: protected)
+    }
+
     /// The same accounts by name (case folded; equal names by id): a
     /// station's order, which says nothing about who used it last.
     public func sortedByName() -> AccountList {

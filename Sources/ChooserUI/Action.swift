@@ -18,8 +18,11 @@ public enum Action: Sendable {
     case accountsChanged
     /// Bus: who a session acts as changed.
     case statusChanged(UserStatusChanged)
-    /// Bus (guide pane's subscription): whose guide to show, with their favourites.
-    case guideFor(Account?, favourites: Set<String>)
+    /// The starred shows of an account, read after it became active; kept
+    /// only while it still is.
+    case favouritesLoaded(AccountID, Set<String>)
+    /// A star was saved (or taken away) for `account`.
+    case favouriteSaved(String, starred: Bool, account: AccountID)
     /// Bus: a credential check found an identity in a new state.
     case identityChanged(IdentityStateChanged)
     /// The provider gave a code to show.
@@ -74,6 +77,8 @@ public enum Effect: Hashable, Sendable {
     /// Disconnect an identity; an account with a PIN takes it (or the operator PIN).
     case disconnect(Identity, pin: PINProof?)
     case setFavourite(String, starred: Bool, account: AccountID)
+    /// Read the starred shows of the account now active.
+    case loadFavourites(AccountID)
     /// Put text on the clipboard (OSC 52).
     case copy(String)
     /// Open a URL in the browser (only on request).

@@ -43,9 +43,11 @@ public struct AccountsPaneState: Sendable {
 /// The guide pane's state: whose guide it is and their favourites.
 public struct GuideState: Sendable {
     public var guide: Guide
-    /// The person whose guide this is; nil shows the plain guide.
-    public var person: Account?
+    /// The starred shows of the active person (`AppState.active`, the one
+    /// place who is active is kept); empty for nobody.
     public var favourites: Set<String> = []
+    /// Whose stars `favourites` are, once read; nil until then.
+    public var favouritesOf: AccountID?
     /// The listings in the order shown: favourites first.
     public var shows: [Show]
     public var selection = 0

@@ -37,14 +37,30 @@ extension AppState {
         case .handOffEnded(let date, let notice):
             return handOffEnded(at: date, notice: notice)
         case .loaded(let list, let active):
-            load(list, active: active)
-            return []
+            return load(list, active: active)
         case .accountsChanged:
             return [.reload]
         case .statusChanged(let change):
             return statusChanged(change)
-        case .guideFor(let person, let favourites):
-            showGuide(for: person, favourites: favourites)
+        case .favouritesLoaded(let id, let favourites):
+            guard active.id == id else { return [] }
+            if guide.favouritesOf != id {
+                // A new person's guide starts at the top, their stars first.
+                guide.favouritesOf = id
+                guide.selection = 0
+                guide.scroll = 0
+                guide.favourites = favourites
+                guide.shows = guide.guide.ordered(favourites: favourites)
+                clampAll()
+            } else {
+                showFavourites(favourites)
+            }
+            return []
+        case .favouriteSaved(let show, let starred, let id):
+            guard active.id == id else { return [] }
+            var favourites = guide.favourites
+            if starred { favourites.insert(show) } else { favourites.remove(show) }
+            showFavourites(favourites)
             return []
         case .identityChanged(let change):
             if !change.current.isAvailable, change.previous != change.current {
@@ -144,19 +160,32 @@ extension AppState {
 
     // MARK: Store and bus
 
-    private mutating func load(_ list: AccountList, active: ActiveAccount) {
+    private mutating func load(_ list: AccountList, active: ActiveAccount) -> [Effect] {
         let selected = accounts.selectedItem
         // At a station the order must not tell who was there last.
         let list = kiosk == nil ? list : list.sortedByName()
         accounts.list = list
         accounts.visible = list.matches(accounts.filter)
-        self.active = active
+        let effects = becomeActive(active)
         if case .account(let id)? = selected, let index = accounts.visible.firstIndex(where: { list.accounts[$0].id == id }) {
             accounts.selection = index
         }
-        if guide.person != nil, let person = active.account, person.id == guide.person?.id { guide.person = person }
         clampAll()
         kioskLoaded()
+        return effects
+    }
+
+    /// Makes `person` the one who is active here; another person than
+    /// before gets their own guide, whose stars are read next.
+    private mutating func becomeActive(_ person: ActiveAccount) -> [Effect] {
+        let changed = active.id != person.id
+        active = person
+        guard changed else { return [] }
+        guide.favouritesOf = nil
+        guide.selection = 0
+        guide.scroll = 0
+        showFavourites([])
+        return person.id.map { [.loadFavourites($0)] } ?? []
     }
 
     private mutating func statusChanged(_ change: UserStatusChanged) -> [Effect] {
@@ -166,7 +195,7 @@ extension AppState {
             }
             return [.reload]
         }
-        active = change.current
+        var effects = becomeActive(change.current)
         switch change.reason {
         case .revoked(let identity):
             let name = change.previous.account?.name.displaySafe ?? "The active account"
@@ -182,19 +211,35 @@ extension AppState {
         case .switched, .signedIn, .signedOut:
             break
         }
-        return [.reload]
+        switch change.reason {
+        case .switched:
+            // The store put the person first (most recent use): the list follows from the fact, with no read.
+            if let id = change.current.id, kiosk == nil, accounts.list.index(of: id) != nil {
+                let selected = accounts.selectedItem
+                accounts.list = accounts.list.movingToFront(id)
+                accounts.visible = accounts.list.matches(accounts.filter)
+                if case .account(let kept)? = selected,
+                    let index = accounts.visible.firstIndex(where: { accounts.list.accounts[$0].id == kept })
+                {
+                    accounts.selection = index
+                }
+                clampAll()
+            } else if kiosk == nil {
+                effects.append(.reload)
+            }
+        case .signedOut:
+            break
+        default:
+            effects.append(.reload)
+        }
+        return effects
     }
 
-    private mutating func showGuide(for person: Account?, favourites: Set<String>) {
-        // The same person's stars changed: keep the selected show. Another
-        // person: their guide starts at the top.
-        let selected = guide.person?.id == person?.id ? guide.selectedShow?.id : nil
-        if selected == nil {
-            guide.selection = 0
-            guide.scroll = 0
-        }
-        guide.person = person
-        guide.favourites = person == nil ? [] : favourites
+    /// Shows `favourites` as the active person's stars, first in the guide;
+    /// the selected show stays selected.
+    private mutating func showFavourites(_ favourites: Set<String>) {
+        let selected = guide.selectedShow?.id
+        guide.favourites = active == .anonymous ? [] : favourites
         guide.shows = guide.guide.ordered(favourites: guide.favourites)
         if let selected, let index = guide.shows.firstIndex(where: { $0.id == selected }) { guide.selection = index }
         clampAll()

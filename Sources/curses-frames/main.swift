@@ -42,7 +42,7 @@ var state = AppState(
         .reduced(toColors: terminal.colors),
     providers: [])
 _ = state.reduce(.loaded(AccountList(accounts), active: active))
-_ = state.reduce(.guideFor(active.account, favourites: favourites))
+if let id = active.id { _ = state.reduce(.favouritesLoaded(id, favourites)) }
 let first = Screen.draw(state)
 _ = state.reduce(.input(.key(.character("j"))))
 let second = Screen.draw(state)

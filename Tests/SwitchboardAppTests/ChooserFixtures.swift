@@ -46,7 +46,7 @@ enum Fixture {
     ) -> AppState {
         var state = AppState(session: session, size: size, now: now, guide: guide, theme: .builtIn, providers: providers)
         _ = state.reduce(.loaded(AccountList(accounts, protected: protected), active: active.map(ActiveAccount.account) ?? .anonymous))
-        _ = state.reduce(.guideFor(active, favourites: favourites))
+        if let active { _ = state.reduce(.favouritesLoaded(active.id, favourites)) }
         return state
     }
 

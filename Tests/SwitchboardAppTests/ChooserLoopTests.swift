@@ -16,7 +16,7 @@ final class LoopRig {
     let loop: ChooserLoop
     let session = SessionKey("pts/1")!
 
-    init() async throws {
+    init(render: @escaping @MainActor (AppState) -> Void = { _ in }) async throws {
         // Real time: polls a second apart, and the demo provider's clock
         // starts now, as the loop checks the id_token on the system clock.
         rig = try await AppRig(interval: 1, start: Date())
@@ -28,7 +28,7 @@ final class LoopRig {
                 database: rig.database, bus: rig.bus, providers: rig.providers, clock: SystemFlowClock(),
                 copy: { _ in }, open: { _ in },
                 nextTheme: { _ in (Theme.monochrome, nil) }),
-            render: { _ in })
+            render: render)
 
     }
 
@@ -103,7 +103,7 @@ struct ChooserLoopTests {
             return false
         }
         #expect(t.loop.state.active.account?.name == "Grace Hopper")
-        #expect(t.loop.state.guide.person?.name == "Grace Hopper")
+        #expect(Screen.draw(t.loop.state).text.contains("Tonight for Grace Hopper"))
         let frame = Screen.draw(t.loop.state).text
         #expect(frame.contains("Welcome, Grace Hopper!"))
         #expect(frame.contains("● Grace Hopper"))
@@ -116,11 +116,11 @@ struct ChooserLoopTests {
         let ada = try Sample.signIn([Sample.adaGitHub], into: t.rig.database, session: SessionKey("elsewhere")!)[0]
         try t.rig.database.setFavourite("sky", starred: true, for: ada)
         t.loop.start()
-        #expect(t.loop.state.guide.person == nil)
+        #expect(t.loop.state.active == .anonymous)
         // Someone else (another component) switches this session and announces it.
         let change = try t.rig.database.switchAccount(to: ada, session: t.session)
         t.rig.bus.publish(change)
-        try await t.wait("the guide for Ada") { $0.guide.person?.id == ada }
+        try await t.wait("the guide for Ada, with her stars") { $0.active.id == ada && !$0.guide.favourites.isEmpty }
         #expect(t.loop.state.guide.favourites == ["sky"])
         #expect(t.loop.state.guide.shows.first?.id == "sky")
         #expect(t.loop.state.active.id == ada)
@@ -160,6 +160,32 @@ struct ChooserLoopTests {
         #expect(try t.rig.database.active(in: t.session) == .anonymous)
     }
 
+    @Test("a switch in the chooser draws its final list in one frame: the person active and first, their stars in the guide")
+    func switchInOneFrame() async throws {
+        var frames: [Buffer] = []
+        let t = try await LoopRig(render: { frames.append(Screen.draw($0)) })
+        defer { Task { await t.rig.stop() } }
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: t.rig.database, session: SessionKey("elsewhere")!)
+        let star = Fixture.guide.shows.last!
+        try t.rig.database.setFavourite(star.id, starred: true, for: ids[0])
+        t.loop.start()
+        // Grace was used last, so Ada is second.
+        let adaRow = t.loop.state.accounts.visible.firstIndex { t.loop.state.accounts.list.accounts[$0].id == ids[0] }!
+        #expect(adaRow > 0)
+        for _ in 0..<adaRow { t.press(.down) }
+        t.loop.flush()
+        frames.removeAll()
+        t.press(.enter)
+        try await t.wait("Ada active") { $0.active.id == ids[0] }
+        try await t.wait("a frame") { _ in !frames.isEmpty }
+        let first = frames[0].text
+        #expect(first.contains("● Ada Lovelace") && first.contains("Tonight for Ada Lovelace"), "\(first)")
+        let listed = frames[0].lines.compactMap { line in ["Ada Lovelace", "Grace Hopper"].first { line.contains("│ ▸ " + $0) || line.contains("│   " + $0) } }
+        #expect(listed.first == "Ada Lovelace", "\(listed)")
+        #expect(frames[0].lines.first { $0.contains(star.title) }?.contains("★") == true)
+        #expect(t.loop.state.accounts.list.accounts.map(\.id) == [ids[0], ids[1]])
+    }
+
     @Test("switch, star, sign out: each a store write announced on the bus")
     func switchStarSignOut() async throws {
         let t = try await LoopRig()
@@ -175,7 +201,7 @@ struct ChooserLoopTests {
         try await t.wait("a star") { !$0.guide.favourites.isEmpty }
         #expect(try t.rig.database.favourites(of: ids[1]) == [Fixture.guide.ordered(favourites: []).first!.id])
         t.press(.character("s"))
-        try await t.wait("anonymous") { $0.active == .anonymous && $0.guide.person == nil }
+        try await t.wait("anonymous") { $0.active == .anonymous && $0.guide.favourites.isEmpty }
         #expect(try t.rig.database.active(in: t.session) == .anonymous)
     }
 

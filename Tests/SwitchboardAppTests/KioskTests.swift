@@ -131,13 +131,13 @@ struct KioskTests {
         state.enterKiosk(settings)
         #expect(state.reduce(.loaded(state.accounts.list, active: state.active)).isEmpty, "active at the start: no hand-off")
         #expect(state.reduce(.statusChanged(UserStatusChanged(
-            session: Fixture.session, previous: .account(Fixture.ada), current: .account(Fixture.grace), reason: .external))) == [.reload],
+            session: Fixture.session, previous: .account(Fixture.ada), current: .account(Fixture.grace), reason: .external))) == [.loadFavourites(Fixture.grace.id), .reload],
             "made active by another program: no hand-off")
 
         // Signed in here: the welcome shows first, then the command.
         state.dialog = .help(scroll: 0)
         let ada = UserStatusChanged(session: Fixture.session, previous: .anonymous, current: .account(Fixture.ada), reason: .signedIn(isNew: false))
-        #expect(state.reduce(.statusChanged(ada)) == [.reload])
+        #expect(state.reduce(.statusChanged(ada)) == [.loadFavourites(Fixture.ada.id), .reload])
         #expect(state.kiosk?.handOff == .due(Fixture.ada.id))
         #expect(state.reduce(.input(.key(.escape))) == [.handOff(Fixture.ada.id)])
         #expect(state.kiosk?.handOff == .running(Fixture.ada.id))
@@ -160,7 +160,7 @@ struct KioskTests {
 
         // Chosen again (a switch): the command again, at once.
         let grace = UserStatusChanged(session: Fixture.session, previous: .anonymous, current: .account(Fixture.grace), reason: .switched)
-        #expect(state.reduce(.statusChanged(grace)) == [.reload, .handOff(Fixture.grace.id)])
+        #expect(state.reduce(.statusChanged(grace)) == [.loadFavourites(Fixture.grace.id), .handOff(Fixture.grace.id)], "a switch needs no read of the list")
         // Signed out from elsewhere meanwhile: the command is ended, once; its end brings the first screen.
         var elsewhere = state
         let out = UserStatusChanged(session: Fixture.session, previous: .account(Fixture.grace), current: .anonymous, reason: .external)
@@ -194,7 +194,7 @@ struct KioskTests {
 
         var plain = Fixture.state(size: Self.size, accounts: [Fixture.ada], active: nil)
         plain.enterKiosk(Self.settings)
-        #expect(plain.reduce(.statusChanged(grace)) == [.reload], "no command: the chooser stays")
+        #expect(plain.reduce(.statusChanged(grace)) == [.loadFavourites(Fixture.grace.id)], "no command: the chooser stays")
     }
 
     @Test("[kiosk] command: an array of strings naming a program; anything else is refused with the key and line")

@@ -328,11 +328,16 @@ struct ReducerTests {
         #expect(Fixture.press(.character("q"), on: &state) == [.quit])
     }
 
-    @Test("status change in this session: status bar and accounts follow, and the list reloads")
+    @Test("status change in this session: status bar and accounts follow; another program's change reloads the list")
     func statusChanged() {
         var state = several()
         let effects = state.reduce(.statusChanged(UserStatusChanged(session: Fixture.session, previous: .account(Fixture.ada), current: .account(Fixture.grace), reason: .switched)))
-        #expect(effects == [.reload])
+        #expect(effects == [.loadFavourites(Fixture.grace.id)])
+        let external = UserStatusChanged(session: Fixture.session, previous: .account(Fixture.grace), current: .account(Fixture.ada), reason: .external)
+        #expect(state.reduce(.statusChanged(external)) == [.loadFavourites(Fixture.ada.id), .reload])
+        #expect(state.toasts.map(\.text) == ["Another program changed who is active: now Ada Lovelace."])
+        state.toasts = []
+        _ = state.reduce(.statusChanged(UserStatusChanged(session: Fixture.session, previous: .account(Fixture.ada), current: .account(Fixture.grace), reason: .switched)))
         #expect(state.active.id == Fixture.grace.id)
         #expect(state.toasts.isEmpty)
     }
@@ -360,15 +365,34 @@ struct ReducerTests {
         }
     }
 
-    @Test("the guide follows its events: favourites first and starred; anonymous sees the plain guide")
+    @Test("the guide is the active person's: a switch asks for their stars, which come first; stale stars and anonymous show the plain guide")
     func guide() {
         var state = several()
         #expect(state.guide.shows.first?.id == "codebreakers")
-        _ = state.reduce(.guideFor(Fixture.grace, favourites: ["bugs", "news"]))
+        let toGrace = UserStatusChanged(session: Fixture.session, previous: .account(Fixture.ada), current: .account(Fixture.grace), reason: .switched)
+        #expect(state.reduce(.statusChanged(toGrace)) == [.loadFavourites(Fixture.grace.id)])
+        #expect(state.guide.favourites.isEmpty, "Ada's stars are not Grace's")
+        _ = state.reduce(.favouritesLoaded(Fixture.ada.id, ["bugs"]))
+        #expect(state.guide.favourites.isEmpty, "stars read for someone no longer active are dropped")
+        _ = state.reduce(.favouritesLoaded(Fixture.grace.id, ["bugs", "news"]))
         #expect(state.guide.shows.prefix(2).map(\.id) == ["news", "bugs"])
-        #expect(state.guide.person?.name == "Grace Hopper")
-        _ = state.reduce(.guideFor(nil, favourites: ["bugs"]))
+        _ = state.reduce(.favouriteSaved("bugs", starred: false, account: Fixture.grace.id))
+        #expect(state.guide.favourites == ["news"])
+        let out = UserStatusChanged(session: Fixture.session, previous: .account(Fixture.grace), current: .anonymous, reason: .signedOut)
+        #expect(state.reduce(.statusChanged(out)).isEmpty)
         #expect(state.guide.favourites.isEmpty && state.guide.shows.first?.id == "news")
+    }
+
+    @Test("a switch here is reduced from its fact: the person moves to the top of the list, with no store read")
+    func switchReorders() {
+        var state = several()
+        let first = state.accounts.list.accounts.first?.id
+        let last = state.accounts.list.accounts.last!
+        #expect(first != last.id)
+        let change = UserStatusChanged(session: Fixture.session, previous: state.active, current: .account(last), reason: .switched)
+        let effects = state.reduce(.statusChanged(change))
+        #expect(!effects.contains(.reload), "\(effects)")
+        #expect(state.accounts.list.accounts.first?.id == last.id && state.active.id == last.id)
     }
 
     @Test("identity state changes warn when an identity stops being available, and reload")

@@ -1,13 +1,12 @@
 import TerminalUI
 
 /// The TV guide: tonight's listings, the active person's
-/// favourites starred and first. Its state changes only through the
-/// `UserStatusChanged` events it subscribes to (and its own stars).
+/// favourites starred and first.
 enum GuidePane {
     static func draw(_ state: AppState, layout: ScreenLayout, into buffer: inout Buffer) {
         let theme = state.theme, guide = state.guide
         let focused = state.focus == .guide && state.dialog == nil
-        let title = guide.person.map { "\(guide.guide.title) for \($0.name.displaySafe)" } ?? guide.guide.title
+        let title = state.active.account.map { "\(guide.guide.title) for \($0.name.displaySafe)" } ?? guide.guide.title
         buffer.drawBox(layout.guide, title: title, style: theme[focused ? .borderFocused : .border], titleStyle: theme[.title])
         let list = layout.guideList
         let titleWidth = max(8, list.width - 22)
@@ -28,7 +27,7 @@ enum GuidePane {
                 buffer.write("★", x: list.maxX - 2, y: y, style: highlight ? base : theme[.favourite])
             }
         }
-        if guide.person == nil, list.height > guide.shows.count + 1 {
+        if state.active == .anonymous, list.height > guide.shows.count + 1 {
             buffer.write(" Switch to an account to star favourites.", x: list.x, y: list.maxY - 1, style: theme[.muted], limit: list.width)
         }
     }

@@ -39,22 +39,19 @@ public final class ChooserLoop {
 
     /// Subscribes the panes, loads the store and draws the first frame.
     public func start() {
-        subscriptions = PaneSubscriptions.subscribe(
-            bus: environment.bus, database: environment.database, session: state.session) { [weak self] action in
+        subscriptions = PaneSubscriptions.subscribe(bus: environment.bus) { [weak self] action in
                 self?.send(action)
             }
         let database = environment.database
         // A station starts with nobody: someone still active is left from a stop that could not sign out.
         if state.kiosk != nil, (try? database.active(in: state.session).id) != nil {
-            store { environment.bus.publish(try database.signOut(session: state.session)) }
+            store { reduce(.statusChanged(try database.signOut(session: state.session))) }
         }
         do {
             // Before the list, so that its first frame already rests on them.
             if state.kiosk?.settings.rememberLast == true { reduce(.remembered(try database.lastActiveAccount(in: state.session))) }
             let active = try database.active(in: state.session)
-            let favourites = active.id.flatMap { try? database.favourites(of: $0) } ?? []
             reduce(.loaded(AccountList(try database.accounts(), protected: try database.protectedAccounts()), active: active))
-            reduce(.guideFor(active.account, favourites: favourites))
         } catch { fail(error) }
         flush()
         checkActiveCredentials()
@@ -165,7 +162,8 @@ public final class ChooserLoop {
                 } catch { self.fail(error) }
             }
         case .switchAccount(let id):
-            do { bus.publish(try database.switchAccount(to: id, session: session)) } catch .pinRequired {
+            // This loop's own writes are reduced from the facts they return, in the same turn: one frame.
+            do { reduce(.statusChanged(try database.switchAccount(to: id, session: session))) } catch .pinRequired {
                 // It was given a PIN since the list was read.
                 reduce(.pinNeeded(id))
                 send(.accountsChanged)
@@ -175,12 +173,14 @@ public final class ChooserLoop {
         case .checkOperatorPIN(let pin):
             checkOperatorPIN(pin)
         case .signOut:
-            store { bus.publish(try database.signOut(session: session)) }
+            store { reduce(.statusChanged(try database.signOut(session: session))) }
         case .setFavourite(let show, let starred, let account):
             store {
                 try database.setFavourite(show, starred: starred, for: account)
-                send(PaneSubscriptions.guideAction(for: state.active.account, database: database))
+                reduce(.favouriteSaved(show, starred: starred, account: account))
             }
+        case .loadFavourites(let account):
+            store { reduce(.favouritesLoaded(account, try database.favourites(of: account))) }
         case .startSignIn(let provider, let mode):
             startSignIn(provider, mode: mode)
         case .cancelSignIn:
@@ -229,7 +229,7 @@ public final class ChooserLoop {
     /// Checks the PIN off the main actor (the hash takes a moment), then
     /// tells the dialog; the switch itself arrives on the bus.
     private func switchWithPIN(_ id: AccountID, pin: String) {
-        let database = environment.database, bus = environment.bus, session = state.session
+        let database = environment.database, session = state.session
         let now = Date(timeIntervalSince1970: environment.now().secondsSince1970)
         Task.detached { [weak self] in
             let result = Result { () throws(StoreError) in try database.switchAccount(to: id, session: session, pin: .account(pin), at: now) }
@@ -237,7 +237,7 @@ public final class ChooserLoop {
                 let check: PINCheck
                 switch result {
                 case .success(let change):
-                    bus.publish(change)
+                    self?.send(.statusChanged(change))
                     check = .accepted
                 case .failure(let error):
                     if let refusal = Self.pinCheck(error) {
@@ -378,7 +378,6 @@ public final class ChooserLoop {
                 let said = revocation.sentence(provider: identity.provider).map { " " + $0 } ?? ""
                 let gone = result.accountRemoved ? " The account had no other identity and is gone." : ""
                 self?.send(.notify("Disconnected \(identity.provider).\(said)\(gone)", .info))
-                self?.send(.accountsChanged)
             } catch {
                 if let owner, let check = Self.pinCheck(error) { return self?.send(.pinChecked(owner, check)) ?? () }
                 if case .pinRequired = error {
