@@ -2,19 +2,30 @@ import TerminalUI
 
 /// What a key does on the main screen.
 public enum Command: Hashable, Sendable {
-    case select, add, link, signOut, disconnect, filter, favourite, theme, help, quit
+    case select, add, link, signOut, disconnect, filter, favourite, theme, help, quit, suspend
     case up, down, pageUp, pageDown, top, bottom, switchPane, clearFilter
 }
 
 /// What a key does in a dialog or the filter.
 public enum DialogCommand: Hashable, Sendable {
     case up, down, pageUp, pageDown, confirm, cancel, copy, open, retry, merge, switchAccount, close, erase
+    /// A character typed into the dialog's text field (the filter, a PIN).
+    case type
 }
 
 /// The key tables. Each one dispatches keys and also generates the key bar
 /// and the help overlay, so what is shown is what works.
 public enum Bindings {
-    public static let main = KeyMap<Command>([
+    /// Keys that work on every screen, a dialog's too, unless its table
+    /// binds them: quitting and suspending, as in every terminal program.
+    public static let everywhere = KeyMap<Command>([
+        KeyBinding([.control("c"), .control("\\")], .quit, label: "quit", help: "Quit, from anywhere", inKeyBar: false),
+        KeyBinding([.control("z")], .suspend, label: "suspend", help: "Suspend to the shell; fg brings it back", inKeyBar: false),
+    ])
+
+    public static let main = KeyMap<Command>(mainOwn + everywhere.bindings)
+
+    private static let mainOwn: [KeyBinding<Command>] = [
         KeyBinding([.enter], .select, label: "switch", help: "Switch to the selected account, or add one, or go anonymous"),
         KeyBinding([.character("a")], .add, label: "add", help: "Add an account: sign in with a provider"),
         KeyBinding([.character("l")], .link, label: "link", help: "Link another provider's identity to the active account"),
@@ -24,7 +35,7 @@ public enum Bindings {
         KeyBinding([.character("f")], .favourite, label: "star", help: "Star or unstar the selected show for the active person"),
         KeyBinding([.character("t")], .theme, label: "theme", help: "Cycle colour themes"),
         KeyBinding([.character("?")], .help, label: "help", help: "Show this help"),
-        KeyBinding([.character("q"), .control("c")], .quit, label: "quit", help: "Quit"),
+        KeyBinding([.character("q")], .quit, label: "quit", help: "Quit"),
         KeyBinding([.up, .character("k")], .up, label: "up", help: "Move up", inKeyBar: false),
         KeyBinding([.down, .character("j")], .down, label: "down", help: "Move down", inKeyBar: false),
         KeyBinding([.pageUp], .pageUp, label: "page up", help: "Move a page up", inKeyBar: false),
@@ -33,15 +44,16 @@ public enum Bindings {
         KeyBinding([.end, .character("G")], .bottom, label: "bottom", help: "Go to the last row", inKeyBar: false),
         KeyBinding([.escape], .clearFilter, label: "clear filter", help: "Clear the filter", inKeyBar: false),
         KeyBinding([.tab, .backTab], .switchPane, label: "pane", help: "Move between the accounts and the guide", inKeyBar: false),
-    ])
+    ]
 
-    /// While typing a filter.
+    /// While typing a filter: every other character is typed into it.
     public static let filter = KeyMap<DialogCommand>([
         KeyBinding([.enter], .confirm, label: "keep filter", help: "Stop typing and keep the filter"),
         KeyBinding([.escape], .cancel, label: "clear", help: "Clear the filter"),
+        KeyBinding([.backspace, .delete], .erase, label: "erase", help: "Erase the last character", inKeyBar: false),
         KeyBinding([.up], .up, label: "up", help: "Move up", inKeyBar: false),
         KeyBinding([.down], .down, label: "down", help: "Move down", inKeyBar: false),
-    ])
+    ], typing: .type)
 
     public static let chooseProvider = KeyMap<DialogCommand>([
         KeyBinding([.enter], .confirm, label: "sign in", help: "Sign in with the selected provider"),
@@ -108,12 +120,12 @@ public enum Bindings {
         KeyBinding([.character("n"), .escape], .cancel, label: "keep", help: "Keep it"),
     ])
 
-    /// The PIN dialog; digits are typed into it.
+    /// The PIN dialog; digits are typed into it (other characters count for nothing).
     public static let pin = KeyMap<DialogCommand>([
         KeyBinding([.enter], .confirm, label: "unlock", help: "Check the PIN and switch"),
         KeyBinding([.backspace, .delete], .erase, label: "erase", help: "Erase the last digit"),
         KeyBinding([.escape], .cancel, label: "cancel", help: "Close without switching"),
-    ])
+    ], typing: .type)
 
     /// The PIN dialog while too many wrong PINs make it wait: only closing works.
     public static let pinLocked = KeyMap<DialogCommand>([

@@ -23,51 +23,49 @@ extension AppState {
         }
     }
 
+    /// A key, through the table in force: the open dialog's or the filter's
+    /// (then the keys that work everywhere), else the main one. A command
+    /// that cannot act now says why (`unavailable`) and does nothing.
     mutating func handle(_ key: Key) -> [Effect] {
-        // A station says no to its locked keys before anything else.
+        // A station's own keys (its operator key, the key that ends a countdown) come first.
         if let effects = kioskKey(key) { return effects }
-        // Ctrl-C quits from anywhere, as in every terminal program.
-        if key == .control("c") { return quit() }
         guard ScreenLayout(size) != nil else {
             // Too small to show anything but the message: only quitting works.
-            return key == .character("q") ? quit() : []
+            let command = Bindings.main.command(for: key)
+            return command == .quit && unavailable(.quit) == nil ? quit() : []
         }
-        if let keys = dialogKeys {
-            if dialog == nil, accounts.isFiltering { return filterKey(key, keys) }
-            if case .pin(var pin) = dialog, case .character(let c) = key, c.isASCII, c.isNumber {
-                if !pin.checking, !pin.isLocked(at: now), pin.digits.count < PINDialog.maximumDigits {
-                    pin.digits.append(c)
-                    pin.wasWrong = false
-                    dialog = .pin(pin)
-                }
+        if let keys = dialogKeys, let command = keys.command(for: key) {
+            if let why = unavailable(command) {
+                notify(why.reason, .info)
                 return []
             }
-            guard let command = keys.command(for: key) else { return [] }
-            return dialogCommand(command)
+            return dialog == nil ? filterCommand(command, key: key) : dialogCommand(command, key: key)
         }
-        guard let command = Bindings.main.command(for: key) else { return [] }
+        guard let command = (dialogKeys == nil ? Bindings.main : Bindings.everywhere).command(for: key) else { return [] }
+        if let why = unavailable(command) {
+            notify(why.reason, .info)
+            return []
+        }
         return mainCommand(command)
     }
 
-    private mutating func filterKey(_ key: Key, _ keys: KeyMap<DialogCommand>) -> [Effect] {
-        switch key {
-        case .character(let c) where !c.isNewline:
+    private mutating func filterCommand(_ command: DialogCommand, key: Key) -> [Effect] {
+        switch command {
+        case .type:
+            guard case .character(let c) = key else { break }
             // A paste goes on arriving key by key: past the limit it is dropped
             // at once, without a copy of the filter or a search per key.
             guard accounts.filter.utf8.count + c.utf8.count <= AccountsPaneState.filterLimit else { return [] }
             setFilter(accounts.filter + String(c))
-        case .backspace, .delete:
+        case .erase:
             if !accounts.filter.isEmpty { setFilter(String(accounts.filter.dropLast())) }
-        default:
-            switch keys.command(for: key) {
-            case .confirm: accounts.isFiltering = false
-            case .cancel:
-                accounts.isFiltering = false
-                setFilter("")
-            case .up: moveAccounts(by: -1)
-            case .down: moveAccounts(by: 1)
-            default: break
-            }
+        case .confirm: accounts.isFiltering = false
+        case .cancel:
+            accounts.isFiltering = false
+            setFilter("")
+        case .up: moveAccounts(by: -1)
+        case .down: moveAccounts(by: 1)
+        default: break
         }
         return []
     }
@@ -94,30 +92,18 @@ extension AppState {
             case nil: break
             }
         case .add: openSignIn(.signIn)
-        case .link:
-            if active == .anonymous {
-                notify("Linking adds an identity to the active account: switch to one first.", .warning)
-            } else {
-                openSignIn(.link)
-            }
+        case .link: openSignIn(.link)
         case .signOut:
             return signOut()
         case .disconnect:
-            if let account = accounts.account(at: accounts.selection) {
-                dialog = .disconnect(DisconnectDialog(account: account))
-            } else {
-                notify("Select an account to disconnect one of its identities.", .info)
-            }
+            if let account = accounts.account(at: accounts.selection) { dialog = .disconnect(DisconnectDialog(account: account)) }
         case .favourite:
-            guard let person = active.account else {
-                notify("Favourites belong to a person: switch to an account first.", .info)
-                return []
-            }
-            guard let show = guide.selectedShow else { return [] }
+            guard let person = active.account, let show = guide.selectedShow else { return [] }
             return [.setFavourite(show.id, starred: !guide.favourites.contains(show.id), account: person.id)]
         case .theme: return [.nextTheme]
         case .help: dialog = .help(scroll: 0)
         case .quit: return quit()
+        case .suspend: break  // the terminal suspends before the key reaches here
         }
         return []
     }
@@ -170,7 +156,7 @@ extension AppState {
 
     // MARK: Dialogs
 
-    private mutating func dialogCommand(_ command: DialogCommand) -> [Effect] {
+    private mutating func dialogCommand(_ command: DialogCommand, key: Key) -> [Effect] {
         switch dialog {
         case .signIn(var signIn):
             defer { if case .signIn = dialog { dialog = .signIn(signIn) } }
@@ -202,6 +188,13 @@ extension AppState {
         case .pin(var pin):
             guard !pin.checking else { return [] }
             switch command {
+            case .type:
+                guard case .character(let c) = key, c.isASCII, c.isNumber, !pin.isLocked(at: now),
+                    pin.digits.count < PINDialog.maximumDigits
+                else { break }
+                pin.digits.append(c)
+                pin.wasWrong = false
+                dialog = .pin(pin)
             case .erase:
                 pin.digits = String(pin.digits.dropLast())
                 dialog = .pin(pin)

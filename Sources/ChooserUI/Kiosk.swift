@@ -85,12 +85,6 @@ public struct KioskState: Sendable {
 }
 
 extension AppState {
-    /// Keys a station does nothing with but say that it is locked: quitting,
-    /// suspending, the browser, disconnecting and the theme.
-    static let lockedKeys: Set<Key> = [
-        .character("q"), .control("c"), .control("z"), .control("\\"), .character("o"), .character("d"), .character("t"),
-    ]
-
     /// Carries out the operator's choice in the operator menu.
     mutating func operatorCommand(_ command: DialogCommand, selection: Int) -> [Effect] {
         let choices = operatorChoices
@@ -131,20 +125,14 @@ extension AppState {
         if let allowed = settings.providers { providers = providers.filter { allowed.contains($0.id) } }
     }
 
-    /// The main key bar's items: on a station, without the keys it refuses.
-    public var mainKeyBarItems: [(key: String, label: String)] { keyBarItems(Bindings.main) }
-
-    /// A key bar's items from `map`: on a station, without the keys it refuses.
-    public func keyBarItems<Command>(_ map: KeyMap<Command>) -> [(key: String, label: String)] {
-        usable(map.bindings).filter(\.inKeyBar).map { (key: $0.keys.first?.description ?? "", label: $0.label) }
+    /// What a station refuses to do at all, whoever asks: quitting,
+    /// suspending, the theme, disconnecting, and opening a browser.
+    func stationRefuses(_ command: Command) -> Bool {
+        kiosk != nil && [.quit, .suspend, .theme, .disconnect].contains(command)
     }
 
-    /// The bindings a person can use here: on a station, those with a key
-    /// it does not refuse; the help and the key bars show only these.
-    func usable<Command>(_ bindings: [KeyBinding<Command>]) -> [KeyBinding<Command>] {
-        guard kiosk != nil else { return bindings }
-        return bindings.filter { !$0.keys.allSatisfy(Self.lockedKeys.contains) }
-    }
+    /// As `stationRefuses(_:)`, for a dialog's command.
+    func stationRefuses(_ command: DialogCommand) -> Bool { kiosk != nil && command == .open }
 
     /// Seconds left before this session signs out, while the countdown shows.
     public var kioskSecondsLeft: Int? {
@@ -179,8 +167,9 @@ extension AppState {
         self.kiosk = kiosk
     }
 
-    /// What a station does with `key` before anything else: nil to go on,
-    /// or the effects when the key is used up here.
+    /// What a station does with `key` before any table: nil to go on, or
+    /// the effects when the key is used up here (the key that ended a
+    /// countdown, the operator key).
     mutating func kioskKey(_ key: Key) -> [Effect]? {
         guard var kiosk else { return nil }
         if kiosk.swallowNextKey {
@@ -192,11 +181,7 @@ extension AppState {
             dialog = .pin(PINDialog(.operatorMenu))
             return []
         }
-        // Typed into the filter, or a dialog's own q (close): not the locked key.
-        let typed = accounts.isFiltering && dialog == nil && { if case .character = key { true } else { false } }()
-        guard Self.lockedKeys.contains(key), !typed, !(dialog != nil && key == .character("q")) else { return nil }
-        notify("This station is locked.", .info)
-        return []
+        return nil
     }
 
     /// The clock moved to `date`: past the countdown, the station goes back

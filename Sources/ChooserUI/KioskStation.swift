@@ -71,9 +71,6 @@ extension KioskSettings {
         if let binding = Bindings.main.bindings.first(where: { $0.keys.contains(key) }) {
             throw table.error(key: "operator_key", "\"\(name.displaySafe)\" is already the chooser's key for \(binding.label); choose another key")
         }
-        if AppState.lockedKeys.contains(key) {
-            throw table.error(key: "operator_key", "\"\(name.displaySafe)\" is already a key the station refuses; choose another key")
-        }
         return key
     }
 }

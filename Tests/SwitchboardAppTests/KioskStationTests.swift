@@ -63,7 +63,7 @@ struct KioskStationTests {
         let cases: [(String, String)] = [
             ("[kiosk]\n\noperator_key = \"F13\"\n", "config.toml:3: kiosk.operator_key: expected F1 to F12 or ctrl- and a letter"),
             ("[kiosk]\noperator_key = \"ctrl-c\"\n", "config.toml:2: kiosk.operator_key: \"ctrl-c\" is already the chooser's key for quit"),
-            ("[kiosk]\noperator_key = \"ctrl-z\"\n", "config.toml:2: kiosk.operator_key: \"ctrl-z\" is already a key the station refuses"),
+            ("[kiosk]\noperator_key = \"ctrl-z\"\n", "config.toml:2: kiosk.operator_key: \"ctrl-z\" is already the chooser's key for suspend"),
             ("[kiosk]\noperator_key = \"ctrl-m\"\n", "config.toml:2: kiosk.operator_key: \"ctrl-m\" cannot be told apart from Backspace, Tab or Enter"),
             ("[kiosk]\noperator_key = \"q\"\n", "config.toml:2: kiosk.operator_key: expected F1 to F12"),
             ("[kiosk]\noperator_key = 12\n", "config.toml:2: kiosk.operator_key: expected a string, found an integer"),

@@ -17,7 +17,35 @@ struct ReducerTests {
         for binding in Bindings.main.bindings {
             for key in binding.keys { #expect(Bindings.main.command(for: key) == binding.command, "\(key)") }
         }
-        #expect(Bindings.main.keyBarItems.map(\.key) == ["⏎", "a", "l", "s", "d", "/", "f", "t", "?", "q"])
+        #expect(several().keyBar.map(\.key) == ["⏎", "a", "l", "s", "d", "/", "f", "t", "?", "q"])
+    }
+
+    @Test("a key whose command cannot act now is drawn dimmed and, pressed, says why and does nothing")
+    func unavailableKeys() {
+        var state = Fixture.state(size: Self.size, accounts: [Fixture.ada, Fixture.grace], active: nil)
+        let dimmed = state.keyBar.filter { !$0.available }.map(\.label)
+        #expect(dimmed == ["link", "sign out", "star"])
+        let frame = Screen.draw(state)
+        let bar = frame.lines.count - 1
+        let x = frame.lines[bar].range(of: "l link").map { frame.lines[bar].distance(from: frame.lines[bar].startIndex, to: $0.lowerBound) }!
+        #expect(frame[x, bar].style.attributes.contains(.dim), "the key bar draws it dimmed")
+        let before = state.dialog == nil
+        #expect(Fixture.press(.character("l"), on: &state).isEmpty)
+        #expect(before && state.dialog == nil)
+        #expect(state.toasts.last?.text == "Linking adds an identity to the active account: switch to one first.")
+    }
+
+    @Test("Ctrl-C and Ctrl-\\ quit from a dialog and the filter too; the filter and the PIN take typed characters through their tables")
+    func everywhereKeys() {
+        var state = several()
+        _ = Fixture.press(.character("?"), on: &state)
+        #expect(Fixture.press(.control("c"), on: &state) == [.quit])
+        state = several()
+        _ = Fixture.press(.character("/"), .character("q"), .character("a"), on: &state)
+        #expect(state.accounts.filter == "qa" && state.isRunning, "q is typed into the filter")
+        #expect(Fixture.press(.control("\\"), on: &state) == [.quit])
+        #expect(Bindings.filter.command(for: .character("x")) == .type && Bindings.filter.command(for: .enter) == .confirm)
+        #expect(Bindings.pin.command(for: .character("7")) == .type && Bindings.main.command(for: .character("x")) == nil)
     }
 
     @Test("↑/↓ and j/k move the selection, clamped; g/G and page keys jump")

@@ -65,9 +65,9 @@ enum HelpOverlay {
 
     /// The help's lines: the main keys, then the sign-in dialog's and the filter's.
     private static func lines(_ state: AppState) -> [Line] {
-        var lines = state.usable(Bindings.main.bindings).map { Line.key($0.keyText, $0.help) }
+        var lines = state.listed(Bindings.main.bindings).map { Line.key($0.keyText, $0.help) }
         for (title, map) in [("Sign-in dialog", Bindings.waiting), ("Filter", Bindings.filter)] {
-            lines += [.blank, .title(title)] + state.usable(map.bindings).filter(\.inKeyBar).map { Line.key($0.keyText, $0.help) }
+            lines += [.blank, .title(title)] + state.listed(map.bindings).filter(\.inKeyBar).map { Line.key($0.keyText, $0.help) }
         }
         return lines
     }

@@ -23,8 +23,9 @@ public enum Screen {
             case .help(let scroll): HelpOverlay.draw(state, scroll: scroll, into: &buffer)
             }
         }
-        let items = state.dialogKeys.map { state.keyBarItems($0) } ?? state.mainKeyBarItems
-        buffer.drawKeyBar(items, in: layout.keyBar, keyStyle: state.theme[.keyBarKey], labelStyle: state.theme[.keyBarLabel])
+        buffer.drawKeyBar(
+            state.keyBar, in: layout.keyBar, keyStyle: state.theme[.keyBarKey], labelStyle: state.theme[.keyBarLabel],
+            dimStyle: state.theme[.keyBarLabel].adding(.dim))
         Toasts.draw(state, above: layout.keyBar, into: &buffer)
         KioskBanner.draw(state, into: &buffer)
         return buffer

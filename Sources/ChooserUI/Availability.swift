@@ -1,0 +1,64 @@
+import TerminalUI
+
+/// Why a key's command cannot act now (lazygit's disabled reason): said
+/// when the key is pressed, and shown in the key bar by one rule.
+public struct Unavailable: Hashable, Sendable {
+    /// What pressing the key says.
+    public let reason: String
+    /// Refused on this screen whatever happens (a station's locked keys):
+    /// left out of the key bar and help. Otherwise it is drawn dimmed, as it
+    /// may work in a moment.
+    public let hidden: Bool
+
+    /// A station's answer to its locked keys.
+    public static let stationLocked = Unavailable(reason: "This station is locked.", hidden: true)
+}
+
+extension AppState {
+    /// Why the main screen's `command` cannot act now; nil when it can.
+    public func unavailable(_ command: Command) -> Unavailable? {
+        if stationRefuses(command) { return .stationLocked }
+        switch command {
+        case .link where active == .anonymous:
+            return Unavailable(reason: "Linking adds an identity to the active account: switch to one first.", hidden: false)
+        case .favourite where active == .anonymous:
+            return Unavailable(reason: "Favourites belong to a person: switch to an account first.", hidden: false)
+        case .signOut where active == .anonymous:
+            return Unavailable(reason: "Nobody is signed in to this session.", hidden: false)
+        case .disconnect where accounts.account(at: accounts.selection) == nil:
+            return Unavailable(reason: "Select an account to disconnect one of its identities.", hidden: false)
+        default:
+            return nil
+        }
+    }
+
+    /// Why a dialog's `command` cannot act now; nil when it can.
+    public func unavailable(_ command: DialogCommand) -> Unavailable? {
+        stationRefuses(command) ? .stationLocked : nil
+    }
+
+    /// The key bar for the table in force: hidden bindings left out,
+    /// unavailable ones dimmed.
+    public var keyBar: [KeyBarItem] {
+        if let keys = dialogKeys { return keyBar(keys.bindings, unavailable: unavailable) }
+        return keyBar(Bindings.main.bindings, unavailable: unavailable)
+    }
+
+    private func keyBar<C>(_ bindings: [KeyBinding<C>], unavailable: (C) -> Unavailable?) -> [KeyBarItem] {
+        bindings.filter(\.inKeyBar).compactMap { binding in
+            let why = unavailable(binding.command)
+            if why?.hidden == true { return nil }
+            return KeyBarItem(key: binding.keys.first?.description ?? "", label: binding.label, available: why == nil)
+        }
+    }
+
+    /// The bindings help lists from `bindings`: all but the hidden ones.
+    func listed(_ bindings: [KeyBinding<Command>]) -> [KeyBinding<Command>] {
+        bindings.filter { unavailable($0.command)?.hidden != true }
+    }
+
+    /// As `listed(_:)`, for a dialog's table.
+    func listed(_ bindings: [KeyBinding<DialogCommand>]) -> [KeyBinding<DialogCommand>] {
+        bindings.filter { unavailable($0.command)?.hidden != true }
+    }
+}
