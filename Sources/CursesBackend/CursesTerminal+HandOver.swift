@@ -46,14 +46,21 @@ extension CursesTerminal {
     /// an empty window and icon title, auto-wrap on (DECAWM), origin mode
     /// off (DECOM), the scroll region the whole screen (DECSTBM), normal
     /// video (DECSCNM), the cursor shown with its default shape, ASCII in G0
-    /// and G1 with G0 selected, and no attributes (SGR 0). Whatever the
-    /// last person's program did, the next person's station starts the same.
+    /// and G1 with G0 selected, no left and right margins (DECLRMM), the
+    /// colour palette and the default foreground, background and cursor
+    /// colours (OSC 104, 110, 111, 112), the keyboard as it was (kitty's
+    /// progressive enhancement popped, modifyOtherKeys off), and no
+    /// attributes (SGR 0). Whatever the last person's program did, the next
+    /// person's station starts the same.
     static let takeBackResets: [UInt8] = Array(
         (["\u{1B}[?2004l", "\u{1B}[?1004l", "\u{1B}[?1000l", "\u{1B}[?1002l", "\u{1B}[?1003l", "\u{1B}[?1005l",
           "\u{1B}[?1006l", "\u{1B}[?1015l",
           "\u{1B}[!p",
           "\u{1B}]0;\u{07}", "\u{1B}[?7h", "\u{1B}[?6l", "\u{1B}[r", "\u{1B}[?5l", "\u{1B}[?25h", "\u{1B}[0 q",
-          "\u{1B}(B", "\u{1B})B", "\u{0F}", "\u{1B}[0m"] as [String]).joined().utf8)
+          "\u{1B}(B", "\u{1B})B", "\u{0F}", "\u{1B}[?69l",
+          "\u{1B}]104\u{07}", "\u{1B}]110\u{07}", "\u{1B}]111\u{07}", "\u{1B}]112\u{07}",
+          "\u{1B}[<99u", "\u{1B}[>4m",
+          "\u{1B}[0m"] as [String]).joined().utf8)
 
     /// Clears the screen shown and its scrollback (`clear`, `E3`), so that
     /// nothing of one person's session is left for the next.

@@ -54,11 +54,11 @@ public struct TokenClient: Sendable {
         let lifetime = try fields.seconds("expires_in", atMost: longestTokenLifetime)
         return TokenSet(
             accessToken: access, refreshToken: refresh, idToken: idToken, tokenType: type,
-            scope: fields["scope"], expiresAt: lifetime.map { Moment(secondsSince1970: date.timeIntervalSince1970 + Double($0)) })
+            scope: try checkedToken(fields, "scope"), expiresAt: lifetime.map { Moment(secondsSince1970: date.timeIntervalSince1970 + Double($0)) })
     }
 
     /// The token fields of a token response, each checked by `checkedToken`.
-    static let tokenFields = ["access_token", "token_type", "refresh_token", "id_token"]
+    static let tokenFields = ["access_token", "token_type", "refresh_token", "id_token", "scope"]
 
     /// A token field of a token response, nil when absent. A token is
     /// printable ASCII (RFC 6749 Appendix A: `1*VSCHAR`, %x20-7E); one

@@ -104,7 +104,8 @@ public final class ChangeReader: Sendable {
         /// is news (later events in the same read may change it again).
         func status() throws -> [StoreChange] {
             guard let session else { return [] }
-            let current = try AppDatabase.active(db, session: session), before = previous(session)
+            let (current, _) = try AppDatabase.stored(db, name: session.rawValue)
+            let before = previous(session)
             remember(session, current)
             // Several events in one read may leave a session as it was.
             guard current != before else { return [] }

@@ -38,11 +38,11 @@ enum StoreSchema {
     /// The session row that decides who is active, with the lifetime of the terminal that chose.
     static let activeSQL = "SELECT accountId, lifetime FROM session WHERE key = ?"
 
-    /// Stores who a session acts as. A key with a lifetime (a terminal's own
-    /// session) binds the row to it; a named key keeps the row's binding.
+    /// Stores who a session acts as, bound to the lifetime of the terminal
+    /// that chose (NULL for a named session).
     static let chooseSQL = """
         INSERT INTO session (key, accountId, updatedAt, lifetime) VALUES (?1, ?2, ?3, ?4)
-        ON CONFLICT(key) DO UPDATE SET accountId = ?2, updatedAt = ?3, lifetime = coalesce(?4, lifetime)
+        ON CONFLICT(key) DO UPDATE SET accountId = ?2, updatedAt = ?3, lifetime = ?4
         """
 
     /// The account a session last acted as, from the event log: the newest
@@ -76,12 +76,13 @@ enum StoreSchema {
     }
 
     /// Who is active, from the row of `activeSQL`: the session's own choice,
-    /// unless it was made in another terminal of the same name (a terminal
-    /// that has closed). No session acts as the machine default's choice but
-    /// the machine default itself.
+    /// made under the same lifetime. A terminal does not act as what another
+    /// terminal of the same name chose (one that has closed), nor as a
+    /// session named from elsewhere; a named session does not act as a
+    /// terminal's. No session acts as the machine default's choice but the
+    /// machine default itself.
     static func activeID(_ row: (accountId: Int64?, lifetime: String?)?, session: SessionKey) -> AccountID? {
-        guard let row else { return nil }
-        if let mine = session.lifetime, let theirs = row.lifetime, mine != theirs { return nil }
+        guard let row, row.lifetime == session.lifetime else { return nil }
         return row.accountId.map { AccountID($0) }
     }
 }

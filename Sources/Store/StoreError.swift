@@ -34,6 +34,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case pinNotSet(String)
     /// A new PIN breaks the rules; the message names the field.
     case badPIN(String)
+    /// The session named is a terminal's own, which only that terminal changes.
+    case terminalSession(String)
 
     public var description: String {
         switch self {
@@ -67,6 +69,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             "\(what) is not set"
         case .badPIN(let message):
             message
+        case .terminalSession(let name):
+            "session \(name.displaySafe) is a terminal's own: only that terminal can change who it acts as (a session named from elsewhere never reaches it)"
         }
     }
 

@@ -114,7 +114,6 @@ extension AppDatabase {
                 try Self.log("switch", session: session, account: owner, ["conflict": conflict.identity.description], db: db, at: date)
                 return .success(change)
             case .merge(let source, let target):
-                if try PINRecord.exists(db, key: PINOwner.account(source).key) { throw StoreError.mergeOfProtected(PINOwner.account(source).description) }
                 try Self.refresh(identity, tokens: tokens, db: db, at: date)
                 return .success(try Self.merge(source, into: target, session: session, previous: previous, db: db, at: date))
             }
@@ -278,6 +277,12 @@ extension AppDatabase {
         let clash = Set(try directory.identities(of: source).map(\.provider))
             .intersection(try directory.identities(of: target).map(\.provider))
         guard clash.isEmpty else { throw StoreError.mergeRefused(clash.sorted()) }
+        // The source's PIN would be lost with it.
+        if try PINRecord.exists(db, key: PINOwner.account(source).key) { throw StoreError.mergeOfProtected(PINOwner.account(source).description) }
+        // Other sessions acting as the source would act as a target with a PIN without giving it: they are signed out.
+        if try PINRecord.exists(db, key: PINOwner.account(target).key) {
+            _ = try signOutSessions(of: source, except: session, reason: .merged, db: db, at: date)
+        }
         let ids: StatementArguments = [target.rawValue, source.rawValue]
         try db.execute(sql: "UPDATE identity SET accountId = ? WHERE accountId = ?", arguments: ids)
         try db.execute(sql: """
@@ -311,9 +316,14 @@ extension AppDatabase {
     }
 
     /// Stores who `session` acts as (`StoreSchema.chooseSQL`). First, the
-    /// sessions of terminals that have closed are forgotten.
+    /// sessions of terminals that have closed are forgotten. A session
+    /// named from elsewhere may not change a terminal's own session while
+    /// that terminal may still be open: only the terminal changes it.
     private static func choose(_ account: AccountID?, session: SessionKey, db: Database, at date: Date) throws {
         try forgetClosedTerminals(db, at: date)
+        if session.lifetime == nil, try String.fetchOne(db, sql: "SELECT lifetime FROM session WHERE key = ?", arguments: [session.rawValue]) != nil {
+            throw StoreError.terminalSession(session.rawValue)
+        }
         try db.execute(sql: StoreSchema.chooseSQL, arguments: [session.rawValue, account?.rawValue, date, session.lifetime])
     }
 
@@ -329,6 +339,15 @@ extension AppDatabase {
             try db.execute(sql: "DELETE FROM session WHERE key = ? AND lifetime = ?", arguments: [key, lifetime])
             try log("ended", session: SessionKey(stored: key), account: account.map { AccountID($0) }, [:], db: db, at: date)
         }
+    }
+
+    /// Who the session stored as `name` acts as, whichever terminal (if
+    /// any) chose it, with that terminal's lifetime: what a change feed
+    /// reports for an event of that session.
+    static func stored(_ db: Database, name: String) throws -> (active: ActiveAccount, lifetime: String?) {
+        guard let row = try Row.fetchOne(db, sql: StoreSchema.activeSQL, arguments: [name]) else { return (.anonymous, nil) }
+        let lifetime: String? = row[1]
+        return (try active(db, session: SessionKey(stored: name, lifetime: lifetime)), lifetime)
     }
 
     static func log(_ kind: String, session: SessionKey?, account: AccountID?, _ detail: [String: String], db: Database, at date: Date) throws {

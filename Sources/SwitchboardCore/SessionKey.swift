@@ -49,13 +49,18 @@ public struct SessionKey: Hashable, Sendable, CustomStringConvertible {
 
     /// Why `name` cannot name a session, or nil when it can: 1 to 256 bytes
     /// of valid UTF-8 (a replacement character is what invalid bytes became),
-    /// not blank, no terminal or bidirectional controls, not `*`.
+    /// not blank, no white space at either end (a look-alike of another
+    /// name), no control, format or line-separating characters, not `*`.
     public static func problem(with name: String) -> String? {
         if name.isEmpty || name.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) { return "it is blank" }
+        if let edge = [name.unicodeScalars.first, name.unicodeScalars.last].compactMap({ $0 }).first(where: { $0.properties.isWhitespace }) {
+            return "it begins or ends with white space (U+\(String(edge.value, radix: 16, uppercase: true)))"
+        }
         if name == "*" { return "\"*\" is the machine default" }
         if name.utf8.count > 256 { return "it is longer than 256 bytes" }
         if name.unicodeScalars.contains("\u{FFFD}") { return "it is not valid UTF-8" }
-        if name.unicodeScalars.contains(where: { $0.isTerminalControl || $0.properties.generalCategory == .control }) {
+        let hidden: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator]
+        if name.unicodeScalars.contains(where: { $0.isTerminalControl || hidden.contains($0.properties.generalCategory) }) {
             return "it holds control characters"
         }
         return nil

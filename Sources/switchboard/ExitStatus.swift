@@ -58,7 +58,7 @@ enum ExitStatus: Int32, CaseIterable {
         switch error {
         case .accountNotFound, .identityNotFound: self = .notFound
         case .ambiguousAccount: self = .ambiguous
-        case .conflictChanged, .mergeRefused, .mergeOfProtected, .pinNotSet: self = .conflict
+        case .conflictChanged, .mergeRefused, .mergeOfProtected, .pinNotSet, .terminalSession: self = .conflict
         case .pinRequired: self = .pinRequired
         case .wrongPIN: self = .wrongPIN
         case .pinLockedOut: self = .pinLockedOut

@@ -73,17 +73,20 @@ struct PINProofOptions: ParsableArguments {
     @Flag(name: .customLong("operator-pin"), help: "Ask for the operator PIN instead of the account's own.")
     var operatorPIN = false
 
-    /// The PIN to act as `account` with, asked for when it has one: from
-    /// standard input with `--pin-stdin`, else on the terminal. A PIN locked
-    /// out after wrong tries is refused before anything is asked.
-    func proof(for account: Account, in database: AppDatabase) throws -> PINProof? {
-        guard try database.hasPIN(.account(account.id)) else { return nil }
+    /// The PIN to act as `account` with, when it has one and one is
+    /// `needed`: from standard input with `--pin-stdin`, else asked on the
+    /// terminal. `--pin-stdin`'s line is read whether or not it is needed,
+    /// so it never reaches a command that inherits standard input. A PIN
+    /// locked out after wrong tries is refused before anything is asked.
+    func proof(for account: Account, in database: AppDatabase, needed: Bool = true) throws -> PINProof? {
+        let field = operatorPIN ? "operator PIN" : "PIN"
+        let given = pinStdin ? try PINInput.line(field: field) : nil
+        guard needed, try database.hasPIN(.account(account.id)) else { return nil }
         let owner: PINOwner = operatorPIN ? .operatorPIN : .account(account.id)
         if let until = try database.pinAttempts(of: owner).lockedUntil { throw StoreError.pinLockedOut(owner.description, until: until) }
-        let field = operatorPIN ? "operator PIN" : "PIN"
         let pin: String
-        if pinStdin {
-            pin = try PINInput.line(field: field)
+        if let given {
+            pin = given
         } else if PINInput.isTerminal {
             pin = try PINInput.read(prompt: operatorPIN ? "Operator PIN: " : "PIN for \(account.name.displaySafe): ", field: field)
         } else {

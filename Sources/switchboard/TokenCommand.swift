@@ -48,8 +48,9 @@ struct TokenContext {
     func tokenAccount(_ options: TokenOptions) throws -> Account? {
         guard let account = try account(options.account) else { return nil }
         do {
-            guard options.account != nil, try database.active(in: session).id != account.id else { return account }
-            try database.admitTokenUse(of: account.id, session: session, pin: try options.pin.proof(for: account, in: database))
+            let needed = try options.account != nil && database.active(in: session).id != account.id
+            let proof = try options.pin.proof(for: account, in: database, needed: needed)
+            if needed { try database.admitTokenUse(of: account.id, session: session, pin: proof) }
         } catch let error as StoreError {
             throw fail(error.description, ExitStatus(error))
         }

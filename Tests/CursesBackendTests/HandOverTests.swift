@@ -40,7 +40,8 @@ extension CursesTerminalTests {
         let expected = [
             "\u{1B}[?1049l", "\u{1B}[?2004l", "\u{1B}[?1004l", "\u{1B}[?1000l", "\u{1B}[?1002l", "\u{1B}[?1003l", "\u{1B}[?1006l",
             "\u{1B}[!p", "\u{1B}]0;\u{07}", "\u{1B}[?7h", "\u{1B}[?6l", "\u{1B}[r", "\u{1B}[?5l", "\u{1B}[?25h", "\u{1B}[0 q",
-            "\u{1B}(B", "\u{1B})B", "\u{0F}", "\u{1B}[0m",
+            "\u{1B}(B", "\u{1B})B", "\u{0F}", "\u{1B}[?69l", "\u{1B}]104\u{07}", "\u{1B}]110\u{07}", "\u{1B}]111\u{07}",
+            "\u{1B}]112\u{07}", "\u{1B}[<99u", "\u{1B}[>4m", "\u{1B}[0m",
             "\u{1B}[H\u{1B}[2J\u{1B}[3J",  // then the screen cleared
             "\u{1B}[?1049h",  // and curses' own screen again
         ]

@@ -152,4 +152,27 @@ struct PINGuardTests {
         let result = try db.disconnect(Sample.adaGoogle.identity, session: terminal2, pin: .account("2468"))
         #expect(result.forgotten?.refreshToken == "r" && !result.accountRemoved)
     }
+
+    @Test("a merge into an account with a PIN signs out the other sessions that acted as the merged account: none becomes it without the PIN")
+    func mergeIntoProtected() throws {
+        let (fixture, ada, grace) = try setUp()
+        let db = fixture.database
+        // Alan (no PIN) is active in terminal 1; his identity, met where Ada is active, is a conflict she may merge.
+        let alan = LinkedIdentity(identity: Identity(provider: "microsoft", subject: "alan"), displayName: "Alan Turing", email: nil)
+        _ = try db.signOut(session: terminal1)
+        guard case .completed(let alanAccount, _, _, _, _) = try db.signIn(alan, mode: .signIn, session: terminal1) else { Issue.record("Alan"); return }
+        _ = try db.switchAccount(to: ada, session: terminal2, pin: .account("2468"))
+        guard case .conflict(let conflict, _) = try db.signIn(alan, mode: .link, session: terminal2) else {
+            Issue.record("no conflict"); return
+        }
+        #expect(try db.active(in: terminal1).id == alanAccount.id)
+        _ = try db.resolve(conflict, choosing: .merge, identity: alan, session: terminal2)
+        #expect(try db.active(in: terminal2).id == ada)
+        #expect(try db.active(in: terminal1) == .anonymous, "terminal 1 acted as Alan; it does not become Ada without her PIN")
+        // Merging away the account with the PIN stays refused, by the public merge too.
+        let zoe = try Sample.signIn([LinkedIdentity(identity: Identity(provider: "demo", subject: "zoe"), displayName: "Zoë", email: nil)],
+                                    into: db, session: SessionKey("setup")!)[0]
+        #expect(throws: StoreError.mergeOfProtected(PINOwner.account(ada).description)) { try db.merge(ada, into: zoe, session: terminal1) }
+        #expect(try db.account(grace) != nil)
+    }
 }

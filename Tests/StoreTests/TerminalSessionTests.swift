@@ -30,8 +30,38 @@ struct TerminalSessionTests {
         let next = terminal("pts/0", open)
         #expect(try db.active(in: next) == .anonymous)
         #expect(next.description == "pts/0")
-        // Named explicitly, as `--session pts/0` from elsewhere: what is stored under the name.
-        #expect(try db.active(in: SessionKey("pts/0")!).id == ada)
+        // Named from elsewhere (`--session pts/0`): a terminal's session is not reachable by its name.
+        #expect(try db.active(in: SessionKey("pts/0")!) == .anonymous)
+    }
+
+    @Test("a session named from elsewhere never reads or changes a terminal's own; a named session is not inherited by a terminal of that name")
+    func namedAndTerminalApart() throws {
+        let fixture = try Fixture(), db = fixture.database
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: db, session: SessionKey("setup")!)
+        _ = try db.switchAccount(to: ids[0], session: terminal("pts/3", open))
+        let before = try fixture.dump()
+        #expect(try db.active(in: SessionKey("pts/3")!) == .anonymous)
+        #expect(throws: StoreError.terminalSession("pts/3")) { try db.switchAccount(to: ids[1], session: SessionKey("pts/3")!) }
+        #expect(throws: StoreError.terminalSession("pts/3")) { try db.signOut(session: SessionKey("pts/3")!) }
+        #expect(try fixture.dump() == before)
+        #expect(try db.active(in: terminal("pts/3", open)).id == ids[0])
+        // A session named pts/4 (no terminal chose it): a terminal that later gets that name starts Anonymous.
+        _ = try db.switchAccount(to: ids[1], session: SessionKey("pts/4")!)
+        #expect(try db.active(in: terminal("pts/4", open)) == .anonymous)
+        // The terminal's first choice makes the row its own; the name from elsewhere then reads nothing.
+        _ = try db.switchAccount(to: ids[0], session: terminal("pts/4", open))
+        #expect(try db.active(in: SessionKey("pts/4")!) == .anonymous)
+    }
+
+    @Test("the change feed reports a terminal's choice to whoever follows that session")
+    func feedSeesTerminalChoices() throws {
+        let fixture = try Fixture(), db = fixture.database
+        let ada = try Sample.signIn([Sample.adaGitHub], into: db, session: SessionKey("setup")!)[0]
+        let reader = try ChangeReader(try AppDatabase(path: fixture.folder.file("data/switchboard.sqlite")))
+        _ = try db.switchAccount(to: ada, session: terminal("pts/5", open))
+        let changes = try reader.changes { _ in .anonymous }
+        let statuses = changes.compactMap { if case .status(let change) = $0 { change } else { nil } }
+        #expect(statuses.map(\.session.rawValue) == ["pts/5"] && statuses.first?.current.id == ada, "\(changes)")
     }
 
     @Test("the first choice a new terminal makes forgets closed terminals' sessions and logs each as ended; open ones and named ones stay")
@@ -53,14 +83,14 @@ struct TerminalSessionTests {
         #expect(ended == [["pts/0", "\(ids[0])"]])
     }
 
-    @Test("a name given explicitly acts in the terminal's session without unbinding it; a new terminal of that name still starts Anonymous")
-    func explicitNameKeepsTheBinding() throws {
+    @Test("once a terminal has closed, its name may be used as a named session")
+    func closedNameIsFree() throws {
         let fixture = try Fixture(), db = fixture.database
         let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: db, session: SessionKey("setup")!)
-        _ = try db.switchAccount(to: ids[0], session: terminal("pts/3", open))
+        _ = try db.switchAccount(to: ids[0], session: terminal("pts/3", closed))
         _ = try db.switchAccount(to: ids[1], session: SessionKey("pts/3")!)
-        #expect(try db.active(in: terminal("pts/3", open)).id == ids[1])
-        #expect(try db.active(in: terminal("pts/3", closed)) == .anonymous)
+        #expect(try db.active(in: SessionKey("pts/3")!).id == ids[1])
+        #expect(try db.active(in: terminal("pts/3", open)) == .anonymous)
     }
 
     @Test("a named session is stable: a station's history and its last person survive a restart")

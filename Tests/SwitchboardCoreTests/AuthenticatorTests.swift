@@ -151,6 +151,7 @@ struct ModelTests {
 
     @Test("session names that are blank, not UTF-8, or hold controls are refused, not folded into one another", arguments: [
         "", " ", "\t \n", "a\u{FFFD}b", "\u{FFFD}", "a\u{1B}[2J", "bidi\u{202E}x", "nul\u{0}x", "c1\u{9B}x", String(repeating: "x", count: 257),
+        " pts/0", "pts/0 ", "pts/0\u{00A0}", "line\u{2028}x", "para\u{2029}x", "zw\u{200B}x",
     ])
     func badSessionNames(_ name: String) {
         #expect(SessionKey(name) == nil)

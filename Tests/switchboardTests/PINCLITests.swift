@@ -112,6 +112,11 @@ struct PINCLITests {
         #expect(exec.status == 0 && exec.stdout == "hello gho_SECRETaccess\n", "\(exec.stderr)")
         // Where she is active, her tokens are this session's own: no PIN.
         #expect(try cli.run("switch", "Ada Lovelace", "--pin-stdin", input: "2468\n").status == 0)
+        // --pin-stdin's line is read even when no PIN is needed: it never reaches the command.
+        let unneeded = try cli.run(
+            "exec", "--account", "Ada Lovelace", "--pin-stdin", "--provider", "github", "--", "/bin/sh", "-c", #"read line; echo "[$line]""#,
+            input: "2468\nnext\n")
+        #expect(unneeded.stdout == "[next]\n", "\(unneeded.stdout) \(unneeded.stderr)")
         #expect(try cli.run("token", "github").stdout == "gho_SECRETaccess\n")
         // Locked out after wrong tries: not even the right PIN hands them to another session.
         for _ in 1...5 { _ = try cli.run("token", "github", "--account", "Ada Lovelace", "--pin-stdin", session: "other", input: "0000\n") }

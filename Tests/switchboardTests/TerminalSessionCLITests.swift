@@ -18,7 +18,7 @@ struct TerminalSessionCLITests {
     }
 
     @Test("a new login on a terminal of the same name starts Anonymous; within one login the choice holds; the name shown is the terminal's")
-    func newLoginStartsAnonymous() throws {
+    func newLoginStartsAnonymous() async throws {
         let cli = CLI()
         _ = try cli.populate()
         let terminal = try PseudoTerminal()
@@ -30,10 +30,18 @@ struct TerminalSessionCLITests {
         #expect(first.contains("\"session\":\"\(name)\"") && first.contains("\"name\":\"Ada Lovelace\""), "\(first)")
         let second = try login(on: terminal, "'\(switchboard)' status --json", environment: environment)
         #expect(second.contains("\"session\":\"\(name)\"") && second.contains("\"active\":null"), "\(second)")
-        // Its choice is forgotten at the next one made anywhere, and logged as ended.
-        _ = try login(on: terminal, "'\(switchboard)' switch 'Grace Hopper' >/dev/null", environment: environment)
-        let ended = try cli.run("status", "--json", session: name)
-        #expect(ended.stdout.contains("\"name\":\"Grace Hopper\""), "named explicitly, the session is what the last login chose")
+        // From elsewhere, naming the open terminal reaches neither its choice nor its tokens, and changes nothing.
+        let open = try TerminalProcess(
+            "/bin/sh", arguments: ["-c", "'\(switchboard)' switch 'Ada Lovelace' && echo chosen && read line"], environment: environment, on: terminal)
+        #expect(open.wait(for: Array("chosen".utf8), timeout: 60) != nil)
+        defer {
+            open.send(Array("\n".utf8))
+            open.finish(timeout: 10)
+        }
+        let named = try cli.run("token", "github", "--json", session: name)
+        #expect(named.status != 0 && !named.stdout.contains("SECRET"), "\(named.stdout)")
+        let changed = try cli.run("switch", "Grace Hopper", session: name)
+        #expect(changed.status == 4 && changed.stderr.contains("a terminal's own"), "\(changed.stderr)")
     }
 
     @Test("a process with no terminal and no session named may read, but not switch, sign out or sign in; '*' names the machine default")
