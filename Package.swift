@@ -64,6 +64,8 @@ let package = Package(
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
         .target(name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI"]),
         .target(name: "CSystem"),
+        // Child processes: the program's `exec` and a station's hand-off
+        // (`Supervisor`), the tests' processes and pseudo-terminals.
         .target(name: "ProcessKit", dependencies: ["CSystem"]),
         .target(
             name: "SwitchboardApp",
@@ -74,7 +76,7 @@ let package = Package(
             name: "switchboard",
             dependencies: [
                 "SwitchboardCore", "Store", "DeviceFlow", "QRCode", "DemoProvider", "SwitchboardApp", "ChooserUI", "TerminalUI",
-                "CNcurses", "CursesBackend", "CSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CNcurses", "CursesBackend", "CSystem", "ProcessKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
