@@ -155,8 +155,8 @@ struct SupervisorForegroundTests {
         // The command's first act: its own process group and the terminal's foreground, from /proc.
         let look = #"read pid name state parent group session tty foreground rest < /proc/$$/stat; echo "command pid=$$ group=$group foreground=$foreground""#
         let process = try TerminalProcess(Self.probe, arguments: ["sh", "-c", look], environment: ["PATH": "/usr/bin:/bin"])
-        #expect(process.wait(for: Array("probe ended=".utf8), timeout: 20) != nil)
-        #expect(process.finish(timeout: 10) == 0)
+        #expect(process.wait(for: Array("probe ended=".utf8), timeout: 60) != nil)
+        #expect(process.finish(timeout: 60) == 0)
         let lines = String(decoding: process.output, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
         func numbers(_ prefix: String) -> [String: Int32] {
             guard let line = lines.first(where: { $0.hasPrefix(prefix) }) else { return [:] }

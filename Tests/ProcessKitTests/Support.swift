@@ -51,13 +51,13 @@ final class ManualClock: SupervisorClock {
 
     /// Waits until something sleeps until a time after `time`: a check made
     /// at `time` is then done. False when nothing did within `seconds`.
-    func sleeper(after time: Double, within seconds: Double = 10) async -> Bool {
+    func sleeper(after time: Double, within seconds: Double = 60) async -> Bool {
         await eventually(within: seconds) { self.state.withLock { $0.sleepers.values.contains { $0.deadline > time } } }
     }
 }
 
 /// Polls `condition` every 5 ms until it holds (true) or `seconds` pass (false).
-func eventually(within seconds: Double = 10, _ condition: @Sendable () -> Bool) async -> Bool {
+func eventually(within seconds: Double = 60, _ condition: @Sendable () -> Bool) async -> Bool {
     let deadline = Monotonic.seconds() + seconds
     while Monotonic.seconds() < deadline {
         if condition() { return true }
@@ -68,6 +68,10 @@ func eventually(within seconds: Double = 10, _ condition: @Sendable () -> Bool) 
 
 /// A pseudo-terminal whose slave a supervised command writes to; reads
 /// wait on a thread of their own, never on the test's.
+///
+/// The waits here are long (60 s) because the whole test run shares two
+/// cores and the concurrency pool: a busy run can hold a supervisor's task
+/// up for many seconds. Each returns as soon as what it waits for happens.
 final class CommandTerminal: @unchecked Sendable {
     let pty: PseudoTerminal
 
@@ -77,7 +81,7 @@ final class CommandTerminal: @unchecked Sendable {
     var descriptors: [ChildDescriptor] { [.same(pty.slave), .same(pty.slave), .same(pty.slave)] }
 
     /// Waits for `text` to arrive after what earlier waits found; false after `timeout` seconds.
-    func waitFor(_ text: String, timeout: Double = 10) async -> Bool {
+    func waitFor(_ text: String, timeout: Double = 60) async -> Bool {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: self.pty.read(until: Array(text.utf8), timeout: timeout) != nil) }
         }
@@ -99,13 +103,13 @@ final class RunRecord: Sendable {
 
     /// The command's process id, once `lent` has heard it (the command may
     /// write before the spawn has returned), within `seconds`.
-    func waitForLeader(within seconds: Double = 10) async -> pid_t? {
+    func waitForLeader(within seconds: Double = 60) async -> pid_t? {
         _ = await eventually(within: seconds) { self.leader != nil }
         return leader
     }
 
     /// The ending, once there is one within `seconds`.
-    func waitForEnding(within seconds: Double = 10) async -> Supervisor.Ending? {
+    func waitForEnding(within seconds: Double = 60) async -> Supervisor.Ending? {
         _ = await eventually(within: seconds) { self.ended != nil }
         return ended
     }
