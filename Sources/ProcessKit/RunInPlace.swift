@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -16,38 +15,51 @@ extension ChildProcess {
     /// descriptor, no blocked signal and every signal's default action
     /// (`spawnChild`). While it runs, this process ignores SIGINT and
     /// SIGQUIT (the terminal sends them to the child too) and passes SIGTERM
-    /// and SIGHUP on. Blocks the calling thread; throws, with the system's
-    /// error number, when it cannot be started (`ProcessError.commandStatus`
-    /// is then what a shell would exit with).
+    /// and SIGHUP on. Blocks the calling thread; one at a time in a process.
+    /// Throws, with the system's error number, when it cannot be started
+    /// (`ProcessError.commandStatus` is then what a shell would exit with).
     public static func runInPlace(_ arguments: [String], environment: [String: String]) throws(ProcessError) -> Int32 {
         guard let program = arguments.first else { throw ProcessError("no command to run") }
-        let forwarded = [SIGTERM, SIGHUP], ignored = [SIGINT, SIGQUIT]
+        // Handlers, not dispatch sources: they are in place when sigaction
+        // returns, so no signal sent once the child runs is missed. One that
+        // comes before the child exists is passed on once it does; none is
+        // sent once it has ended.
+        InPlace.child.store(0, ordering: .sequentiallyConsistent)
+        InPlace.pending.store(0, ordering: .sequentiallyConsistent)
         var previous: [Int32: sigaction] = [:]
-        for signal in forwarded + ignored { previous[signal] = ignore(signal) }
-        defer { for (signal, old) in previous { var old = old; sigaction(signal, &old, nil) } }
-        // Listening before the spawn: a signal that comes before the child
-        // exists is passed on once it does; none is sent once it has ended.
-        let child = Mutex<(pid: pid_t, pending: Int32, ended: Bool)>((0, 0, false))
-        let sources = forwarded.map { signal in
-            let source = DispatchSource.makeSignalSource(signal: signal, queue: .global())
-            source.setEventHandler {
-                child.withLock { child in
-                    if child.ended { return }
-                    if child.pid > 0 { kill(child.pid, signal) } else { child.pending = signal }
-                }
-            }
-            source.resume()
-            return source
+        for signal in [SIGINT, SIGQUIT] { previous[signal] = ignore(signal) }
+        for signal in [SIGTERM, SIGHUP] {
+            var action = sigaction(), old = sigaction()
+            action.__sigaction_handler.sa_handler = InPlace.forward
+            action.sa_flags = SA_RESTART
+            sigaction(signal, &action, &old)
+            previous[signal] = old
         }
-        defer { sources.forEach { $0.cancel() } }
+        defer { for (signal, old) in previous { var old = old; sigaction(signal, &old, nil) } }
 
         let (pid, _) = try spawnChild(program, Array(arguments.dropFirst()), environment: environment, searchPath: true)
-        child.withLock { child in
-            child.pid = pid
-            if child.pending != 0 { kill(pid, child.pending) }
-        }
+        InPlace.child.store(pid, ordering: .sequentiallyConsistent)
+        let early = InPlace.pending.exchange(0, ordering: .sequentiallyConsistent)
+        if early != 0 { kill(pid, early) }
         waitForEnd(of: pid)
-        child.withLock { $0.ended = true }
+        InPlace.child.store(-1, ordering: .sequentiallyConsistent)
         return exitCode(fromWaitStatus: reap(pid))
+    }
+}
+
+/// What `runInPlace`'s signal handler reads: only atomics, and `kill`.
+private enum InPlace {
+    /// The child: 0 before it is started, -1 once it has ended.
+    static let child = Atomic<pid_t>(0)
+    /// A signal that came before the child was started.
+    static let pending = Atomic<Int32>(0)
+
+    static let forward: @convention(c) (Int32) -> Void = { signal in
+        let pid = InPlace.child.load(ordering: .sequentiallyConsistent)
+        if pid > 0 {
+            kill(pid, signal)
+        } else if pid == 0 {
+            InPlace.pending.store(signal, ordering: .sequentiallyConsistent)
+        }
     }
 }
