@@ -64,6 +64,8 @@ let package = Package(
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
         .target(name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI"]),
         .target(name: "CSystem"),
+        // Child processes: the program's `exec` and a station's hand-off
+        // (`Supervisor`), the tests' processes and pseudo-terminals.
         .target(name: "ProcessKit", dependencies: ["CSystem"]),
         .target(
             name: "SwitchboardApp",
@@ -74,7 +76,7 @@ let package = Package(
             name: "switchboard",
             dependencies: [
                 "SwitchboardCore", "Store", "DeviceFlow", "QRCode", "DemoProvider", "SwitchboardApp", "ChooserUI", "TerminalUI",
-                "CNcurses", "CursesBackend", "CSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CNcurses", "CursesBackend", "CSystem", "ProcessKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
@@ -90,6 +92,8 @@ let package = Package(
         // anchors only: like the backend, the first two call curses directly.
         .executableTarget(name: "curses-baseline", dependencies: ["CNcurses"]),
         .executableTarget(name: "c-baseline"),
+        // For ProcessKitTests: a station's hand-off alone, `Supervisor` on its own terminal.
+        .executableTarget(name: "processkit-probe", dependencies: ["ProcessKit"]),
         .executableTarget(
             name: "curses-frames",
             dependencies: ["CNcurses", "CursesBackend", "Store", "SwitchboardApp", "ChooserUI", "SwitchboardCore", "TerminalUI"]
@@ -97,6 +101,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Store", "DeviceFlow", "ProcessKit"], path: "Tests/TestSupport"),
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"]),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile"]),
+        .testTarget(name: "ProcessKitTests", dependencies: ["ProcessKit", "processkit-probe"]),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CNcurses", "TerminalUI", "ProcessKit"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "ConfigFile"]),
         .testTarget(

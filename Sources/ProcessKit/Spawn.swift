@@ -7,38 +7,86 @@ import CSystem
 #endif
 
 /// Why a child process or a pseudo-terminal could not be had.
-public struct ProcessError: Error, Sendable, CustomStringConvertible {
+public struct ProcessError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What failed and why, e.g. `cannot start /bin/x: No such file or directory`.
     public let description: String
+    /// The system's error number behind it (`ENOENT`…), 0 when there is none.
+    public let code: Int32
 
     /// An error that says `description`.
-    public init(_ description: String) { self.description = description }
+    public init(_ description: String, code: Int32 = 0) {
+        self.description = description
+        self.code = code
+    }
+
+    /// The status a shell exits with when it cannot start a program for
+    /// this reason: 127 when the program is not found, else 126.
+    public var commandStatus: Int32 { code == ENOENT ? 127 : 126 }
 
     /// `what: strerror(code)`.
     static func system(_ what: String, _ code: Int32 = errno) -> ProcessError {
-        ProcessError("\(what): \(String(cString: strerror(code)))")
+        ProcessError("\(what): \(String(cString: strerror(code)))", code: code)
     }
 }
 
 /// What a child's descriptor 0, 1 or 2 is, set up in the child in order
 /// (so `.same(0)` after `.open(…)` for 0 means "the file just opened").
-enum ChildDescriptor {
+public enum ChildDescriptor: Sendable, Equatable {
     /// The file at this path, opened with these flags.
     case open(String, Int32)
     /// A copy of this descriptor of ours (or of the child's, set up before).
     case same(Int32)
+    /// This process's own descriptor of that number, as it is.
+    case inherited
+
+    /// Standard input, output and error as this process has them.
+    public static let standard: [ChildDescriptor] = [.inherited, .inherited, .inherited]
 }
 
-/// Starts `path` with `arguments` and exactly `environment`, as a shell
-/// would: descriptors 0, 1 and 2 as `descriptors` say and no other
-/// descriptor of this process inherited (so a daemon it starts holds nothing
-/// of ours); no signal blocked (the calling thread, a dispatch worker's, may
-/// block most), every signal's default action; with `newSession`, in a
-/// session of its own. Returns the child's id and `Monotonic.seconds()`
-/// just before the spawn.
-func spawnChild(
+/// Where a child stands among sessions and process groups.
+public enum ChildGroup: Sendable, Equatable {
+    /// In this process's session and process group.
+    case inherited
+    /// In a session of its own (and so without a controlling terminal until it opens one).
+    case newSession
+    /// In a process group of its own in this session; with `foreground`,
+    /// that group is made the foreground of the terminal `foreground` (this
+    /// process's controlling terminal) before the program runs.
+    case newGroup(foreground: Int32?)
+}
+
+/// Starts `path` with `arguments` and exactly `environment`: the one way
+/// this package starts a program. Descriptors 0, 1 and 2 are as
+/// `descriptors` say and no other descriptor of this process is inherited
+/// (so a daemon it starts holds nothing of ours); no signal is blocked (the
+/// calling thread, a dispatch worker's, may block most) and every signal
+/// has its default action, ignored ones too. With `searchPath`, a `path`
+/// without a slash is looked up in this process's `PATH`, as a shell does;
+/// `argv[0]` is `path` as given. `group` places it among sessions and
+/// process groups. Returns the child's id and `Monotonic.seconds()` just
+/// before the spawn; throws with the system's error number (`code`) when it
+/// cannot be started.
+public func spawnChild(
     _ path: String, _ arguments: [String], environment: [String: String],
-    descriptors: [ChildDescriptor], newSession: Bool = false
+    descriptors: [ChildDescriptor] = ChildDescriptor.standard, searchPath: Bool = false, group: ChildGroup = .inherited
+) throws(ProcessError) -> (pid: pid_t, started: Double) {
+    do {
+        return try spawnOnce(path, arguments, environment: environment, descriptors: descriptors, searchPath: searchPath, group: group)
+    } catch let error where error.code == ENOSYS {
+        // A C library without the spawn action for the foreground: it is given
+        // just after, and a command that reads before that stops (SIGTTIN)
+        // until its supervisor continues it.
+        guard case .newGroup(let terminal?) = group else { throw error }
+        let spawned = try spawnOnce(
+            path, arguments, environment: environment, descriptors: descriptors, searchPath: searchPath, group: .newGroup(foreground: nil))
+        tcsetpgrp(terminal, spawned.pid)
+        return spawned
+    }
+}
+
+private func spawnOnce(
+    _ path: String, _ arguments: [String], environment: [String: String],
+    descriptors: [ChildDescriptor], searchPath: Bool, group: ChildGroup
 ) throws(ProcessError) -> (pid: pid_t, started: Double) {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -47,9 +95,14 @@ func spawnChild(
         switch descriptor {
         case .open(let file, let flags): posix_spawn_file_actions_addopen(&actions, Int32(target), file, flags, 0)
         case .same(let source): posix_spawn_file_actions_adddup2(&actions, source, Int32(target))
+        case .inherited: break
         }
     }
     closeInheritedDescriptors(&actions, from: Int32(descriptors.count))
+    if case .newGroup(let terminal?) = group {
+        let failed = cpt_spawn_add_foreground(&actions, terminal)
+        guard failed == 0 else { throw .system("cannot give \(path) the terminal", failed) }
+    }
 
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
@@ -59,8 +112,13 @@ func spawnChild(
     sigfillset(&all)
     posix_spawnattr_setsigmask(&attributes, &none)
     posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    if newSession {
+    var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+    if case .newGroup = group {
+        flags |= POSIX_SPAWN_SETPGROUP
+        posix_spawnattr_setpgroup(&attributes, 0)
+    }
+    posix_spawnattr_setflags(&attributes, Int16(flags))
+    if group == .newSession {
         let failed = cpt_spawnattr_add_setsid(&attributes)
         guard failed == 0 else { throw .system("cannot start \(path) in a session of its own", failed) }
     }
@@ -73,7 +131,8 @@ func spawnChild(
     }
     var pid: pid_t = 0
     let started = Monotonic.seconds()
-    let failed = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+    let failed = searchPath
+        ? posix_spawnp(&pid, path, &actions, &attributes, argv, envp) : posix_spawn(&pid, path, &actions, &attributes, argv, envp)
     guard failed == 0 else { throw .system("cannot start \(path)", failed) }
     return (pid, started)
 }
@@ -95,8 +154,9 @@ private func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions
 }
 
 /// The exit status a shell reports for a wait status: the exit code, or
-/// 128 plus the number of the signal that ended it.
-func exitCode(fromWaitStatus status: Int32) -> Int32 {
+/// 128 plus the number of the signal that ended it. `ChildProcess`,
+/// `runInPlace` and `Supervisor` all report statuses through this.
+public func exitCode(fromWaitStatus status: Int32) -> Int32 {
     let signal = status & 0x7f
     return signal == 0 ? (status >> 8) & 0xff : 128 + signal
 }

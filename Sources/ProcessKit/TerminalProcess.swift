@@ -46,7 +46,7 @@ public final class TerminalProcess {
         // O_NOCTTY makes it the controlling terminal; it becomes 0, 1 and 2.
         (pid, started) = try spawnChild(
             executable, arguments, environment: environment,
-            descriptors: [.open(terminal.slavePath, O_RDWR), .same(0), .same(0)], newSession: true)
+            descriptors: [.open(terminal.slavePath, O_RDWR), .same(0), .same(0)], group: .newSession)
         // Only the program holds the slave now: its exit hangs the terminal up.
         terminal.closeSlave()
         self.terminal = terminal

@@ -94,7 +94,7 @@ enum Chooser {
         var handOff: ChooserEnvironment.HandOff?
         if let kiosk, let command = kiosk.command {
             let station = StationHandOff(
-                command: HandOffCommand(arguments: command, idleLimit: kiosk.idleTimeout + kiosk.countdown), session: session,
+                command: command, idleLimit: kiosk.idleTimeout + kiosk.countdown, session: session,
                 database: database, configuration: configuration, tokens: AccessTokens(database: database, providers: providers, bus: bus))
             handOff = { id in await station.run(id, terminal: terminal) }
         }

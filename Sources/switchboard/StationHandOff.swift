@@ -1,15 +1,19 @@
 import ChooserUI
 import CursesBackend
 import DeviceFlow
+import ProcessKit
 import Store
 import SwitchboardApp
 import SwitchboardCore
 
 /// What the chooser calls when a person is chosen at a station with a
-/// hand-off command: their environment, the terminal lent, the command,
-/// the terminal back.
+/// hand-off command: their environment, the terminal lent, the command
+/// run by ProcessKit's `Supervisor`, the terminal back.
 struct StationHandOff: Sendable {
-    let command: HandOffCommand
+    /// The command and its arguments.
+    let command: [String]
+    /// Seconds without input before it is ended.
+    let idleLimit: Double
     let session: SessionKey
     let database: AppDatabase
     let configuration: ProviderConfiguration
@@ -32,13 +36,14 @@ struct StationHandOff: Sendable {
         }
         guard !Task.isCancelled else { return nil }
         terminal.handOver()
-        let ending = await command.run(environment: environment, terminal: terminal.input) { CursesTerminal.setLentGroup($0) }
+        let supervisor = Supervisor(terminal: terminal.input, idleLimit: idleLimit)
+        let ending = await supervisor.run(command, environment: environment) { CursesTerminal.setLentGroup($0) }
         terminal.takeBack()
         switch ending {
         case .exited(0), .stopped: return nil
         case .exited(let status): return ("The station's command ended with status \(status).", .warning)
-        case .idle: return ("The station's command was ended after \(Int(command.idleLimit)) s without input.", .info)
-        case .cannotRun(let problem): return ("The station's command did not start: \(problem).", .error)
+        case .idle: return ("The station's command was ended after \(Int(idleLimit)) s without input.", .info)
+        case .cannotRun(let problem): return ("The station's command did not start: \(cannotRun(command, problem)).", .error)
         }
     }
 }
