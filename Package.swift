@@ -98,11 +98,13 @@ let package = Package(
             name: "curses-frames",
             dependencies: ["CNcurses", "CursesBackend", "Store", "SwitchboardApp", "ChooserUI", "SwitchboardCore", "TerminalUI"]
         ),
-        .target(name: "TestSupport", dependencies: ["Store", "DeviceFlow", "ProcessKit"], path: "Tests/TestSupport"),
-        .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"]),
+        // The one way tests wait for something to happen.
+        .target(name: "TestWaiting", path: "Tests/TestWaiting"),
+        .target(name: "TestSupport", dependencies: ["Store", "DeviceFlow", "ProcessKit", "TestWaiting"], path: "Tests/TestSupport"),
+        .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore", "TestWaiting"]),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile"]),
-        .testTarget(name: "ProcessKitTests", dependencies: ["ProcessKit", "processkit-probe"]),
-        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CNcurses", "TerminalUI", "ProcessKit"]),
+        .testTarget(name: "ProcessKitTests", dependencies: ["ProcessKit", "processkit-probe", "TestWaiting"]),
+        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CNcurses", "TerminalUI", "ProcessKit", "TestWaiting"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "ConfigFile"]),
         .testTarget(
             name: "DemoProviderTests",
@@ -115,11 +117,11 @@ let package = Package(
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "SwitchboardAppTests",
-            dependencies: ["SwitchboardApp", "ChooserUI", "DemoProvider", "TestSupport", "TerminalUI"],
+            dependencies: ["SwitchboardApp", "ChooserUI", "DemoProvider", "TestSupport", "TestWaiting", "TerminalUI"],
             exclude: ["Snapshots"]
         ),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PINHash", "TestSupport"]),
-        .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport", "ProcessKit", "DemoProvider"]),
+        .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport", "TestWaiting", "ProcessKit", "DemoProvider"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@ import CNcurses
 import ProcessKit
 import Testing
 import TerminalUI
+import TestWaiting
 
 @testable import CursesBackend
 
@@ -46,9 +47,9 @@ final class CursesTerminalTests {
     }
 
     /// Waits (on the main actor, so the terminal's read sources run) until
-    /// `condition` holds or two seconds pass.
+    /// `condition` holds; throws when it does not in time.
     func waitUntil(_ condition: () -> Bool) async throws {
-        for _ in 0..<400 where !condition() { try await Task.sleep(for: .milliseconds(5)) }
+        try await TestWaiting.waitUntil("the terminal's event", condition)
     }
 
     /// Draws `buffer` and returns what reached the pseudo-terminal: `draw`
@@ -276,8 +277,10 @@ final class CursesTerminalTests {
         kill(getpid(), SIGTERM)
         // As login(1) and systemd stop a session: SIGTERM, then SIGHUP at once.
         kill(getpid(), SIGHUP)
-        try await waitUntil { !recorder.signals.isEmpty }
-        try await Task.sleep(for: .milliseconds(50))
+        // A later event, through the same pipe, after which a second signal would have been delivered.
+        pty.resize(columns: 81, rows: 24)
+        kill(getpid(), SIGWINCH)
+        try await waitUntil { recorder.events.contains(.resize(Size(width: 81, height: 24))) }
         #expect(recorder.signals == [SIGTERM])
     }
 
@@ -289,8 +292,10 @@ final class CursesTerminalTests {
         let recorder = listen(terminal)
         pty.hangUp()
         try await waitUntil { !recorder.signals.isEmpty }
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(recorder.signals == [SIGHUP])
+        // A later signal, through the same pipe: a second hang-up would have come before it.
+        kill(getpid(), SIGTERM)
+        try await waitUntil { recorder.signals.count == 2 }
+        #expect(recorder.signals == [SIGHUP, SIGTERM])
         #expect(terminal.inputSource == nil)
     }
 

@@ -1,3 +1,4 @@
+import TestWaiting
 import Foundation
 import ProcessKit
 import Synchronization
@@ -91,7 +92,7 @@ struct SupervisorTests {
         try #require(left.count == 3, "\(terminal.text)")
 
         #expect(await terminal.waitFor("stubborn-hup"), "SIGHUP to what was left: \(terminal.text)")
-        #expect(await eventually { isGone(left[0]) && isGone(left[1]) }, "the sleeps ended on SIGHUP and were reaped")
+        try await waitUntil("the sleeps ended on SIGHUP and reaped", within: 60) { isGone(left[0]) && isGone(left[1]) }
         #expect(isRunning(left[2]) && record.ended == nil, "the one that ignores it runs on within the grace")
         #expect(!isGone(leader), "the leader stays unreaped meanwhile: its group id stays taken")
 

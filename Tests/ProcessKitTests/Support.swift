@@ -1,3 +1,4 @@
+import TestWaiting
 import Foundation
 import ProcessKit
 import Synchronization
@@ -52,19 +53,12 @@ final class ManualClock: SupervisorClock {
     /// Waits until something sleeps until a time after `time`: a check made
     /// at `time` is then done. False when nothing did within `seconds`.
     func sleeper(after time: Double, within seconds: Double = 60) async -> Bool {
-        await eventually(within: seconds) { self.state.withLock { $0.sleepers.values.contains { $0.deadline > time } } }
+        (try? await waitUntil("a check waiting on the clock", within: seconds) {
+            self.state.withLock { $0.sleepers.values.contains { $0.deadline > time } }
+        }) != nil
     }
 }
 
-/// Polls `condition` every 5 ms until it holds (true) or `seconds` pass (false).
-func eventually(within seconds: Double = 60, _ condition: @Sendable () -> Bool) async -> Bool {
-    let deadline = Monotonic.seconds() + seconds
-    while Monotonic.seconds() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
-}
 
 /// A pseudo-terminal whose slave a supervised command writes to; reads
 /// wait on a thread of their own, never on the test's.
@@ -104,13 +98,13 @@ final class RunRecord: Sendable {
     /// The command's process id, once `lent` has heard it (the command may
     /// write before the spawn has returned), within `seconds`.
     func waitForLeader(within seconds: Double = 60) async -> pid_t? {
-        _ = await eventually(within: seconds) { self.leader != nil }
+        try? await waitUntil("the leader", within: seconds) { self.leader != nil }
         return leader
     }
 
     /// The ending, once there is one within `seconds`.
     func waitForEnding(within seconds: Double = 60) async -> Supervisor.Ending? {
-        _ = await eventually(within: seconds) { self.ended != nil }
+        try? await waitUntil("the ending", within: seconds) { self.ended != nil }
         return ended
     }
 }

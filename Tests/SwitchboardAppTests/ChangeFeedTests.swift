@@ -2,6 +2,7 @@ import Foundation
 import Store
 import SwitchboardCore
 import Testing
+import TestWaiting
 import TestSupport
 @testable import SwitchboardApp
 
@@ -54,12 +55,8 @@ struct ChangeFeedTests {
         #expect(ChangeFeed.split("c.sqlite") == (".", "c.sqlite"))
     }
 
-    /// Waits for `condition`, at most ten seconds (a guard against a hang, not a figure).
+    /// Waits for `condition` (a guard against a hang, not a figure).
     func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw CancellationError() }
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try await TestWaiting.waitUntil("the change feed", condition)
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import Store
 import Testing
 import TestSupport
+import TestWaiting
 @testable import SwitchboardApp
 @testable import ChooserUI
 import SwitchboardCore
@@ -33,17 +34,12 @@ final class LoopRig {
     }
 
     /// Waits until `condition` holds for the loop's state.
-    func wait(_ what: String, timeout: Double = 10, _ condition: (AppState) -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition(loop.state) {
-            if Date() > deadline { throw Failure(message: "timed out waiting for \(what)") }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+    func wait(_ what: String, _ condition: (AppState) -> Bool) async throws {
+        try await waitUntil(what) { condition(loop.state) }
     }
 
     func press(_ keys: Key...) { for key in keys { loop.send(.input(.key(key))) } }
 
-    struct Failure: Error, CustomStringConvertible { let message: String; var description: String { message } }
 }
 
 @Suite("The UI loop, end to end in-process")
@@ -271,8 +267,7 @@ struct StationLoopTests {
     }
 
     func wait(_ what: String, _ condition: () -> Bool) async throws {
-        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
-        if !condition() { Issue.record("timed out waiting for \(what)") }
+        try await waitUntil(what, condition)
     }
 
     @Test("a person signed out from elsewhere while their command runs: the command is ended and the station is back")

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+import TestWaiting
 @testable import SwitchboardCore
 
 private struct Numbered: BusEvent { let n: Int }
@@ -17,20 +18,6 @@ private final class Seen: Sendable {
     var count: Int { values.withLock { $0.count } }
 }
 
-/// Waits until `condition` holds, polling; fails the test after `seconds`.
-private func eventually(
-    seconds: Double = 30, isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool
-) async {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        if Date() > deadline {
-            Issue.record("condition not met within \(seconds) s")
-            return
-        }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-}
-
 @Suite("NotificationBus")
 struct NotificationBusTests {
     @Test("10 inline subscribers × 100,000 events: every event, in publish order")
@@ -44,7 +31,7 @@ struct NotificationBusTests {
     }
 
     @Test("10 subscribers on their own queues × 10,000 events from 2 publishing threads: each publisher's order kept")
-    func orderOnQueues() async {
+    func orderOnQueues() async throws {
         let events = 10_000
         // A ring larger than the run: every subscriber must get every event.
         let bus = NotificationBus(capacity: 1 << 14)
@@ -57,7 +44,7 @@ struct NotificationBusTests {
         DispatchQueue.concurrentPerform(iterations: 2) { parity in
             for n in stride(from: parity, to: events, by: 2) { bus.publish(Numbered(n: n)) }
         }
-        await eventually { seen.allSatisfy { $0.count == events } }
+        try await waitUntil("every event delivered") { seen.allSatisfy { $0.count == events } }
         for subscriber in seen {
             let all = subscriber.all
             #expect(all.count == events)
@@ -100,7 +87,7 @@ struct NotificationBusTests {
     }
 
     @Test("a subscriber cancelled in the middle of a batch gets nothing after")
-    func cancelMidBatch() async {
+    func cancelMidBatch() async throws {
         let bus = NotificationBus()
         let seen = Seen()
         let box = Mutex<Subscription?>(nil)
@@ -112,7 +99,7 @@ struct NotificationBusTests {
         } }
         for n in 0..<100 { bus.publish(Numbered(n: n)) }
         queue.resume()
-        await eventually { box.withLock { $0?.isCancelled == true } }
+        try await waitUntil("the subscription cancelled") { box.withLock { $0?.isCancelled == true } }
         queue.sync {}
         #expect(seen.all == Array(0...5))
     }
@@ -150,7 +137,7 @@ struct NotificationBusTests {
 
     @Test("a main-actor subscriber runs on the main actor")
     @MainActor
-    func mainActorDelivery() async {
+    func mainActorDelivery() async throws {
         let bus = NotificationBus()
         var received: [Int] = []
         let subscription = bus.subscribe(Numbered.self) { event in
@@ -158,13 +145,13 @@ struct NotificationBusTests {
             received.append(event.n)
         }
         await Task.detached { for n in 0..<50 { bus.publish(Numbered(n: n)) } }.value
-        await eventually { received.count == 50 }
+        try await waitUntil("50 events") { received.count == 50 }
         #expect(received == Array(0..<50))
         withExtendedLifetime(subscription) {}
     }
 
     @Test("a slow subscriber does not make memory grow: the ring keeps at most its capacity of events, and it is told what it missed")
-    func slowSubscriber() async {
+    func slowSubscriber() async throws {
         let bus = NotificationBus(capacity: 256)
         let alive = LiveCount()
         let missed = Atomic<Int>(0), slowSeen = Atomic<Int>(0)
@@ -190,7 +177,7 @@ struct NotificationBusTests {
         // The slow subscriber gets the last `capacity` events and is told it
         // missed the rest: every event delivered or reported missed.
         queue.resume()
-        await eventually { missed.load(ordering: .relaxed) + slowSeen.load(ordering: .relaxed) == 100_000 }
+        try await waitUntil("every event seen or counted as missed") { missed.load(ordering: .relaxed) + slowSeen.load(ordering: .relaxed) == 100_000 }
         #expect(slowSeen.load(ordering: .relaxed) == bus.capacity)
         #expect(missed.load(ordering: .relaxed) == 100_000 - bus.capacity)
         withExtendedLifetime((slow, counter)) {}

@@ -274,11 +274,10 @@ struct ChooserEndToEndTests {
         _ = try AppDatabase(path: chooser.database).switchAccount(to: ids[0], session: SessionKey("pin")!)
         try await withTmux(builtProduct("switchboard"), arguments: ["switch", "Grace Hopper"], environment: chooser.environment) { tmux in
             try await tmux.waitFor(text: "PIN for Grace Hopper:")
-            try await tmux.press("2", "4", "6", "8")
-            try await Task.sleep(for: .milliseconds(200))
-            #expect(!(try await tmux.screen()).contains("2468"))
-            try await tmux.press("Enter")
+            try await tmux.press("2", "4", "6", "8", "Enter")
             #expect(try await tmux.exitStatus() == 0)
+            // The prompt's line is still on the screen: what was typed there was not echoed.
+            #expect(!(try await tmux.screen()).contains("2468"))
         }
         #expect(try AppDatabase(path: chooser.database).active(in: SessionKey("pin")!).id == ids[1])
 
@@ -390,15 +389,15 @@ extension ChooserEndToEndTests {
             }
             var screen = try await tmux.waitUntil("the prompt is back") { $0.contains("Stopped") && promptIsLast($0) }
             #expect(!screen.contains("q quit"))
-            // And it stays stopped: nothing takes the terminal back on its own.
-            try await Task.sleep(for: .milliseconds(500))
-            screen = try await tmux.screen()
+            // And it stays stopped: the shell has the terminal (it runs what is typed), and nothing takes it back on its own.
+            try await tmux.press("-l", "echo fence-$((6*7))")
+            try await tmux.press("Enter")
+            screen = try await tmux.waitFor(text: "\nfence-42")
             #expect(promptIsLast(screen) && !screen.contains("q quit"), "\(tmux.framed(screen))")
             #expect(try await tmux.format("#{alternate_on} #{cursor_flag} #{mouse_any_flag} #{mouse_standard_flag}") == "0 1 0 0")
             try await tmux.press("-l", "stty -g > \(modes)")
             try await tmux.press("Enter")
-            try await tmux.waitUntil("stty ran") { _ in FileManager.default.fileExists(atPath: modes) }
-            try await Task.sleep(for: .milliseconds(200))
+            try await tmux.waitUntil("stty ran") { _ in (try? String(contentsOfFile: modes, encoding: .utf8))?.hasSuffix("\n") == true }
             let before = try String(contentsOfFile: tmux.folder.file("tty-before"), encoding: .utf8)
             #expect(try String(contentsOfFile: modes, encoding: .utf8) == before)
             // What is typed at the prompt goes to the shell, not to the chooser later.

@@ -3,6 +3,7 @@ import Store
 import SwitchboardCore
 import Testing
 import TestSupport
+import TestWaiting
 
 /// A station as a console runs it: the kiosk as a login shell, and the
 /// kiosk with no controlling terminal, whose terminal then goes away.
@@ -38,11 +39,7 @@ struct StationEndToEndTests {
             // session; the program sees its input hang up and ends.
             let killed = try await tmux.run(["kill-session", "-t", Tmux.target])
             #expect(killed.status == 0, "\(killed.stderr)")
-            let started = Date()
-            while ProcessState(program)?.isRunning == true && Date().timeIntervalSince(started) < 5 {
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            #expect(ProcessState(program)?.isRunning != true, "still running 5 s after its terminal hung up: \(String(describing: ProcessState(program)))")
+            try await waitUntil("the program to end within 5 s of its terminal hanging up", within: 5) { ProcessState(program)?.isRunning != true }
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestWaiting
 import TestSupport
 
 /// `status --watch` as a status bar runs it: a long-lived process that
@@ -53,7 +54,6 @@ struct StatusWatchTests {
 
     /// Waits until the process has printed `lines` lines (ten seconds at most: a guard, not a figure).
     func waitFor(_ process: LiveProcess, lines: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.lines.count < lines, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        try await waitUntil("\(lines) lines from status --watch") { process.lines.count >= lines }
     }
 }
