@@ -98,14 +98,15 @@ let package = Package(
             name: "curses-frames",
             dependencies: ["CNcurses", "CursesBackend", "Store", "SwitchboardApp", "ChooserUI", "SwitchboardCore", "TerminalUI"]
         ),
-        // The one way tests wait for something to happen.
-        .target(name: "TestWaiting", path: "Tests/TestWaiting"),
-        .target(name: "TestSupport", dependencies: ["Store", "DeviceFlow", "ProcessKit", "TestWaiting"], path: "Tests/TestSupport"),
-        .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore", "TestWaiting"]),
-        .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile"]),
-        .testTarget(name: "ProcessKitTests", dependencies: ["ProcessKit", "processkit-probe", "TestWaiting"]),
-        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CNcurses", "TerminalUI", "ProcessKit", "TestWaiting"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "ConfigFile"]),
+        // What every test target may use: the one way to wait for something
+        // to happen, and the one seeded random generator.
+        .target(name: "TestBasics", path: "Tests/TestBasics"),
+        .target(name: "TestSupport", dependencies: ["Store", "DeviceFlow", "ProcessKit", "TestBasics"], path: "Tests/TestSupport"),
+        .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore", "TestBasics"]),
+        .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "TestBasics"]),
+        .testTarget(name: "ProcessKitTests", dependencies: ["ProcessKit", "processkit-probe", "TestBasics"]),
+        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CNcurses", "TerminalUI", "ProcessKit", "TestBasics"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "ConfigFile", "TestBasics"]),
         .testTarget(
             name: "DemoProviderTests",
             dependencies: ["DemoProvider", .product(name: "JWTKit", package: "jwt-kit")]
@@ -117,11 +118,11 @@ let package = Package(
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "SwitchboardAppTests",
-            dependencies: ["SwitchboardApp", "ChooserUI", "DemoProvider", "TestSupport", "TestWaiting", "TerminalUI"],
+            dependencies: ["SwitchboardApp", "ChooserUI", "DemoProvider", "TestSupport", "TestBasics", "TerminalUI"],
             exclude: ["Snapshots"]
         ),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PINHash", "TestSupport"]),
-        .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport", "TestWaiting", "ProcessKit", "DemoProvider"]),
+        .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport", "TestBasics", "ProcessKit", "DemoProvider"]),
     ],
     swiftLanguageModes: [.v6]
 )

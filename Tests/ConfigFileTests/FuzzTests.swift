@@ -1,24 +1,13 @@
 import ConfigFile
 import Testing
-
-/// A small deterministic random generator (SplitMix64), so failures are reproducible.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import TestBasics
 
 @Suite struct FuzzTests {
     /// Bytes that are interesting to TOML's grammar, plus some that are not.
     private static let alphabet: [UInt8] = Array("\"'[]{}=.,#\\\n\r\t _-+:0123456789abefinotuxUTZ".utf8)
         + [0x00, 0x01, 0x7F, 0xC3, 0xA9, 0xF0, 0x9F, 0x98, 0x80]
 
-    private static func mutate(_ bytes: [UInt8], using rng: inout SplitMix64) -> [UInt8] {
+    private static func mutate(_ bytes: [UInt8], using rng: inout SeededGenerator) -> [UInt8] {
         var result = bytes
         for _ in 0..<Int.random(in: 1...4, using: &rng) {
             let position = result.isEmpty ? 0 : Int.random(in: 0..<result.count, using: &rng)
@@ -45,7 +34,7 @@ private struct SplitMix64: RandomNumberGenerator {
     @Test func randomMutationsNeverCrashTheParser() {
         let sources = [RealisticFileTests.config, RealisticFileTests.theme,
                        "a = [1, [2, {x = 'y', z.w = \"\"\"q\\u00e9\"\"\"}]]\n[[t.u]]\nv = 0x_ff\n'k'.\"l\" = -1.5e3\n"]
-        var rng = SplitMix64(state: 0x5EED)
+        var rng = SeededGenerator(seed: 0x5EED)
         var parsed = 0
         var failed = 0
         for round in 0..<4000 {
@@ -71,7 +60,7 @@ extension FuzzTests {
     @Test func randomTokenSoupNeverCrashesTheParser() {
         let tokens = ["[", "]", "[[", "]]", "{", "}", "=", ".", ",", "\n", "\r\n", " ", "#", "a", "\"b\"", "'c'",
                       "\"\"\"", "'''", "1", "-2.5e3", "0x1F", "true", "\\", "\\u00", "1979-05-27", "\u{0}", "é"]
-        var rng = SplitMix64(state: 42)
+        var rng = SeededGenerator(seed: 42)
         for _ in 0..<2000 {
             let count = Int.random(in: 0...30, using: &rng)
             let text = (0..<count).map { _ in tokens.randomElement(using: &rng)! }.joined()

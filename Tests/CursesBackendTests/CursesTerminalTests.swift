@@ -2,7 +2,7 @@ import CNcurses
 import ProcessKit
 import Testing
 import TerminalUI
-import TestWaiting
+import TestBasics
 
 @testable import CursesBackend
 
@@ -49,7 +49,7 @@ final class CursesTerminalTests {
     /// Waits (on the main actor, so the terminal's read sources run) until
     /// `condition` holds; throws when it does not in time.
     func waitUntil(_ condition: () -> Bool) async throws {
-        try await TestWaiting.waitUntil("the terminal's event", condition)
+        try await TestBasics.waitUntil("the terminal's event", condition)
     }
 
     /// Draws `buffer` and returns what reached the pseudo-terminal: `draw`

@@ -1,4 +1,4 @@
-import TestWaiting
+import TestBasics
 import Foundation
 import ProcessKit
 import Synchronization

@@ -2,7 +2,7 @@ import Foundation
 import Store
 import SwitchboardCore
 import Testing
-import TestWaiting
+import TestBasics
 import TestSupport
 @testable import SwitchboardApp
 
@@ -57,6 +57,6 @@ struct ChangeFeedTests {
 
     /// Waits for `condition` (a guard against a hang, not a figure).
     func waitUntil(_ condition: () -> Bool) async throws {
-        try await TestWaiting.waitUntil("the change feed", condition)
+        try await TestBasics.waitUntil("the change feed", condition)
     }
 }

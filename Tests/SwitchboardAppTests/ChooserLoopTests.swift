@@ -4,7 +4,7 @@ import Foundation
 import Store
 import Testing
 import TestSupport
-import TestWaiting
+import TestBasics
 @testable import SwitchboardApp
 @testable import ChooserUI
 import SwitchboardCore

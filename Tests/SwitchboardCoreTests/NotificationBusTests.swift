@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
-import TestWaiting
+import TestBasics
 @testable import SwitchboardCore
 
 private struct Numbered: BusEvent { let n: Int }

@@ -1,4 +1,5 @@
 import Testing
+import TestBasics
 @testable import TerminalUI
 
 @Suite struct StringWidthTests {

@@ -3,7 +3,7 @@ import Store
 import SwitchboardCore
 import Testing
 import TestSupport
-import TestWaiting
+import TestBasics
 
 /// A station as a console runs it: the kiosk as a login shell, and the
 /// kiosk with no controlling terminal, whose terminal then goes away.

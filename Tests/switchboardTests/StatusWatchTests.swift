@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestWaiting
+import TestBasics
 import TestSupport
 
 /// `status --watch` as a status bar runs it: a long-lived process that
