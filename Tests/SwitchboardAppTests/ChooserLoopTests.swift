@@ -42,188 +42,207 @@ final class LoopRig {
 
 }
 
+/// Runs `body`, then awaits `rig`'s stop, however `body` ends.
+@MainActor
+func stopping(_ rig: AppRig, _ body: () async throws -> Void) async throws {
+    do { try await body() } catch {
+        await rig.stop()
+        throw error
+    }
+    await rig.stop()
+}
+
 @Suite("The UI loop, end to end in-process")
 @MainActor
 struct ChooserLoopTests {
     @Test("the first frame shows what the store holds: the active person, their favourite first, how many accounts")
     func firstFrame() async throws {
         let rig = try await AppRig(interval: 1)
-        defer { Task { await rig.stop() } }
-        let session = SessionKey("pts/1")!
-        // More accounts than rows.
-        let people = (0..<34).map { index in
-            LinkedIdentity(
-                identity: Identity(provider: index % 3 == 0 ? "github" : "demo", subject: "person-\(index)"), displayName: "Person \(index)",
-                email: "person\(index)@example.org", emailVerified: true, state: index % 5 == 0 ? .expired : .authorized)
-        }
-        let ids = try Sample.signIn(people, into: rig.database, session: session)
-        let favourite = Fixture.guide.shows.last!
-        try rig.database.setFavourite(favourite.id, starred: true, for: ids.last!)
-        let environment = ["HOME": rig.folder.path]
-        let size = Size(width: 100, height: 30)
+        try await stopping(rig) {
+            let session = SessionKey("pts/1")!
+            // More accounts than rows.
+            let people = (0..<34).map { index in
+                LinkedIdentity(
+                    identity: Identity(provider: index % 3 == 0 ? "github" : "demo", subject: "person-\(index)"), displayName: "Person \(index)",
+                    email: "person\(index)@example.org", emailVerified: true, state: index % 5 == 0 ? .expired : .authorized)
+            }
+            let ids = try Sample.signIn(people, into: rig.database, session: session)
+            let favourite = Fixture.guide.shows.last!
+            try rig.database.setFavourite(favourite.id, starred: true, for: ids.last!)
+            let environment = ["HOME": rig.folder.path]
+            let size = Size(width: 100, height: 30)
 
-        var frames: [Buffer] = []
-        let state = AppState.opening(
-            session: session, size: size, now: Moment.now(), guide: Fixture.guide,
-            selection: ThemeSelection.chooser(flag: nil, configTheme: nil, configFile: nil, environment: environment), colors: 256,
-            providers: [ProviderChoice(id: "demo", name: "Demo")])
-        let loop = ChooserLoop(
-            state: state,
-            environment: ChooserEnvironment(
-                database: rig.database, bus: rig.bus, providers: rig.providers, clock: SystemFlowClock(), copy: { _ in }, open: { _ in },
-                nextTheme: { _ in (Theme.monochrome, nil) }),
-            render: { frames.append(Screen.draw($0)) })
-        loop.start()
-        let first = try #require(frames.first)
-        #expect(first.text.contains("● Person 33") && first.text.contains("\(people.count) accounts"))
-        let guideRows = first.lines.filter { $0.contains(favourite.title) || $0.contains(Fixture.guide.shows.first!.title) }
-        #expect(guideRows.first?.contains(favourite.title) == true, "the favourite is not listed first: \(guideRows)")
+            var frames: [Buffer] = []
+            let state = AppState.opening(
+                session: session, size: size, now: Moment.now(), guide: Fixture.guide,
+                selection: ThemeSelection.chooser(flag: nil, configTheme: nil, configFile: nil, environment: environment), colors: 256,
+                providers: [ProviderChoice(id: "demo", name: "Demo")])
+            let loop = ChooserLoop(
+                state: state,
+                environment: ChooserEnvironment(
+                    database: rig.database, bus: rig.bus, providers: rig.providers, clock: SystemFlowClock(), copy: { _ in }, open: { _ in },
+                    nextTheme: { _ in (Theme.monochrome, nil) }),
+                render: { frames.append(Screen.draw($0)) })
+            loop.start()
+            let first = try #require(frames.first)
+            #expect(first.text.contains("● Person 33") && first.text.contains("\(people.count) accounts"))
+            let guideRows = first.lines.filter { $0.contains(favourite.title) || $0.contains(Fixture.guide.shows.first!.title) }
+            #expect(guideRows.first?.contains(favourite.title) == true, "the favourite is not listed first: \(guideRows)")
+        }
     }
 
     @Test("a sign-in through the dialog: code, approval on the demo server, welcome; status bar and guide follow the bus")
     func signInThroughTheDialog() async throws {
         let t = try await LoopRig()
-        defer { Task { await t.rig.stop() } }
-        t.loop.start()
-        #expect(t.loop.state.active == .anonymous)
-        t.press(.character("a"), .enter)
-        try await t.wait("the code") { state in
-            if case .signIn(let dialog) = state.dialog, case .waiting = dialog.phase { return true }
-            return false
+        try await stopping(t.rig) {
+            t.loop.start()
+            #expect(t.loop.state.active == .anonymous)
+            t.press(.character("a"), .enter)
+            try await t.wait("the code") { state in
+                if case .signIn(let dialog) = state.dialog, case .waiting = dialog.phase { return true }
+                return false
+            }
+            guard case .signIn(let dialog) = t.loop.state.dialog, case .waiting(let code) = dialog.phase else { return }
+            #expect(code.demoServer != nil && !code.qrRows.isEmpty)
+            try await t.rig.server.approve(userCode: code.userCode, as: "grace")
+            try await t.wait("the welcome, and the accounts read again at the end of that turn") { state in
+                if case .signIn(let dialog) = state.dialog, case .finished = dialog.phase { return state.accounts.list.count == 1 }
+                return false
+            }
+            #expect(t.loop.state.active.account?.name == "Grace Hopper")
+            #expect(Screen.draw(t.loop.state).text.contains("Tonight for Grace Hopper"))
+            let frame = Screen.draw(t.loop.state).text
+            #expect(frame.contains("Welcome, Grace Hopper!"))
+            #expect(frame.contains("● Grace Hopper"))
         }
-        guard case .signIn(let dialog) = t.loop.state.dialog, case .waiting(let code) = dialog.phase else { return }
-        #expect(code.demoServer != nil && !code.qrRows.isEmpty)
-        try await t.rig.server.approve(userCode: code.userCode, as: "grace")
-        try await t.wait("the welcome, and the accounts read again at the end of that turn") { state in
-            if case .signIn(let dialog) = state.dialog, case .finished = dialog.phase { return state.accounts.list.count == 1 }
-            return false
-        }
-        #expect(t.loop.state.active.account?.name == "Grace Hopper")
-        #expect(Screen.draw(t.loop.state).text.contains("Tonight for Grace Hopper"))
-        let frame = Screen.draw(t.loop.state).text
-        #expect(frame.contains("Welcome, Grace Hopper!"))
-        #expect(frame.contains("● Grace Hopper"))
     }
 
     @Test("the guide pane changes only through the bus: a status change published elsewhere redraws it")
     func guideFollowsTheBus() async throws {
         let t = try await LoopRig()
-        defer { Task { await t.rig.stop() } }
-        let ada = try Sample.signIn([Sample.adaGitHub], into: t.rig.database, session: SessionKey("elsewhere")!)[0]
-        try t.rig.database.setFavourite("sky", starred: true, for: ada)
-        t.loop.start()
-        #expect(t.loop.state.active == .anonymous)
-        // Someone else (another component) switches this session and announces it.
-        let change = try t.rig.database.switchAccount(to: ada, session: t.session)
-        t.rig.bus.publish(change)
-        try await t.wait("the guide for Ada, with her stars") { $0.active.id == ada && !$0.guide.favourites.isEmpty }
-        #expect(t.loop.state.guide.favourites == ["sky"])
-        #expect(t.loop.state.guide.shows.first?.id == "sky")
-        #expect(t.loop.state.active.id == ada)
+        try await stopping(t.rig) {
+            let ada = try Sample.signIn([Sample.adaGitHub], into: t.rig.database, session: SessionKey("elsewhere")!)[0]
+            try t.rig.database.setFavourite("sky", starred: true, for: ada)
+            t.loop.start()
+            #expect(t.loop.state.active == .anonymous)
+            // Someone else (another component) switches this session and announces it.
+            let change = try t.rig.database.switchAccount(to: ada, session: t.session)
+            t.rig.bus.publish(change)
+            try await t.wait("the guide for Ada, with her stars") { $0.active.id == ada && !$0.guide.favourites.isEmpty }
+            #expect(t.loop.state.guide.favourites == ["sky"])
+            #expect(t.loop.state.guide.shows.first?.id == "sky")
+            #expect(t.loop.state.active.id == ada)
+        }
     }
 
     @Test("a switch to an account with a PIN: the dialog asks, a wrong PIN is counted and refused, the right one switches")
     func switchWithPIN() async throws {
         let t = try await LoopRig()
-        defer { Task { await t.rig.stop() } }
-        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: t.rig.database, session: SessionKey("elsewhere")!)
-        try t.rig.database.setPIN("2468", for: .account(ids[1]), proof: nil, rounds: 1_000)
-        t.loop.start()
-        #expect(t.loop.state.accounts.list.protected == [ids[1]])
-        let graceRow = t.loop.state.accounts.visible.firstIndex { t.loop.state.accounts.list.accounts[$0].id == ids[1] }!
-        for _ in 0..<graceRow { t.press(.down) }
-        t.press(.enter, .character("1"), .character("3"), .character("5"), .character("7"), .enter)
-        try await t.wait("the wrong PIN refused") { if case .pin(let pin) = $0.dialog { pin.wasWrong } else { false } }
-        #expect(try t.rig.database.pinAttempts(of: .account(ids[1])).failures == 1)
-        #expect(try t.rig.database.active(in: t.session) == .anonymous)
-        t.press(.character("2"), .character("4"), .character("6"), .character("8"), .enter)
-        try await t.wait("Grace active") { $0.active.id == ids[1] && $0.dialog == nil }
-        #expect(try t.rig.database.pinAttempts(of: .account(ids[1])).failures == 0)
+        try await stopping(t.rig) {
+            let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: t.rig.database, session: SessionKey("elsewhere")!)
+            try t.rig.database.setPIN("2468", for: .account(ids[1]), proof: nil, rounds: 1_000)
+            t.loop.start()
+            #expect(t.loop.state.accounts.list.protected == [ids[1]])
+            let graceRow = t.loop.state.accounts.visible.firstIndex { t.loop.state.accounts.list.accounts[$0].id == ids[1] }!
+            for _ in 0..<graceRow { t.press(.down) }
+            t.press(.enter, .character("1"), .character("3"), .character("5"), .character("7"), .enter)
+            try await t.wait("the wrong PIN refused") { if case .pin(let pin) = $0.dialog { pin.wasWrong } else { false } }
+            #expect(try t.rig.database.pinAttempts(of: .account(ids[1])).failures == 1)
+            #expect(try t.rig.database.active(in: t.session) == .anonymous)
+            t.press(.character("2"), .character("4"), .character("6"), .character("8"), .enter)
+            try await t.wait("Grace active") { $0.active.id == ids[1] && $0.dialog == nil }
+            #expect(try t.rig.database.pinAttempts(of: .account(ids[1])).failures == 0)
+        }
     }
 
     @Test("a PIN set after the list was read: the switch is refused by the store and the dialog opens")
     func pinSetMeanwhile() async throws {
         let t = try await LoopRig()
-        defer { Task { await t.rig.stop() } }
-        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: t.rig.database, session: SessionKey("elsewhere")!)
-        t.loop.start()
-        try t.rig.database.setPIN("2468", for: .account(ids[0]), proof: nil, rounds: 1_000)
-        let adaRow = t.loop.state.accounts.visible.firstIndex { t.loop.state.accounts.list.accounts[$0].id == ids[0] }!
-        for _ in 0..<adaRow { t.press(.down) }
-        t.press(.enter)
-        try await t.wait("the PIN dialog") { if case .pin(let pin) = $0.dialog { pin.account?.id == ids[0] } else { false } }
-        try await t.wait("the lock mark") { $0.accounts.list.protected == [ids[0]] }
-        #expect(try t.rig.database.active(in: t.session) == .anonymous)
+        try await stopping(t.rig) {
+            let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: t.rig.database, session: SessionKey("elsewhere")!)
+            t.loop.start()
+            try t.rig.database.setPIN("2468", for: .account(ids[0]), proof: nil, rounds: 1_000)
+            let adaRow = t.loop.state.accounts.visible.firstIndex { t.loop.state.accounts.list.accounts[$0].id == ids[0] }!
+            for _ in 0..<adaRow { t.press(.down) }
+            t.press(.enter)
+            try await t.wait("the PIN dialog") { if case .pin(let pin) = $0.dialog { pin.account?.id == ids[0] } else { false } }
+            try await t.wait("the lock mark") { $0.accounts.list.protected == [ids[0]] }
+            #expect(try t.rig.database.active(in: t.session) == .anonymous)
+        }
     }
 
     @Test("a switch in the chooser draws its final list in one frame: the person active and first, their stars in the guide")
     func switchInOneFrame() async throws {
         var frames: [Buffer] = []
         let t = try await LoopRig(render: { frames.append(Screen.draw($0)) })
-        defer { Task { await t.rig.stop() } }
-        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: t.rig.database, session: SessionKey("elsewhere")!)
-        let star = Fixture.guide.shows.last!
-        try t.rig.database.setFavourite(star.id, starred: true, for: ids[0])
-        t.loop.start()
-        // Grace was used last, so Ada is second.
-        let adaRow = t.loop.state.accounts.visible.firstIndex { t.loop.state.accounts.list.accounts[$0].id == ids[0] }!
-        #expect(adaRow > 0)
-        for _ in 0..<adaRow { t.press(.down) }
-        t.loop.flush()
-        frames.removeAll()
-        t.press(.enter)
-        try await t.wait("Ada active") { $0.active.id == ids[0] }
-        try await t.wait("a frame") { _ in !frames.isEmpty }
-        let first = frames[0].text
-        #expect(first.contains("● Ada Lovelace") && first.contains("Tonight for Ada Lovelace"), "\(first)")
-        let listed = frames[0].lines.compactMap { line in ["Ada Lovelace", "Grace Hopper"].first { line.contains("│ ▸ " + $0) || line.contains("│   " + $0) } }
-        #expect(listed.first == "Ada Lovelace", "\(listed)")
-        #expect(frames[0].lines.first { $0.contains(star.title) }?.contains("★") == true)
-        #expect(t.loop.state.accounts.list.accounts.map(\.id) == [ids[0], ids[1]])
+        try await stopping(t.rig) {
+            let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: t.rig.database, session: SessionKey("elsewhere")!)
+            let star = Fixture.guide.shows.last!
+            try t.rig.database.setFavourite(star.id, starred: true, for: ids[0])
+            t.loop.start()
+            // Grace was used last, so Ada is second.
+            let adaRow = t.loop.state.accounts.visible.firstIndex { t.loop.state.accounts.list.accounts[$0].id == ids[0] }!
+            #expect(adaRow > 0)
+            for _ in 0..<adaRow { t.press(.down) }
+            t.loop.flush()
+            frames.removeAll()
+            t.press(.enter)
+            try await t.wait("Ada active") { $0.active.id == ids[0] }
+            try await t.wait("a frame") { _ in !frames.isEmpty }
+            let first = frames[0].text
+            #expect(first.contains("● Ada Lovelace") && first.contains("Tonight for Ada Lovelace"), "\(first)")
+            let listed = frames[0].lines.compactMap { line in ["Ada Lovelace", "Grace Hopper"].first { line.contains("│ ▸ " + $0) || line.contains("│   " + $0) } }
+            #expect(listed.first == "Ada Lovelace", "\(listed)")
+            #expect(frames[0].lines.first { $0.contains(star.title) }?.contains("★") == true)
+            #expect(t.loop.state.accounts.list.accounts.map(\.id) == [ids[0], ids[1]])
+        }
     }
 
     @Test("switch, star, sign out: each a store write announced on the bus")
     func switchStarSignOut() async throws {
         let t = try await LoopRig()
-        defer { Task { await t.rig.stop() } }
-        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: t.rig.database, session: SessionKey("elsewhere")!)
-        t.loop.start()
-        let graceRow = t.loop.state.accounts.visible.firstIndex { t.loop.state.accounts.list.accounts[$0].id == ids[1] }!
-        for _ in 0..<graceRow { t.press(.down) }
-        t.press(.enter)
-        try await t.wait("Grace active") { $0.active.id == ids[1] }
-        #expect(try t.rig.database.active(in: t.session).id == ids[1])
-        t.press(.tab, .character("f"))
-        try await t.wait("a star") { !$0.guide.favourites.isEmpty }
-        #expect(try t.rig.database.favourites(of: ids[1]) == [Fixture.guide.ordered(favourites: []).first!.id])
-        t.press(.character("s"))
-        try await t.wait("anonymous") { $0.active == .anonymous && $0.guide.favourites.isEmpty }
-        #expect(try t.rig.database.active(in: t.session) == .anonymous)
+        try await stopping(t.rig) {
+            let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: t.rig.database, session: SessionKey("elsewhere")!)
+            t.loop.start()
+            let graceRow = t.loop.state.accounts.visible.firstIndex { t.loop.state.accounts.list.accounts[$0].id == ids[1] }!
+            for _ in 0..<graceRow { t.press(.down) }
+            t.press(.enter)
+            try await t.wait("Grace active") { $0.active.id == ids[1] }
+            #expect(try t.rig.database.active(in: t.session).id == ids[1])
+            t.press(.tab, .character("f"))
+            try await t.wait("a star") { !$0.guide.favourites.isEmpty }
+            #expect(try t.rig.database.favourites(of: ids[1]) == [Fixture.guide.ordered(favourites: []).first!.id])
+            t.press(.character("s"))
+            try await t.wait("anonymous") { $0.active == .anonymous && $0.guide.favourites.isEmpty }
+            #expect(try t.rig.database.active(in: t.session) == .anonymous)
+        }
     }
 
     @Test("on start, the active person's credentials are re-checked; a revocation signs out with a toast naming whose and which provider")
     func revokedOnStart() async throws {
         let t = try await LoopRig()
-        defer { Task { await t.rig.stop() } }
-        let (_, ada) = try await t.rig.signIn(as: "ada", session: t.session)
-        let identity = try #require(ada.account?.identities.first?.identity)
-        let tokens = try #require(try t.rig.database.credential(for: identity))
-        try await TokenClient(client: ClientCredentials(clientID: "switchboard-demo"), transport: t.rig.transport)
-            .revoke(tokens.refreshToken!, hint: "refresh_token", at: t.rig.base.appendingPathComponent("revoke"))
-        t.loop.start()
-        #expect(t.loop.state.active.account?.name == "Ada Lovelace")
-        // The accounts are read again at the end of the sign-out's turn.
-        try await t.wait("the sign-out") { $0.active == .anonymous && $0.accounts.list.accounts.first?.identities.first?.state == .revoked }
-        #expect(t.loop.state.toasts.map(\.text).contains("Ada Lovelace was signed out: demo revoked the token."))
+        try await stopping(t.rig) {
+            let (_, ada) = try await t.rig.signIn(as: "ada", session: t.session)
+            let identity = try #require(ada.account?.identities.first?.identity)
+            let tokens = try #require(try t.rig.database.credential(for: identity))
+            try await TokenClient(client: ClientCredentials(clientID: "switchboard-demo"), transport: t.rig.transport)
+                .revoke(tokens.refreshToken!, hint: "refresh_token", at: t.rig.base.appendingPathComponent("revoke"))
+            t.loop.start()
+            #expect(t.loop.state.active.account?.name == "Ada Lovelace")
+            // The accounts are read again at the end of the sign-out's turn.
+            try await t.wait("the sign-out") { $0.active == .anonymous && $0.accounts.list.accounts.first?.identities.first?.state == .revoked }
+            #expect(t.loop.state.toasts.map(\.text).contains("Ada Lovelace was signed out: demo revoked the token."))
+        }
     }
 
     @Test("theme cycling publishes a theme change that comes back as an event")
     func themeCycle() async throws {
         let t = try await LoopRig()
-        defer { Task { await t.rig.stop() } }
-        t.loop.start()
-        t.press(.character("t"))
-        try await t.wait("monochrome") { $0.theme.name == "monochrome" }
+        try await stopping(t.rig) {
+            t.loop.start()
+            t.press(.character("t"))
+            try await t.wait("monochrome") { $0.theme.name == "monochrome" }
+        }
     }
 }
 
@@ -273,40 +292,42 @@ struct StationLoopTests {
     @Test("a person signed out from elsewhere while their command runs: the command is ended and the station is back")
     func endedFromElsewhere() async throws {
         let (rig, ada, handOffs, loop) = try await startedStation()
-        defer { Task { await rig.stop() } }
-        let session = loop.state.session
-        rig.bus.publish(try rig.database.switchAccount(to: ada, session: session))
-        try await wait("the command to run") { handOffs.ran == [ada] }
-        #expect(loop.state.kiosk?.handOff == .running(ada))
-        rig.bus.publish(try rig.database.signOut(session: session))
-        try await wait("the command to be ended") { handOffs.cancelled }
-        try await wait("the station to be back") { loop.state.kiosk?.handOff == HandOffPhase.none }
-        #expect(try rig.database.active(in: session) == .anonymous)
+        try await stopping(rig) {
+            let session = loop.state.session
+            rig.bus.publish(try rig.database.switchAccount(to: ada, session: session))
+            try await wait("the command to run") { handOffs.ran == [ada] }
+            #expect(loop.state.kiosk?.handOff == .running(ada))
+            rig.bus.publish(try rig.database.signOut(session: session))
+            try await wait("the command to be ended") { handOffs.cancelled }
+            try await wait("the station to be back") { loop.state.kiosk?.handOff == HandOffPhase.none }
+            #expect(try rig.database.active(in: session) == .anonymous)
+        }
     }
 
     @Test("at a station, a sign-in that lands on an account with a PIN makes nobody active and no command runs; the PIN dialog opens and the PIN switches")
     func signInToProtectedAccount() async throws {
         let (rig, _, handOffs, loop) = try await startedStation()
-        defer { Task { await rig.stop() } }
-        let session = loop.state.session
-        // The demo's Ada, who has a PIN.
-        let demoAda = LinkedIdentity(identity: Identity(provider: "demo", subject: "1815"), displayName: "Ada Lovelace", email: nil)
-        let ada = try Sample.signIn([demoAda], into: rig.database, session: SessionKey("setup")!)[0]
-        try rig.database.setPIN("2468", for: .account(ada), proof: nil, rounds: 1_000)
-        loop.send(.accountsChanged)
-        try await wait("the lock mark") { loop.state.accounts.list.protected.contains(ada) }
-        // Demo, then past "continue as Ada" (which would be a switch) to a new code.
-        for key in [Key.character("a"), .enter, .down, .enter] { loop.send(.input(.key(key))) }
-        try await wait("the code") {
-            if case .signIn(let dialog) = loop.state.dialog, case .waiting = dialog.phase { true } else { false }
+        try await stopping(rig) {
+            let session = loop.state.session
+            // The demo's Ada, who has a PIN.
+            let demoAda = LinkedIdentity(identity: Identity(provider: "demo", subject: "1815"), displayName: "Ada Lovelace", email: nil)
+            let ada = try Sample.signIn([demoAda], into: rig.database, session: SessionKey("setup")!)[0]
+            try rig.database.setPIN("2468", for: .account(ada), proof: nil, rounds: 1_000)
+            loop.send(.accountsChanged)
+            try await wait("the lock mark") { loop.state.accounts.list.protected.contains(ada) }
+            // Demo, then past "continue as Ada" (which would be a switch) to a new code.
+            for key in [Key.character("a"), .enter, .down, .enter] { loop.send(.input(.key(key))) }
+            try await wait("the code") {
+                if case .signIn(let dialog) = loop.state.dialog, case .waiting = dialog.phase { true } else { false }
+            }
+            guard case .signIn(let dialog) = loop.state.dialog, case .waiting(let code) = dialog.phase else { return }
+            try await rig.server.approve(userCode: code.userCode, as: "ada")
+            try await wait("the PIN dialog") { if case .pin(let pin) = loop.state.dialog { pin.account?.id == ada } else { false } }
+            #expect(try rig.database.active(in: session) == .anonymous)
+            #expect(handOffs.ran.isEmpty)
+            for key in "2468" { loop.send(.input(.key(.character(key)))) }
+            loop.send(.input(.key(.enter)))
+            try await wait("the command, as Ada") { handOffs.ran == [ada] }
         }
-        guard case .signIn(let dialog) = loop.state.dialog, case .waiting(let code) = dialog.phase else { return }
-        try await rig.server.approve(userCode: code.userCode, as: "ada")
-        try await wait("the PIN dialog") { if case .pin(let pin) = loop.state.dialog { pin.account?.id == ada } else { false } }
-        #expect(try rig.database.active(in: session) == .anonymous)
-        #expect(handOffs.ran.isEmpty)
-        for key in "2468" { loop.send(.input(.key(.character(key)))) }
-        loop.send(.input(.key(.enter)))
-        try await wait("the command, as Ada") { handOffs.ran == [ada] }
     }
 }
