@@ -12,7 +12,7 @@ struct KioskEndToEndTests {
     func lockedAndIdle() async throws {
         let chooser = try ChooserFixture(session: "station")
         defer { chooser.remove() }
-        try "[kiosk]\nidle_timeout = 2\ncountdown = 2\ngreeting = \"Lab station 3\"\n"
+        try "[kiosk]\nidle_timeout = 4\ncountdown = 2\ngreeting = \"Lab station 3\"\n"
             .write(toFile: chooser.folder.file("config.toml"), atomically: true, encoding: .utf8)
         let database = try AppDatabase(path: chooser.database)
         try Sample.signIn([Sample.adaGitHub], into: database, session: SessionKey("station")!)
@@ -32,7 +32,7 @@ struct KioskEndToEndTests {
             try await tmux.press("Escape")
             #expect(!screen.contains("quit"), "the key bar leaves out what a station refuses")
 
-            screen = try await tmux.waitFor(text: "Still there?", timeout: 10)
+            screen = try await tmux.waitFor(text: "Still there?", timeout: 20)
             #expect(screen.contains("Ada Lovelace will be signed out in"))
             screen = try await tmux.waitUntil("the station is Anonymous again", timeout: 10) { statusBar($0).contains("○ Anonymous") }
             #expect(!screen.contains("Still there?"))
@@ -77,7 +77,7 @@ extension KioskEndToEndTests {
         defer { chooser.remove() }
         // The script is read at each start, so each hand-off below can behave differently.
         let script = chooser.folder.file("station.sh"), seen = chooser.folder.file("seen")
-        try "[kiosk]\nidle_timeout = 2\ncountdown = 1\ngreeting = \"Lab station 3\"\ncommand = [\"sh\", \"\(script)\"]\n"
+        try "[kiosk]\nidle_timeout = 5\ncountdown = 1\ngreeting = \"Lab station 3\"\ncommand = [\"sh\", \"\(script)\"]\n"
             .write(toFile: chooser.folder.file("config.toml"), atomically: true, encoding: .utf8)
         func writeScript(_ body: String) throws { try body.write(toFile: script, atomically: true, encoding: .utf8) }
         try writeScript("""
@@ -111,14 +111,14 @@ extension KioskEndToEndTests {
             #expect(screen.contains("Lab station 3"))
             #expect(try status().contains(#""active":null"#))
 
-            // Left idle (2 + 1 s), even one that ignores SIGHUP: it is ended, and the next person finds Anonymous.
+            // Left idle (5 + 1 s), even one that ignores SIGHUP: it is ended, and the next person finds Anonymous.
             try writeScript("trap '' HUP\necho \"Hello again\"\nwhile :; do sleep 1; done\n")
             try await tmux.press("Enter")
             try await tmux.waitFor(text: "PIN for Ada Lovelace")
             try await tmux.press("2", "4", "6", "8", "Enter")
             screen = try await tmux.waitFor(text: "Hello again")
             #expect(!screen.contains("Hello from the station command"), "nothing of the last session is left on the screen")
-            screen = try await tmux.waitFor(text: "was ended after 3 s without input", timeout: 20)
+            screen = try await tmux.waitFor(text: "was ended after 6 s without input", timeout: 30)
             #expect(statusBar(screen).contains("○ Anonymous"))
             #expect(try status().contains(#""active":null"#))
             #expect(kill(try await tmux.programID(), 0) == 0, "the station runs on")
