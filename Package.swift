@@ -67,22 +67,28 @@ let package = Package(
         // Child processes: the program's `exec` and a station's hand-off
         // (`Supervisor`), the tests' processes and pseudo-terminals.
         .target(name: "ProcessKit", dependencies: ["CSystem"]),
+        // The operations the command line and the chooser share: a sign-in
+        // from code to store, credential checks, disconnects, access tokens,
+        // the providers, and the change feed from other processes.
+        .target(name: "Services", dependencies: ["SwitchboardCore", "DeviceFlow", "Store", "DemoProvider", "ConfigFile"]),
+        // The chooser's UI loop: it owns the state, runs the reducer and
+        // carries out its effects with the services.
         .target(
-            name: "SwitchboardApp",
-            dependencies: ["SwitchboardCore", "ChooserUI", "DeviceFlow", "Store", "QRCode", "TerminalUI", "ConfigFile", "DemoProvider"]
+            name: "ChooserApp",
+            dependencies: ["Services", "SwitchboardCore", "ChooserUI", "DeviceFlow", "Store", "QRCode", "TerminalUI", "ConfigFile"]
         ),
         // The program: the command line, and the chooser's UI loop on curses.
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "SwitchboardCore", "Store", "DeviceFlow", "QRCode", "DemoProvider", "SwitchboardApp", "ChooserUI", "TerminalUI",
+                "SwitchboardCore", "Store", "DeviceFlow", "QRCode", "DemoProvider", "Services", "ChooserApp", "ChooserUI", "TerminalUI",
                 "CNcurses", "CursesBackend", "CSystem", "ProcessKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "switchboard-bench",
             dependencies: [
-                "SwitchboardCore", "Store", "SwitchboardApp", "ChooserUI", "TerminalUI", "ProcessKit",
+                "SwitchboardCore", "Store", "Services", "ChooserApp", "ChooserUI", "TerminalUI", "ProcessKit",
                 // Run by `switchboard-bench tui`; listed so they are built with it.
                 "switchboard", "curses-baseline", "curses-frames", "c-baseline",
             ]
@@ -96,7 +102,7 @@ let package = Package(
         .executableTarget(name: "processkit-probe", dependencies: ["ProcessKit"]),
         .executableTarget(
             name: "curses-frames",
-            dependencies: ["CNcurses", "CursesBackend", "Store", "SwitchboardApp", "ChooserUI", "SwitchboardCore", "TerminalUI"]
+            dependencies: ["CNcurses", "CursesBackend", "Store", "Services", "ChooserApp", "ChooserUI", "SwitchboardCore", "TerminalUI"]
         ),
         // What every test target may use: the one way to wait for something
         // to happen, and the one seeded random generator.
@@ -118,7 +124,7 @@ let package = Package(
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "SwitchboardAppTests",
-            dependencies: ["SwitchboardApp", "ChooserUI", "DemoProvider", "TestSupport", "TestBasics", "TerminalUI"],
+            dependencies: ["Services", "ChooserApp", "ChooserUI", "DemoProvider", "TestSupport", "TestBasics", "TerminalUI"],
             exclude: ["Snapshots"]
         ),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PINHash", "TestSupport"]),

@@ -2,7 +2,8 @@ import CNcurses
 import CursesBackend
 import Foundation
 import Store
-import SwitchboardApp
+import Services
+import ChooserApp
 import ChooserUI
 import SwitchboardCore
 import TerminalUI

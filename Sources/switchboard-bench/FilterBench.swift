@@ -1,6 +1,7 @@
 import Foundation
 import Store
-import SwitchboardApp
+import Services
+import ChooserApp
 import ChooserUI
 import SwitchboardCore
 import TerminalUI

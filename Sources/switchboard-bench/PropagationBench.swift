@@ -1,7 +1,8 @@
 import Foundation
 import ProcessKit
 import Store
-import SwitchboardApp
+import Services
+import ChooserApp
 import SwitchboardCore
 
 /// `propagation`: how soon one process's write reaches another's panes.

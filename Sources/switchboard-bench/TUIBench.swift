@@ -1,7 +1,8 @@
 import Foundation
 import ProcessKit
 import Store
-import SwitchboardApp
+import Services
+import ChooserApp
 import ChooserUI
 import SwitchboardCore
 import TerminalUI

@@ -3,7 +3,8 @@ import CursesBackend
 import DeviceFlow
 import Foundation
 import Store
-import SwitchboardApp
+import Services
+import ChooserApp
 import ChooserUI
 import SwitchboardCore
 import Synchronization

@@ -1,7 +1,6 @@
 import ArgumentParser
 import DeviceFlow
-import SwitchboardApp
-import ChooserUI
+import Services
 import Store
 import SwitchboardCore
 

@@ -3,8 +3,7 @@ import DemoProvider
 import DeviceFlow
 import Foundation
 import Store
-import SwitchboardApp
-import ChooserUI
+import Services
 import SwitchboardCore
 
 struct SignInCommand: AsyncParsableCommand, TakesCommonOptions {

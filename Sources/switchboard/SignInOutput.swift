@@ -2,8 +2,7 @@ import DeviceFlow
 import Foundation
 import QRCode
 import Store
-import SwitchboardApp
-import ChooserUI
+import Services
 import SwitchboardCore
 
 /// What `sign-in` prints: for people, the code, URL, QR code, a live

@@ -3,7 +3,8 @@ import CursesBackend
 import DeviceFlow
 import ProcessKit
 import Store
-import SwitchboardApp
+import Services
+import ChooserApp
 import SwitchboardCore
 
 /// What the chooser calls when a person is chosen at a station with a

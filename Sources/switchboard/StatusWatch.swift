@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Store
-import SwitchboardApp
+import Services
 import SwitchboardCore
 
 /// `status --watch`: the status now, then a line for each change of who a

@@ -2,7 +2,7 @@ import ArgumentParser
 import DeviceFlow
 import Foundation
 import Store
-import SwitchboardApp
+import Services
 import SwitchboardCore
 
 /// `--account` and `--min-valid`, shared by `token`, `env` and `exec`.

@@ -5,7 +5,8 @@ import Synchronization
 import Testing
 import TestSupport
 import Store
-import SwitchboardApp
+import Services
+import ChooserApp
 import SwitchboardCore
 
 /// Passes requests on; before the first refresh request goes out, runs

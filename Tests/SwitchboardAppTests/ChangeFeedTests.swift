@@ -4,7 +4,8 @@ import SwitchboardCore
 import Testing
 import TestBasics
 import TestSupport
-@testable import SwitchboardApp
+@testable import Services
+@testable import ChooserApp
 
 /// The feed with real inotify: a second `AppDatabase` on the file stands
 /// for another process; its commits must reach this process's bus.

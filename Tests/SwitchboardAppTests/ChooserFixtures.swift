@@ -1,5 +1,6 @@
 import Foundation
-@testable import SwitchboardApp
+@testable import Services
+@testable import ChooserApp
 @testable import ChooserUI
 import SwitchboardCore
 import TerminalUI

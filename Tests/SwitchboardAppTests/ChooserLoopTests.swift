@@ -5,7 +5,8 @@ import Store
 import Testing
 import TestSupport
 import TestBasics
-@testable import SwitchboardApp
+@testable import Services
+@testable import ChooserApp
 @testable import ChooserUI
 import SwitchboardCore
 import TerminalUI

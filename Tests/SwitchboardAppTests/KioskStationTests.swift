@@ -5,7 +5,8 @@ import Store
 import Testing
 import TestSupport
 @testable import ChooserUI
-@testable import SwitchboardApp
+@testable import Services
+@testable import ChooserApp
 import SwitchboardCore
 import TerminalUI
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import SwitchboardApp
+@testable import Services
+@testable import ChooserApp
 @testable import ChooserUI
 import SwitchboardCore
 import TerminalUI

@@ -4,7 +4,8 @@ import Foundation
 import Testing
 import TestSupport
 import Store
-@testable import SwitchboardApp
+@testable import Services
+@testable import ChooserApp
 @testable import ChooserUI
 import SwitchboardCore
 

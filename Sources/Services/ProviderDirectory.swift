@@ -1,4 +1,3 @@
-import ChooserUI
 import DemoProvider
 import DeviceFlow
 import Foundation
@@ -11,8 +10,8 @@ import SwitchboardCore
 /// Checks and revocations never start one: a fresh demo provider knows no
 /// tokens and would call every one revoked.
 public actor ProviderDirectory {
-    public let configuration: ProviderConfiguration
-    public let transport: any HTTPTransport
+    public nonisolated let configuration: ProviderConfiguration
+    public nonisolated let transport: any HTTPTransport
     private var resolved: [ProviderID: ResolvedProvider] = [:]
     private var demoServer: DemoServer?
 

@@ -1,4 +1,5 @@
 import ChooserUI
+import Services
 import DeviceFlow
 import Foundation
 import Store

@@ -1,4 +1,5 @@
 import ChooserUI
+import Services
 import SwitchboardCore
 
 /// What each pane listens to on the bus. Panes are never called directly:

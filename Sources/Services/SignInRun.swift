@@ -1,4 +1,3 @@
-import ChooserUI
 import DeviceFlow
 import Foundation
 import Store

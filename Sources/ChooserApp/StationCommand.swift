@@ -1,4 +1,5 @@
 import ChooserUI
+import Services
 import Foundation
 
 /// Runs a station's reboot or power-off command for the operator menu: the
