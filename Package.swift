@@ -61,6 +61,9 @@ let package = Package(
                 .embedInCode("Resources/themes/monochrome.toml"),
             ]
         ),
+        // config.toml, read once into the values each module takes: DeviceFlow's
+        // providers, the chooser's theme and kiosk settings, [store] and [git].
+        .target(name: "Configuration", dependencies: ["SwitchboardCore", "ConfigFile", "DeviceFlow", "TerminalUI", "ChooserUI"]),
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
         .target(name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI"]),
         .target(name: "CSystem"),
@@ -106,6 +109,9 @@ let package = Package(
         .testTarget(
             name: "DeviceFlowTests",
             dependencies: ["DeviceFlow", "DemoProvider", "TestSupport", .product(name: "JWTKit", package: "jwt-kit")]
+        ),
+        .testTarget(
+            name: "ConfigurationTests", dependencies: ["Configuration", "ConfigFile", "DeviceFlow", "ChooserUI", "TerminalUI", "SwitchboardCore"]
         ),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
         .testTarget(

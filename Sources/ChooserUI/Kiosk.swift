@@ -24,12 +24,16 @@ public struct KioskSettings: Hashable, Sendable {
     public var command: [String]?
 
     public init(
-        idleTimeout: Double = 120, countdown: Double = 15, greeting: String? = nil, providers: [ProviderID]? = nil, command: [String]? = nil
+        idleTimeout: Double = 120, countdown: Double = 15, greeting: String? = nil, providers: [ProviderID]? = nil,
+        operatorKey: Key = .function(12), rememberLast: Bool = false, power: StationPower = StationPower(), command: [String]? = nil
     ) {
         self.idleTimeout = idleTimeout
         self.countdown = countdown
         self.greeting = greeting
         self.providers = providers
+        self.operatorKey = operatorKey
+        self.rememberLast = rememberLast
+        self.power = power
         self.command = command
     }
 

@@ -68,13 +68,21 @@ extension KioskSettings {
         if case .control(let letter) = key, "hijm".contains(letter) {
             throw table.error(key: "operator_key", "\"\(name.displaySafe)\" cannot be told apart from Backspace, Tab or Enter; choose another key")
         }
-        if let binding = Bindings.main.bindings.first(where: { $0.keys.contains(key) }) {
-            throw table.error(key: "operator_key", "\"\(name.displaySafe)\" is already the chooser's key for \(binding.label); choose another key")
-        }
-        if AppState.lockedKeys.contains(key) {
-            throw table.error(key: "operator_key", "\"\(name.displaySafe)\" is already a key the station refuses; choose another key")
+        if let taken = operatorKeyTaken(key) {
+            throw table.error(key: "operator_key", "\"\(name.displaySafe)\" \(taken); choose another key")
         }
         return key
+    }
+
+    /// Why `key` cannot be a station's operator key, or nil when it can:
+    /// the chooser already uses it, or a station refuses it. The words
+    /// follow the key's name, as in `"ctrl-c" is already the chooser's key for quit`.
+    public static func operatorKeyTaken(_ key: Key) -> String? {
+        if let binding = Bindings.main.bindings.first(where: { $0.keys.contains(key) }) {
+            return "is already the chooser's key for \(binding.label)"
+        }
+        if AppState.lockedKeys.contains(key) { return "is already a key the station refuses" }
+        return nil
     }
 }
 
