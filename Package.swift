@@ -76,7 +76,7 @@ let package = Package(
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "SwitchboardCore", "Store", "DeviceFlow", "QRCode", "DemoProvider", "SwitchboardApp", "ChooserUI", "TerminalUI",
+                "SwitchboardCore", "Store", "DeviceFlow", "Configuration", "QRCode", "DemoProvider", "SwitchboardApp", "ChooserUI", "TerminalUI",
                 "CNcurses", "CursesBackend", "CSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
