@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "ConfigFile"),
         .target(
             name: "DeviceFlow",
-            dependencies: ["SwitchboardCore", "ConfigFile", .product(name: "JWTKit", package: "jwt-kit")]
+            dependencies: ["SwitchboardCore", .product(name: "JWTKit", package: "jwt-kit")]
         ),
         .target(name: "QRCode"),
         .target(

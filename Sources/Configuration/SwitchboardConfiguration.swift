@@ -56,7 +56,7 @@ public struct SwitchboardConfiguration: Sendable {
         store: StoreSettings = StoreSettings(), git: GitSettings = GitSettings(), warnings: [String] = []
     ) {
         self.file = file
-        self.providers = ProviderConfiguration(providers: providers, file: nil)
+        self.providers = ProviderConfiguration(providers: providers)
         self.theme = theme
         self.kiosk = kiosk
         self.store = store
@@ -110,7 +110,7 @@ public struct SwitchboardConfiguration: Sendable {
         let root = document.root
         try root.rejectUnknownKeys(allowed: sections)
         let providers = try ProviderSection.parse(root.optionalTable("providers"))
-        let all = ProviderConfiguration(providers: providers, file: nil)
+        let all = ProviderConfiguration(providers: providers)
         return SwitchboardConfiguration(
             file: document.file, providers: providers, theme: try theme(root), kiosk: try KioskSection.parse(root.optionalTable("kiosk")),
             store: try StoreSettings.parse(root.optionalTable("store")),
