@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "ConfigFile"),
         .target(
             name: "DeviceFlow",
-            dependencies: ["SwitchboardCore", "ConfigFile", .product(name: "JWTKit", package: "jwt-kit")]
+            dependencies: ["SwitchboardCore", .product(name: "JWTKit", package: "jwt-kit")]
         ),
         .target(name: "QRCode"),
         .target(
@@ -61,6 +61,9 @@ let package = Package(
                 .embedInCode("Resources/themes/monochrome.toml"),
             ]
         ),
+        // config.toml, read once into the values each module takes: DeviceFlow's
+        // providers, the chooser's theme and kiosk settings, [store] and [git].
+        .target(name: "Configuration", dependencies: ["SwitchboardCore", "ConfigFile", "DeviceFlow", "TerminalUI", "ChooserUI"]),
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
         .target(name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI"]),
         .target(name: "CSystem"),
@@ -81,8 +84,8 @@ let package = Package(
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "SwitchboardCore", "Store", "DeviceFlow", "QRCode", "DemoProvider", "Services", "ChooserApp", "ChooserUI", "TerminalUI",
-                "CNcurses", "CursesBackend", "CSystem", "ProcessKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SwitchboardCore", "Store", "DeviceFlow", "Configuration", "QRCode", "DemoProvider", "Services", "ChooserApp", "ChooserUI",
+                "TerminalUI", "CNcurses", "CursesBackend", "ProcessKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
@@ -120,6 +123,9 @@ let package = Package(
         .testTarget(
             name: "DeviceFlowTests",
             dependencies: ["DeviceFlow", "DemoProvider", "TestSupport", .product(name: "JWTKit", package: "jwt-kit")]
+        ),
+        .testTarget(
+            name: "ConfigurationTests", dependencies: ["Configuration", "ConfigFile", "DeviceFlow", "ChooserUI", "TerminalUI", "SwitchboardCore"]
         ),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
         .testTarget(

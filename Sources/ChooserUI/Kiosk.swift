@@ -1,9 +1,8 @@
-import ConfigFile
 import SwitchboardCore
 import TerminalUI
 
-/// How a station runs the chooser locked (`switchboard kiosk`, `[kiosk]` in
-/// config.toml).
+/// How a station runs the chooser locked (`switchboard kiosk`): the
+/// `[kiosk]` table of config.toml, which the `Configuration` module reads.
 public struct KioskSettings: Hashable, Sendable {
     /// Seconds without input before the countdown to Anonymous starts.
     public var idleTimeout: Double = 120
@@ -24,36 +23,17 @@ public struct KioskSettings: Hashable, Sendable {
     public var command: [String]?
 
     public init(
-        idleTimeout: Double = 120, countdown: Double = 15, greeting: String? = nil, providers: [ProviderID]? = nil, command: [String]? = nil
+        idleTimeout: Double = 120, countdown: Double = 15, greeting: String? = nil, providers: [ProviderID]? = nil,
+        operatorKey: Key = .function(12), rememberLast: Bool = false, power: StationPower = StationPower(), command: [String]? = nil
     ) {
         self.idleTimeout = idleTimeout
         self.countdown = countdown
         self.greeting = greeting
         self.providers = providers
+        self.operatorKey = operatorKey
+        self.rememberLast = rememberLast
+        self.power = power
         self.command = command
-    }
-
-    /// The `[kiosk]` table's settings (the defaults when there is none);
-    /// errors name the file, line and key.
-    public static func parse(_ table: TOMLTable?) throws(ConfigError) -> KioskSettings {
-        var settings = KioskSettings()
-        guard let table else { return settings }
-        try table.rejectUnknownKeys(allowed: ["idle_timeout", "countdown", "greeting", "providers", "operator_key", "remember_last", "power", "command"])
-        if let value = try table.optionalInteger("idle_timeout", in: 1...86_400) { settings.idleTimeout = Double(value) }
-        if let value = try table.optionalInteger("countdown", in: 1...600) { settings.countdown = Double(value) }
-        settings.greeting = try table.optionalString("greeting")
-        settings.providers = try table.optionalStringArray("providers")?.map { ProviderID($0) }
-        try settings.parseStation(table)
-        if let command = try table.optionalStringArray("command") {
-            guard let program = command.first, !program.isEmpty else {
-                throw table.error(key: "command", "name the program to run first, as in [\"bash\", \"--login\"]")
-            }
-            guard !command.contains(where: { $0.utf8.contains(0) }) else {
-                throw table.error(key: "command", "a NUL character cannot be passed to a program")
-            }
-            settings.command = command
-        }
-        return settings
     }
 }
 

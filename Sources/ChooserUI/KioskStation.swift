@@ -1,4 +1,3 @@
-import ConfigFile
 import SwitchboardCore
 import TerminalUI
 
@@ -30,48 +29,15 @@ public struct StationPower: Hashable, Sendable {
 }
 
 extension KioskSettings {
-    /// Reads `operator_key`, `remember_last` and `power` from the `[kiosk]` table.
-    mutating func parseStation(_ table: TOMLTable) throws(ConfigError) {
-        if let name = try table.optionalString("operator_key") {
-            operatorKey = try Self.operatorKey(named: name, table: table)
-        }
-        rememberLast = try table.optionalBool("remember_last") ?? false
-        if let power = try table.optionalTable("power") {
-            try power.rejectUnknownKeys(allowed: ["reboot", "poweroff"])
-            for key in ["reboot", "poweroff"] {
-                guard let command = try power.optionalStringArray(key) else { continue }
-                guard let program = command.first, !program.isEmpty else {
-                    throw power.error(key: key, "expected a program and its arguments, such as [\"systemctl\", \"\(key)\"], found an empty command")
-                }
-                if key == "reboot" { self.power.reboot = command } else { self.power.powerOff = command }
-            }
-        }
-    }
-
-    /// The key `name` stands for: `F1`…`F12`, or `ctrl-` and a letter
-    /// (`^O` too); a key the chooser already uses is refused.
-    static func operatorKey(named name: String, table: TOMLTable) throws(ConfigError) -> Key {
-        let lower = name.lowercased()
-        var key: Key?
-        if lower.hasPrefix("f"), let number = Int(lower.dropFirst()), (1...12).contains(number) {
-            key = .function(number)
-        } else {
-            for prefix in ["ctrl-", "ctrl+", "c-", "^"] where lower.hasPrefix(prefix) {
-                let rest = lower.dropFirst(prefix.count)
-                if rest.count == 1, let letter = rest.first, letter.isASCII, letter.isLetter { key = .control(letter) }
-            }
-        }
-        guard let key else {
-            throw table.error(key: "operator_key", "expected F1 to F12 or ctrl- and a letter (such as \"ctrl-o\"), found \"\(name.displaySafe)\"")
-        }
-        // These arrive as Backspace, Tab and Enter: the terminal sends the same byte.
-        if case .control(let letter) = key, "hijm".contains(letter) {
-            throw table.error(key: "operator_key", "\"\(name.displaySafe)\" cannot be told apart from Backspace, Tab or Enter; choose another key")
-        }
+    /// Why `key` cannot be a station's operator key, or nil when it can:
+    /// the chooser already uses it (every key a station refuses is one of
+    /// the chooser's, in `Bindings.main`). The words
+    /// follow the key's name, as in `"ctrl-c" is already the chooser's key for quit`.
+    public static func operatorKeyTaken(_ key: Key) -> String? {
         if let binding = Bindings.main.bindings.first(where: { $0.keys.contains(key) }) {
-            throw table.error(key: "operator_key", "\"\(name.displaySafe)\" is already the chooser's key for \(binding.label); choose another key")
+            return "is already the chooser's key for \(binding.label)"
         }
-        return key
+        return nil
     }
 }
 

@@ -5,11 +5,10 @@ extension ThemeSelection {
     /// The chooser's theme: `--theme`, else config.toml's `theme`, else the
     /// default (monochrome under `NO_COLOR`). A warning names where the
     /// failed choice came from: `--theme`, or the config file's `theme` key.
-    public static func chooser(
-        flag: String?, configTheme: String?, configFile: String?, environment: [String: String]
-    ) -> ThemeSelection {
-        let source = flag != nil ? "--theme" : (configFile.map { "\($0): theme" } ?? "--theme")
-        return resolve(requested: flag ?? configTheme, source: source, environment: environment, builtInText: BundledFiles.themeText)
+    public static func chooser(flag: String?, configured: ThemeRequest?, environment: [String: String]) -> ThemeSelection {
+        let request = flag.map { ThemeRequest($0, source: "--theme") } ?? configured
+        return resolve(
+            requested: request?.argument, source: request?.source ?? "--theme", environment: environment, builtInText: BundledFiles.themeText)
     }
 }
 

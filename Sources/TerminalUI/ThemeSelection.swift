@@ -14,6 +14,23 @@ public enum ThemeReference: Hashable, Sendable {
     }
 }
 
+/// A theme asked for, and where it was asked for, which a warning about
+/// it names: `--theme`, or config.toml's `theme` key (`config.toml:2: theme`).
+public struct ThemeRequest: Hashable, Sendable {
+    /// A shipped theme's name or a theme file's path (see ``ThemeReference``).
+    public var argument: String
+    /// Where it came from, as warnings name it.
+    public var source: String
+
+    public init(_ argument: String, source: String) {
+        self.argument = argument
+        self.source = source
+    }
+
+    /// What `argument` names.
+    public var reference: ThemeReference { ThemeReference(argument) }
+}
+
 extension Theme {
     /// The theme `argument` names (see ``ThemeReference``). `builtInText`
     /// returns the text of a shipped theme file by name, or `nil` if it is

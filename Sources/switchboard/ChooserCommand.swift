@@ -1,4 +1,5 @@
 import ArgumentParser
+import Configuration
 import CursesBackend
 import DeviceFlow
 import Foundation
@@ -31,7 +32,7 @@ struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
 
     /// Opens the chooser on this terminal, with `configuration` when it
     /// was read already; locked as a station with `kiosk`.
-    static func open(options: CommonOptions, configuration: ProviderConfiguration?, theme: String?, kiosk: KioskSettings?) async throws {
+    static func open(options: CommonOptions, configuration: SwitchboardConfiguration?, theme: String?, kiosk: KioskSettings?) async throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw fail("the chooser needs a terminal; scripts use the subcommands (switchboard --help)", .usage)
         }
@@ -41,14 +42,13 @@ struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
         do { database = try options.openDatabase(.readOnlyIfUnwritable) } catch { throw fail(error.description, ExitStatus(error)) }
         let readOnlyNotice = database.isReadOnly
             ? "The store is read-only (\(database.path)): you can look, but nothing can be changed." : nil
-        let configuration = try configuration ?? options.providerConfiguration()
+        let configuration = try configuration ?? options.configuration()
         let guide: Guide
         do { guide = try Guide.bundled() } catch { throw fail(error.description, .configuration) }
         let environment = ProcessInfo.processInfo.environment
-        let selection = ThemeSelection.chooser(
-            flag: theme, configTheme: configuration.theme, configFile: configuration.file, environment: environment)
+        let selection = ThemeSelection.chooser(flag: theme, configured: configuration.theme, environment: environment)
         let (failures, signal) = try await Chooser.run(
-            session: session, database: database, configuration: configuration, guide: guide, selection: selection,
+            session: session, database: database, configuration: configuration.providers, guide: guide, selection: selection,
             environment: environment, notices: [options.missingConfigNotice, readOnlyNotice].compactMap { $0 }, kiosk: kiosk)
         for failure in failures { FileHandle.standardError.write(Data("switchboard: \(failure)\n".utf8)) }
         // Ended by a signal: the terminal is back; the status says which, as a shell's would.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import ChooserUI
-import ConfigFile
-import DeviceFlow
+import Configuration
 import Foundation
 
 /// `switchboard kiosk`: the chooser locked for a station people walk up to.
@@ -38,9 +37,8 @@ struct KioskCommand: AsyncParsableCommand, TakesCommonOptions {
     }
 
     func run() async throws {
-        let configuration = try options.providerConfiguration()
-        var settings: KioskSettings
-        do { settings = try KioskSettings.parse(configuration.kiosk) } catch { throw fail(error.description, .configuration) }
+        let configuration = try options.configuration()
+        var settings = configuration.kiosk
         if settings.greeting == nil, let issue = try? String(contentsOfFile: issueFile, encoding: .utf8) {
             // Missing or unreadable: the program's name, as without a greeting.
             settings.greeting = IssueGreeting.greeting(in: issue, context: Self.issueContext())

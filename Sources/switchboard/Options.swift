@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
+import Configuration
 import DeviceFlow
+import Foundation
 import Store
 import SwitchboardCore
 
@@ -23,31 +24,31 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .long, help: "The configuration file (default: $SWITCHBOARD_CONFIG, else $XDG_CONFIG_HOME/switchboard/config.toml).")
     var config: String?
 
-    /// The providers: configured ones and Demo. Errors name file, line and key.
-    func providerConfiguration() throws -> ProviderConfiguration {
-        let path = ProviderConfiguration.path(explicit: config, environment: ProcessInfo.processInfo.environment).path
+    /// config.toml, read once: every section, each a typed value. Errors
+    /// name file, line and key; warnings (client secrets others can read)
+    /// go to standard error.
+    func configuration() throws -> SwitchboardConfiguration {
+        let path = SwitchboardConfiguration.path(explicit: config, environment: ProcessInfo.processInfo.environment).path
         do {
-            let configuration = try ProviderConfiguration.load(path: path)
-            warnIfReadableByOthers(configuration)
+            let configuration = try SwitchboardConfiguration.load(path: path)
+            for warning in configuration.warnings {
+                FileHandle.standardError.write(Data("switchboard: warning: \(warning)\n".utf8))
+            }
             return configuration
         } catch {
             throw fail(error.description, .configuration)
         }
     }
 
-    /// Client secrets belong in a file only its owner can read.
-    private func warnIfReadableByOthers(_ configuration: ProviderConfiguration) {
-        guard let file = configuration.file, configuration.providers.contains(where: { $0.clientSecret != nil }),
-            let mode = (try? FileManager.default.attributesOfItem(atPath: file)[.posixPermissions]) as? NSNumber,
-            mode.intValue & 0o077 != 0
-        else { return }
-        FileHandle.standardError.write(Data("switchboard: warning: \(file) holds client secrets and others can read it; run chmod 600 \(file)\n".utf8))
+    /// The providers: configured ones and Demo, from `configuration()`.
+    func providerConfiguration() throws -> ProviderConfiguration {
+        try configuration().providers
     }
 
     /// What to say when the configuration file named by `--config` or
     /// `SWITCHBOARD_CONFIG` is missing (the command then runs with defaults).
     var missingConfigNotice: String? {
-        ProviderConfiguration.missingFileNotice(explicit: config, environment: ProcessInfo.processInfo.environment)
+        SwitchboardConfiguration.missingFileNotice(explicit: config, environment: ProcessInfo.processInfo.environment)
     }
 
     /// Opens the database this invocation uses; a command that only reads

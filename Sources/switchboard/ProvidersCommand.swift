@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
+import Configuration
 import DeviceFlow
+import Foundation
 import SwitchboardCore
 
 struct ProvidersCommand: AsyncParsableCommand, TakesCommonOptions {
@@ -10,16 +11,17 @@ struct ProvidersCommand: AsyncParsableCommand, TakesCommonOptions {
     @OptionGroup var options: CommonOptions
 
     func run() async throws {
-        let configuration = try options.providerConfiguration()
+        let configuration = try options.configuration()
+        let providers = configuration.providers.providers
         if options.json {
-            return printJSON(configuration.providers.map(ProviderJSON.init))
+            return printJSON(providers.map(ProviderJSON.init))
         }
-        for provider in configuration.providers {
+        for provider in providers {
             let state = provider.problem.map { "⚠ \($0)" } ?? "ready"
             print("\(provider.id)\t\(provider.name.displaySafe) (\(provider.kind.rawValue))\t\(state)")
         }
         if configuration.file == nil {
-            let path = ProviderConfiguration.path(explicit: options.config, environment: ProcessInfo.processInfo.environment).path
+            let path = SwitchboardConfiguration.path(explicit: options.config, environment: ProcessInfo.processInfo.environment).path
             print("\nNo configuration file; add providers in \(path.displaySafe)")
         }
     }

@@ -59,7 +59,7 @@ struct SignInCommand: AsyncParsableCommand, TakesCommonOptions {
         do { database = try options.openDatabase() } catch { throw fail(error.description, ExitStatus(error)) }
         let transport = URLSessionTransport(timeout: transportTimeout)
         let settings = try providerSettings()
-        let directory = ProviderDirectory(configuration: ProviderConfiguration(providers: [settings], file: nil), transport: transport)
+        let directory = ProviderDirectory(configuration: ProviderConfiguration(providers: [settings]), transport: transport)
         let resolved: ResolvedProvider
         do {
             let found = try await directory.resolveForSignIn(settings.id)

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DeviceFlow
+import Configuration
 import Foundation
 
 /// The `switchboard` command: the account chooser, and its commands for scripts.
@@ -35,7 +35,7 @@ struct Switchboard: AsyncParsableCommand {
             var command = try parseAsRoot(arguments)
             if !(command is ChooserCommand) {
                 let notice = (command as? TakesCommonOptions).map { $0.options.missingConfigNotice }
-                    ?? ProviderConfiguration.missingFileNotice(explicit: nil, environment: ProcessInfo.processInfo.environment)
+                    ?? SwitchboardConfiguration.missingFileNotice(explicit: nil, environment: ProcessInfo.processInfo.environment)
                 if let notice { FileHandle.standardError.write(Data("switchboard: \(notice)\n".utf8)) }
             }
             if var asynchronous = command as? AsyncParsableCommand {

@@ -71,7 +71,7 @@ struct AccessTokensTests {
             try database.saveCredential(theirs, for: Self.ada)
             written.withLock { $0 = theirs }
         }
-        let providers = ProviderDirectory(configuration: ProviderConfiguration(providers: [.demo(issuer: rig.base)], file: nil), transport: transport)
+        let providers = ProviderDirectory(configuration: ProviderConfiguration(providers: [.demo(issuer: rig.base)]), transport: transport)
         let tokens = AccessTokens(database: rig.database, providers: providers, bus: rig.bus, clock: rig.clock)
         let fresh = try await tokens.token(for: Self.ada, minValid: 7200)
 

@@ -76,7 +76,7 @@ struct ChooserLoopTests {
             var frames: [Buffer] = []
             let state = AppState.opening(
                 session: session, size: size, now: Moment.now(), guide: Fixture.guide,
-                selection: ThemeSelection.chooser(flag: nil, configTheme: nil, configFile: nil, environment: environment), colors: 256,
+                selection: ThemeSelection.chooser(flag: nil, configured: nil, environment: environment), colors: 256,
                 providers: [ProviderChoice(id: "demo", name: "Demo")])
             let loop = ChooserLoop(
                 state: state,

@@ -1,4 +1,3 @@
-import ConfigFile
 import DeviceFlow
 import Foundation
 import Store
@@ -17,20 +16,6 @@ import TerminalUI
 struct KioskStationTests {
     static let size = Size(width: 100, height: 30)
 
-    static func kiosk(_ text: String) throws -> TOMLTable? {
-        try TOMLParser.parse(text, file: "config.toml").root.optionalTable("kiosk")
-    }
-
-    /// The error `text`'s `[kiosk]` table gives, as one line.
-    static func error(_ text: String) -> String {
-        do {
-            _ = try KioskSettings.parse(try kiosk(text))
-            return "no error"
-        } catch {
-            return "\(error)"
-        }
-    }
-
     func station(_ settings: KioskSettings = KioskSettings(greeting: "Lab station 3"), clock: LocalClock? = nil,
                  size: Size = Self.size, active: Account? = nil) -> AppState {
         var state = Fixture.state(size: size, accounts: [Fixture.ada, Fixture.grace, Fixture.zoe], active: active)
@@ -40,45 +25,12 @@ struct KioskStationTests {
 
     // MARK: Settings
 
-    @Test("operator_key, remember_last and power: values read, defaults when absent")
-    func settings() throws {
-        let defaults = try KioskSettings.parse(try Self.kiosk("[kiosk]\n"))
-        #expect(defaults.operatorKey == .function(12) && !defaults.rememberLast && defaults.power == StationPower())
-        let parsed = try KioskSettings.parse(try Self.kiosk("""
-            [kiosk]
-            operator_key = "f5"
-            remember_last = true
-            power = { reboot = ["systemctl", "reboot"], poweroff = ["systemctl", "poweroff"] }
-            """))
-        #expect(parsed.operatorKey == .function(5) && parsed.rememberLast)
-        #expect(parsed.power == StationPower(reboot: ["systemctl", "reboot"], powerOff: ["systemctl", "poweroff"]))
-        for (name, key) in [("ctrl-o", Key.control("o")), ("Ctrl+O", .control("o")), ("^x", .control("x")), ("F1", .function(1))] {
-            #expect(try KioskSettings.parse(try Self.kiosk("[kiosk]\noperator_key = \"\(name)\"\n")).operatorKey == key, "\(name)")
-        }
-        let onlyReboot = try KioskSettings.parse(try Self.kiosk("[kiosk]\n[kiosk.power]\nreboot = [\"true\"]\n"))
-        #expect(onlyReboot.power == StationPower(reboot: ["true"]))
-    }
-
-    @Test("bad values are refused with the file, line and key; keys the chooser uses are named as taken")
-    func badSettings() {
-        let cases: [(String, String)] = [
-            ("[kiosk]\n\noperator_key = \"F13\"\n", "config.toml:3: kiosk.operator_key: expected F1 to F12 or ctrl- and a letter"),
-            ("[kiosk]\noperator_key = \"ctrl-c\"\n", "config.toml:2: kiosk.operator_key: \"ctrl-c\" is already the chooser's key for quit"),
-            ("[kiosk]\noperator_key = \"ctrl-z\"\n", "config.toml:2: kiosk.operator_key: \"ctrl-z\" is already the chooser's key for suspend"),
-            ("[kiosk]\noperator_key = \"ctrl-m\"\n", "config.toml:2: kiosk.operator_key: \"ctrl-m\" cannot be told apart from Backspace, Tab or Enter"),
-            ("[kiosk]\noperator_key = \"q\"\n", "config.toml:2: kiosk.operator_key: expected F1 to F12"),
-            ("[kiosk]\noperator_key = 12\n", "config.toml:2: kiosk.operator_key: expected a string, found an integer"),
-            ("[kiosk]\nremember_last = \"yes\"\n", "config.toml:2: kiosk.remember_last: expected a boolean"),
-            ("[kiosk]\nremember = true\n", "config.toml:2: kiosk.remember: unknown key ("),
-            ("[kiosk]\npower = { reboot = [] }\n", "config.toml:2: kiosk.power.reboot: expected a program and its arguments"),
-            ("[kiosk]\npower = { reboot = [\"\"] }\n", "config.toml:2: kiosk.power.reboot: expected a program and its arguments"),
-            ("[kiosk]\npower = { poweroff = [\"systemctl\", 1] }\n", "config.toml:2: kiosk.power.poweroff[1]: expected a string, found an integer"),
-            ("[kiosk]\npower = { shutdown = [\"halt\"] }\n", "config.toml:2: kiosk.power.shutdown: unknown key"),
-            ("[kiosk]\npower = \"systemctl reboot\"\n", "config.toml:2: kiosk.power: expected a table, found a string"),
-        ]
-        for (text, expected) in cases {
-            let error = Self.error(text)
-            #expect(error.hasPrefix(expected), "\(text)")
+    @Test("an operator key may not be one the chooser or the station already uses")
+    func operatorKeyTaken() {
+        #expect(KioskSettings.operatorKeyTaken(.control("c")) == "is already the chooser's key for quit")
+        #expect(KioskSettings.operatorKeyTaken(.control("z")) == "is already the chooser's key for suspend")
+        for key: Key in [.function(12), .function(1), .control("o"), .control("x")] {
+            #expect(KioskSettings.operatorKeyTaken(key) == nil, "\(key)")
         }
     }
 
@@ -228,7 +180,7 @@ struct KioskStationTests {
         var state = AppState(session: station, size: Self.size, now: Moment.now(), guide: Fixture.guide, theme: .builtIn, providers: [])
         state.enterKiosk(settings)
         let bus = NotificationBus()
-        let providers = ProviderDirectory(configuration: ProviderConfiguration(providers: [], file: nil), transport: URLSessionTransport(timeout: 5))
+        let providers = ProviderDirectory(configuration: ProviderConfiguration(providers: []), transport: URLSessionTransport(timeout: 5))
         var frames: [Buffer] = []
         let loop = ChooserLoop(
             state: state,

@@ -34,7 +34,7 @@ final class AppRig: @unchecked Sendable {
         server = DemoServer(settings: DemoSettings(interval: interval), now: { clock.now() })
         base = try await server.start(port: 0)
         transport = URLSessionTransport(timeout: 5)
-        providers = ProviderDirectory(configuration: ProviderConfiguration(providers: [.demo(issuer: base)], file: nil), transport: transport)
+        providers = ProviderDirectory(configuration: ProviderConfiguration(providers: [.demo(issuer: base)]), transport: transport)
         subscriptions = [
             bus.subscribe(UserStatusChanged.self, on: .inline) { [statusChanges] in statusChanges.add($0) },
             bus.subscribe(SignInProgress.self, on: .inline) { [progress] in progress.add($0.phase) },

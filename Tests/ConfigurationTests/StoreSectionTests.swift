@@ -1,0 +1,56 @@
+import Configuration
+import Foundation
+import Testing
+
+@Suite("Configuration: [store]")
+struct StoreSectionTests {
+    @Test("url, station and keep_events read into a URL, a name and a duration")
+    func values() throws {
+        let store = try read("[store]\nurl = \"https://switchboard.example.org\"\nstation = \"Lab 3 — front desk\"\nkeep_events = \"400d\"\n").store
+        #expect(store.url == URL(string: "https://switchboard.example.org"))
+        #expect(store.station == "Lab 3 — front desk")
+        #expect(store.keepEvents == .seconds(400 * 24 * 3600))
+        #expect(try read("[store]\n").store == StoreSettings(), "every key may be left out")
+        #expect(try read("[store]\nurl = \"http://127.0.0.1:8700/store\"\n").store.url?.port == 8700, "plain http on loopback")
+    }
+
+    static let kept: [(String, Duration)] = [
+        ("1h", .seconds(3600)), ("36h", .seconds(129_600)), ("400d", .seconds(34_560_000)), ("2w", .seconds(1_209_600)),
+        ("36500d", .seconds(3_153_600_000)), ("0400d", .seconds(34_560_000)),
+    ]
+
+    @Test("keep_events: a whole number of hours, days or weeks", arguments: kept)
+    func durations(text: String, expected: Duration) throws {
+        #expect(try read("[store]\nkeep_events = \"\(text)\"\n").store.keepEvents == expected)
+    }
+
+    @Test("bad values are named by file, line and key", arguments: [
+        ("[store]\nurl = \"https://s.test\"\nkeep_events = 400\n", "config.toml:3: store.keep_events: expected a string, found an integer"),
+        ("[store]\n\n\nkeep_events = \"400\"\n", "config.toml:4: store.keep_events: expected a duration such as \"400d\" (a whole number and h, d or w), found \"400\""),
+        ("[store]\nkeep_events = \"d\"\n", "config.toml:2: store.keep_events: expected a duration such as \"400d\""),
+        ("[store]\nkeep_events = \"\"\n", "config.toml:2: store.keep_events: expected a duration such as \"400d\""),
+        ("[store]\nkeep_events = \"400 d\"\n", "config.toml:2: store.keep_events: expected a duration such as \"400d\""),
+        ("[store]\nkeep_events = \"-4d\"\n", "config.toml:2: store.keep_events: expected a duration such as \"400d\""),
+        ("[store]\nkeep_events = \"1.5d\"\n", "config.toml:2: store.keep_events: expected a duration such as \"400d\""),
+        ("[store]\nkeep_events = \"400s\"\n", "config.toml:2: store.keep_events: expected a duration such as \"400d\""),
+        ("[store]\nkeep_events = \"0d\"\n", "config.toml:2: store.keep_events: expected a duration longer than zero, found \"0d\""),
+        ("[store]\nkeep_events = \"13m\"\n", "config.toml:2: store.keep_events: months and years vary in length; write days instead, such as \"400d\" (found \"13m\")"),
+        ("[store]\nkeep_events = \"1y\"\n", "config.toml:2: store.keep_events: months and years vary in length"),
+        ("[store]\nkeep_events = \"36501d\"\n", "config.toml:2: store.keep_events: expected at most 36500d, found \"36501d\""),
+        ("[store]\nkeep_events = \"99999999999999999999999w\"\n", "config.toml:2: store.keep_events: expected at most 36500d"),
+        ("[store]\nkeep_events = \"4\\u001b[2Jd\"\n", "config.toml:2: store.keep_events: expected a duration such as \"400d\" (a whole number and h, d or w), found \"4d\""),
+        ("[store]\nurl = \"switchboard.example.org\"\n", "config.toml:2: store.url: not a URL (an https URL such as https://switchboard.example.org)"),
+        ("[store]\nurl = \"http://switchboard.example.org\"\n", "config.toml:2: store.url: the URL http://switchboard.example.org must be https"),
+        ("[store]\nurl = [\"https://a.test\"]\n", "config.toml:2: store.url: expected a string, found an array"),
+        ("[store]\nstation = \"\"\n", "config.toml:2: store.station: expected the station's name, found an empty string"),
+        ("[store]\nstation = \"lab\\u001b[2J\"\n", "config.toml:2: store.station: a station's name cannot hold control characters"),
+        ("[store]\nstation = \" lab-3\"\n", "config.toml:2: store.station: a station's name cannot start or end with a space"),
+        ("[store]\nstation = \"\(String(repeating: "x", count: 65))\"\n", "config.toml:2: store.station: a station's name is at most 64 characters"),
+        ("[store]\nstation = 3\n", "config.toml:2: store.station: expected a string, found an integer"),
+        ("store = \"https://s.test\"\n", "config.toml:1: store: expected a table, found a string"),
+    ])
+    func badValues(text: String, expected: String) {
+        let error = errorText(text)
+        #expect(error.hasPrefix(expected), "\(error)")
+    }
+}
