@@ -44,13 +44,8 @@ public final class ChooserLoop {
                 self?.send(action)
             }
         let database = environment.database
-        // A station starts with nobody: someone still active is left from a stop that could not sign out.
-        if state.kiosk != nil, (try? database.active(in: state.session).id) != nil {
-            store { reduce(.statusChanged(try database.signOut(session: state.session))) }
-        }
+        reduce(.started)
         do {
-            // Before the list, so that its first frame already rests on them.
-            if state.kiosk?.settings.rememberLast == true { reduce(.remembered(try database.lastActiveAccount(in: state.session))) }
             let active = try database.active(in: state.session)
             reduce(.loaded(AccountList(try database.accounts(), protected: try database.protectedAccounts()), active: active))
         } catch { fail(error) }
@@ -79,7 +74,7 @@ public final class ChooserLoop {
 
     /// Handles one action: reduce, run effects, schedule a frame.
     public func send(_ action: Action) {
-        if case .input = action, state.kiosk != nil { reduce(.activity(environment.now())) }
+        if case .input = action { reduce(.activity(environment.now())) }
         reduce(action)
         scheduleTimers()
         scheduleRender()
@@ -148,6 +143,8 @@ public final class ChooserLoop {
     private func perform(_ effect: Effect) {
         let database = environment.database, bus = environment.bus, session = state.session
         switch effect {
+        case .loadRemembered:
+            store { reduce(.remembered(try database.lastActiveAccount(in: session))) }
         case .reload:
             // Once per turn, however many changes asked for it.
             guard !reloadScheduled else { return }

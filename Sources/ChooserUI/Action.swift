@@ -12,6 +12,8 @@ public enum Action: Sendable {
     case activity(Moment)
     /// A terminating signal arrived: quit, whatever the mode (a station too).
     case terminate
+    /// The loop has started, before the store is first read.
+    case started
     /// The accounts and who is active, as read from the store.
     case loaded(AccountList, active: ActiveAccount)
     /// Bus: accounts or their identities changed; the list is read again.
@@ -65,6 +67,8 @@ public enum PINCheck: Hashable, Sendable {
 /// Work the reducer asks the UI loop to do; its results come back as actions.
 public enum Effect: Hashable, Sendable {
     case reload
+    /// Read who this session last acted as (a station's `remember_last`).
+    case loadRemembered
     case switchAccount(AccountID)
     /// Switch to an account that has a PIN, with the PIN typed for it.
     case switchWithPIN(AccountID, pin: String)

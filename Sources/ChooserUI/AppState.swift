@@ -10,6 +10,9 @@ public enum AccountItem: Hashable, Sendable { case account(AccountID), add, anon
 /// The accounts pane's own state: what is shown, the filter, the selection.
 public struct AccountsPaneState: Sendable {
     public var list: AccountList = .empty
+    /// The order the list shows: the store's (most recent use first), or by
+    /// name (a station's, which says nothing about who was there last).
+    public var byName = false
     /// The filter text; empty shows every account. At most `filterLimit`
     /// bytes (UTF-8): what is typed or pasted beyond is dropped.
     public var filter = ""

@@ -27,8 +27,6 @@ extension AppState {
     /// (then the keys that work everywhere), else the main one. A command
     /// that cannot act now says why (`unavailable`) and does nothing.
     mutating func handle(_ key: Key) -> [Effect] {
-        // A station's own keys (its operator key, the key that ends a countdown) come first.
-        if let effects = kioskKey(key) { return effects }
         guard ScreenLayout(size) != nil else {
             // Too small to show anything but the message: only quitting works.
             let command = Bindings.main.command(for: key)

@@ -52,6 +52,9 @@ public struct KioskState: Sendable {
     public var remembered: AccountID?
     /// The list has not yet been read since `remembered` was set.
     var preselectPending = false
+    /// Set once the first list is loaded: whoever was active then is left
+    /// from a stop that could not sign out, and is signed out.
+    var startChecked = false
 
     public init(settings: KioskSettings, now: Moment) {
         self.settings = settings
@@ -102,6 +105,7 @@ extension AppState {
     public mutating func enterKiosk(_ settings: KioskSettings, clock: LocalClock? = nil) {
         kiosk = KioskState(settings: settings, now: now)
         kiosk?.clock = clock
+        accounts.byName = true
         if let allowed = settings.providers { providers = providers.filter { allowed.contains($0.id) } }
     }
 

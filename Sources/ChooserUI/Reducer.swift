@@ -4,16 +4,14 @@ import TerminalUI
 extension AppState {
     /// The one place state changes: applies `action` and returns the work
     /// the UI loop must do. Pure: no I/O, the time comes with the actions.
+    /// A station's actions go through its layer (`Station.swift`), which
+    /// comes back here for the chooser's part.
     public mutating func reduce(_ action: Action) -> [Effect] {
-        let effects = apply(action)
-        return kiosk == nil ? effects : effects + kioskHandOff(after: action)
+        kiosk == nil ? apply(action) : reduceAtStation(action)
     }
 
-    private mutating func apply(_ action: Action) -> [Effect] {
-        // The hand-off command is about to have the terminal, or has it: no key or click counts.
-        if case .input(let event) = action, kiosk?.handOff.isRunning == true {
-            guard case .resize = event else { return [] }
-        }
+    /// The chooser's reducer, a station or not.
+    mutating func apply(_ action: Action) -> [Effect] {
         switch action {
         case .input(.resize(let size)):
             self.size = size
@@ -27,15 +25,12 @@ extension AppState {
         case .tick(let date):
             now = date
             toasts.removeAll { $0.expiresAt <= date }
-            return kioskTick(date)
-        case .activity(let date):
-            kioskActivity(at: date)
+            return []
+        case .started, .activity, .handOffEnded, .remembered, .powerCommandRan, .operatorPINChecked:
+            // A station's own (`Station.swift`); the plain chooser has none.
             return []
         case .terminate:
-            // A station stopped leaves nobody signed in.
-            return (kiosk != nil ? [.signOut] : []) + quit()
-        case .handOffEnded(let date, let notice):
-            return handOffEnded(at: date, notice: notice)
+            return quit()
         case .loaded(let list, let active):
             return load(list, active: active)
         case .accountsChanged:
@@ -102,27 +97,6 @@ extension AppState {
         case .pinNeeded(let id):
             openPIN(for: id)
             return []
-        case .operatorPINChecked(let check):
-            guard case .pin(var pin) = dialog, case .operatorMenu = pin.purpose else { return [] }
-            if check == .accepted {
-                dialog = .operatorMenu(selection: 0)
-                return []
-            }
-            pin.checking = false
-            pin.digits = ""
-            switch check {
-            case .accepted, .failed: dialog = nil
-            case .wrong(let retryAt): (pin.wasWrong, pin.lockedUntil) = (true, retryAt)
-            case .locked(let until): (pin.wasWrong, pin.lockedUntil) = (false, until)
-            }
-            if dialog != nil { dialog = .pin(pin) }
-            return []
-        case .remembered(let id):
-            remember(id)
-            return []
-        case .powerCommandRan(let choice, let outcome):
-            powerCommandRan(choice, outcome)
-            return []
         case .pinChecked(let id, let check):
             guard case .pin(var pin) = dialog, pin.subject?.id == id else { return [] }
             pin.checking = false
@@ -163,7 +137,7 @@ extension AppState {
     private mutating func load(_ list: AccountList, active: ActiveAccount) -> [Effect] {
         let selected = accounts.selectedItem
         // At a station the order must not tell who was there last.
-        let list = kiosk == nil ? list : list.sortedByName()
+        let list = accounts.byName ? list.sortedByName() : list
         accounts.list = list
         accounts.visible = list.matches(accounts.filter)
         let effects = becomeActive(active)
@@ -171,7 +145,6 @@ extension AppState {
             accounts.selection = index
         }
         clampAll()
-        kioskLoaded()
         return effects
     }
 
@@ -214,7 +187,7 @@ extension AppState {
         switch change.reason {
         case .switched:
             // The store put the person first (most recent use): the list follows from the fact, with no read.
-            if let id = change.current.id, kiosk == nil, accounts.list.index(of: id) != nil {
+            if let id = change.current.id, !accounts.byName, accounts.list.index(of: id) != nil {
                 let selected = accounts.selectedItem
                 accounts.list = accounts.list.movingToFront(id)
                 accounts.visible = accounts.list.matches(accounts.filter)
@@ -224,7 +197,7 @@ extension AppState {
                     accounts.selection = index
                 }
                 clampAll()
-            } else if kiosk == nil {
+            } else if !accounts.byName {
                 effects.append(.reload)
             }
         case .signedOut:

@@ -122,7 +122,7 @@ struct KioskTests {
         settings.command = ["bash", "--login"]
         var state = Fixture.state(size: Self.size, accounts: [Fixture.ada, Fixture.grace], active: Fixture.ada)
         state.enterKiosk(settings)
-        #expect(state.reduce(.loaded(state.accounts.list, active: state.active)).isEmpty, "active at the start: no hand-off")
+        #expect(state.reduce(.loaded(state.accounts.list, active: state.active)) == [.signOut], "active at the start: signed out, and no hand-off")
         #expect(state.reduce(.statusChanged(UserStatusChanged(
             session: Fixture.session, previous: .account(Fixture.ada), current: .account(Fixture.grace), reason: .external))) == [.loadFavourites(Fixture.grace.id), .reload],
             "made active by another program: no hand-off")

@@ -1,0 +1,81 @@
+import SwitchboardCore
+import TerminalUI
+
+/// The station layer: a station's rules around the chooser's reducer. Every
+/// action at a station comes here first (`AppState.reduce`); what the
+/// chooser does with it is `apply`, unchanged. Here: the idle clock and its
+/// countdown, keys that count for nothing (the one that ends a countdown,
+/// all of them while the hand-off command has the terminal), the operator
+/// key and menu, the remembered person, nobody left active from an unclean
+/// stop, a stop that signs out, and the hand-off command (`KioskHandOff.swift`).
+extension AppState {
+    mutating func reduceAtStation(_ action: Action) -> [Effect] {
+        var effects: [Effect]
+        switch action {
+        case .started:
+            effects = kiosk?.settings.rememberLast == true ? [.loadRemembered] : []
+        case .input(let event):
+            if kiosk?.handOff.isRunning == true, !event.isResize {
+                // The hand-off command is about to have the terminal, or has it: no key or click counts.
+                effects = []
+            } else if case .key(let key) = event, let used = kioskKey(key) {
+                effects = used
+            } else {
+                effects = apply(action)
+            }
+        case .activity(let date):
+            kioskActivity(at: date)
+            effects = []
+        case .tick(let date):
+            effects = apply(action) + kioskTick(date)
+        case .terminate:
+            // A station stopped leaves nobody signed in.
+            effects = [.signOut] + apply(action)
+        case .handOffEnded(let date, let notice):
+            effects = handOffEnded(at: date, notice: notice)
+        case .loaded(_, let active):
+            effects = apply(action)
+            kioskLoaded()
+            if kiosk?.startChecked == false {
+                kiosk?.startChecked = true
+                // Someone still active is left from a stop that could not sign out.
+                if active != .anonymous { effects.append(.signOut) }
+            }
+        case .remembered(let id):
+            remember(id)
+            effects = []
+        case .powerCommandRan(let choice, let outcome):
+            powerCommandRan(choice, outcome)
+            effects = []
+        case .operatorPINChecked(let check):
+            operatorPINChecked(check)
+            effects = []
+        default:
+            effects = apply(action)
+        }
+        return effects + kioskHandOff(after: action)
+    }
+
+    /// The store's answer to the operator PIN: the operator menu, or the
+    /// dialog again with what the try found.
+    private mutating func operatorPINChecked(_ check: PINCheck) {
+        guard case .pin(var pin) = dialog, case .operatorMenu = pin.purpose else { return }
+        if check == .accepted {
+            dialog = .operatorMenu(selection: 0)
+            return
+        }
+        pin.checking = false
+        pin.digits = ""
+        switch check {
+        case .accepted, .failed: dialog = nil
+        case .wrong(let retryAt): (pin.wasWrong, pin.lockedUntil) = (true, retryAt)
+        case .locked(let until): (pin.wasWrong, pin.lockedUntil) = (false, until)
+        }
+        if dialog != nil { dialog = .pin(pin) }
+    }
+}
+
+extension InputEvent {
+    /// Whether this is a change of the terminal's size.
+    var isResize: Bool { if case .resize = self { true } else { false } }
+}
