@@ -2,7 +2,6 @@ import ChooserUI
 import Services
 import DeviceFlow
 import Foundation
-import QRCode
 import Store
 import SwitchboardCore
 import TerminalUI
@@ -15,7 +14,7 @@ import TerminalUI
 @MainActor
 public final class ChooserLoop {
     public private(set) var state: AppState
-    private let environment: ChooserEnvironment
+    let environment: ChooserEnvironment
     private let render: @MainActor (AppState) -> Void
     private var subscriptions: [Subscription] = []
     private var renderScheduled = false
@@ -24,9 +23,9 @@ public final class ChooserLoop {
     private var toastTimer: Task<Void, Never>?
     /// When `toastTimer` wakes the loop: the deadline it was set for.
     private var toastTimerDue: Moment?
-    private var signIn: (generation: Int, run: SignInRun?, task: Task<Void, Never>)?
-    private var generation = 0
-    private var pendingConflict: PendingConflict?
+    var signIn: (generation: Int, run: SignInRun?, task: Task<Void, Never>)?
+    var generation = 0
+    var pendingConflict: PendingConflict?
     private var quitContinuation: CheckedContinuation<Void, Never>?
     private var handOff: Task<Void, Never>?
 
@@ -81,7 +80,7 @@ public final class ChooserLoop {
     }
 
     /// Reduces `action` and carries out its effects: the only way the state changes.
-    private func reduce(_ action: Action) {
+    func reduce(_ action: Action) {
         for effect in state.reduce(action) { perform(effect) }
     }
 
@@ -279,87 +278,8 @@ public final class ChooserLoop {
         do { try body() } catch { fail(error) }
     }
 
-    private func fail(_ error: any Error) {
+    func fail(_ error: any Error) {
         send(.notify("The store failed: \(error)", .error))
-    }
-
-    private func startSignIn(_ providerID: ProviderID, mode: AuthMode) {
-        generation += 1
-        let current = generation
-        let environment = environment, session = state.session
-        let task = Task { @MainActor [weak self] in
-            let transport = environment.providers.transport
-            let provider: ResolvedProvider
-            let demoServer: String?
-            do {
-                let found = try await environment.providers.resolveForSignIn(providerID)
-                provider = found.provider
-                demoServer = provider.settings.kind == .demo ? found.startedDemo?.absoluteString ?? provider.endpoints.issuer : nil
-            } catch {
-                self?.ended(current, SignInEnding(outcome: SignInRun.outcome(for: error as? FlowFailure ?? .invalidResponse("\(error)"))))
-                return
-            }
-            let run = SignInRun(provider: provider, mode: mode, session: session, database: environment.database,
-                                bus: environment.bus, transport: transport, clock: environment.clock)
-            guard let self, self.signIn?.generation == current else { return run.cancel() }
-            self.signIn?.run = run
-            do {
-                let code = try await run.requestCode()
-                guard self.signIn?.generation == current else { return }
-                self.send(.codeReady(Self.waiting(code, demoServer: demoServer)))
-            } catch {
-                return self.ended(current, SignInEnding(outcome: SignInRun.outcome(for: error as? FlowFailure ?? .invalidResponse("\(error)"))))
-            }
-            do {
-                let report = try await run.finish()
-                self.finished(current, report, providerName: provider.settings.name)
-            } catch {
-                self.fail(error)
-                self.ended(current, SignInEnding(outcome: .cancelled))
-            }
-        }
-        signIn = (current, nil, task)
-    }
-
-    private func ended(_ generation: Int, _ ending: SignInEnding, conflict: ConflictDialog? = nil) {
-        guard signIn?.generation == generation else { return }
-        send(.signInEnded(ending, conflict: conflict))
-    }
-
-    private func finished(_ generation: Int, _ report: SignInReport, providerName: String) {
-        guard signIn?.generation == generation else { return }
-        if report.needsPIN != nil, let id = report.account?.id {
-            // Approving a code does not stand in for the account's PIN: the switch asks for it.
-            ended(generation, SignInEnding(outcome: .cancelled))
-            signIn = nil
-            send(.pinNeeded(id))
-            send(.notify("\(report.account?.name.displaySafe ?? "That account") has a PIN: type it to switch.", .info))
-        } else if let pending = report.conflict {
-            pendingConflict = pending
-            let database = environment.database
-            let name = { (id: AccountID) in (try? database.account(id))??.name ?? "account \(id)" }
-            ended(generation, SignInEnding(outcome: report.outcome), conflict: ConflictDialog(
-                conflict: pending.conflict, providerName: providerName, ownerName: name(pending.conflict.owner),
-                activeName: name(pending.conflict.active)))
-        } else {
-            ended(generation, SignInEnding(outcome: report.outcome, accountName: report.account?.name, isNew: report.isNew, linked: report.linked))
-            signIn = nil
-        }
-    }
-
-    private func resolveConflict(_ choice: ConflictChoice) {
-        guard let pending = pendingConflict, let run = signIn?.run else { return }
-        pendingConflict = nil
-        signIn = nil
-        do {
-            _ = try run.resolve(pending, choosing: choice)
-            if choice == .cancel { reduce(.notify("Nothing changed: \(pending.identity.provider) stays with its own account.", .info)) }
-        } catch StoreError.pinRequired, StoreError.wrongPIN, StoreError.pinLockedOut {
-            // Switching to the identity's account is a switch like any other: its PIN first (the dialog shows a wait).
-            reduce(.pinNeeded(pending.conflict.owner))
-        } catch StoreError.mergeOfProtected {
-            reduce(.notify("Not merged: the other account has a PIN. Switch to it instead, or clear its PIN first.", .warning))
-        } catch { fail(error) }
     }
 
     /// Disconnects off the main actor (a PIN's hash takes a moment); with a
@@ -396,18 +316,5 @@ public final class ChooserLoop {
         case .pinLockedOut(_, let until): .locked(until: moment(until))
         default: nil
         }
-    }
-
-    /// The dialog's view of a code: with the QR code of the complete URI.
-    nonisolated static func waiting(_ code: DeviceAuthorization, demoServer: String?) -> WaitingCode {
-        WaitingCode(
-            userCode: code.userCode, verificationURI: code.verificationURI.absoluteString,
-            completeURI: code.verificationURIComplete?.absoluteString, expiresAt: Moment(secondsSince1970: code.expiresAt.timeIntervalSince1970), interval: code.interval,
-            demoServer: demoServer, qrRows: qrRows(code.qrPayload))
-    }
-
-    /// The rows of a QR code for `payload`, drawn in half blocks.
-    nonisolated static func qrRows(_ payload: String) -> [String] {
-        (try? QREncoder.encode(payload, errorCorrection: .low)).map { QRRenderer.halfBlocks($0) } ?? []
     }
 }
