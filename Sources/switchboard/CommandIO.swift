@@ -36,6 +36,10 @@ struct CommandIO: Sendable {
     /// when a command needs it: the controlling terminal, or the one the
     /// chooser draws on.
     var terminal: @Sendable () -> TerminalIdentity?
+    /// Whether a command may take the process's signals (sign-in turns
+    /// Ctrl-C into a cancel): the process's own may; a test's, which
+    /// shares its process with other tests, does not.
+    var takesSignals: Bool
 
     /// This process's own: its environment, descriptors 0, 1 and 2, and
     /// its controlling terminal.
@@ -45,7 +49,7 @@ struct CommandIO: Sendable {
             stdout: DescriptorOutput(descriptor: STDOUT_FILENO), stderr: DescriptorOutput(descriptor: STDERR_FILENO),
             stdin: DescriptorInput(descriptor: STDIN_FILENO),
             stdinIsTerminal: isatty(STDIN_FILENO) == 1, stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
-            terminal: { TerminalIdentity.controlling() })
+            terminal: { TerminalIdentity.controlling() }, takesSignals: true)
     }
 
     /// Writes `text` and a newline (or `terminator`) to standard output.

@@ -75,8 +75,8 @@ struct SignInCommand: IOCommand, TakesCommonOptions {
         }
 
         let run = SignInRun(provider: resolved, mode: link ? .link : .signIn, session: session, database: database, bus: nil, transport: transport)
-        let interrupt = Interrupt { run.cancel() }
-        defer { interrupt.stop() }
+        let interrupt = io.takesSignals ? Interrupt { run.cancel() } : nil
+        defer { interrupt?.stop() }
         let authorization: DeviceAuthorization
         do { authorization = try await run.requestCode() } catch {
             let report = SignInRun.ended(SignInRun.outcome(for: error))
@@ -99,7 +99,7 @@ struct SignInCommand: IOCommand, TakesCommonOptions {
         }
         var answered: (PendingConflict, ConflictChoice)?
         if let pending = report.conflict {
-            interrupt.stop()  // Ctrl-C at the question ends the command, as anywhere else at a prompt.
+            interrupt?.stop()  // Ctrl-C at the question ends the command, as anywhere else at a prompt.
             let choice = onConflict ?? output.askConflict(pending, database: database) ?? .cancel
             do {
                 let change = try run.resolve(pending, choosing: choice)

@@ -48,13 +48,29 @@ struct TestIO: Sendable {
         base["HOME"] = process["HOME"]
         io = CommandIO(
             environment: base.merging(environment) { $1 }, stdout: stdout, stderr: stderr, stdin: GivenInput(input ?? ""),
-            stdinIsTerminal: false, stdoutIsTerminal: false, terminal: { terminal })
+            stdinIsTerminal: false, stdoutIsTerminal: false, terminal: { terminal }, takesSignals: false)
     }
 
-    /// Runs `arguments` as `switchboard` would, in this process.
+    /// Runs `arguments` as `switchboard` would, in this process, on a
+    /// `CommandExecutor` of its own.
     func run(_ arguments: [String]) async -> ProcessResult {
-        let status = await Switchboard.run(arguments, io: io)
+        let io = io
+        let status = await withTaskExecutorPreference(CommandExecutor()) { await Switchboard.run(arguments, io: io) }
         return ProcessResult(status: status, stdout: stdout.contents, stderr: stderr.contents)
+    }
+}
+
+/// Runs a command's jobs on a serial dispatch queue, not on the few
+/// threads all tests' async code shares: a command's blocking work (SQLite,
+/// PIN hashing) then never holds up a test's in-process provider, as a
+/// process of its own would not.
+final class CommandExecutor: TaskExecutor {
+    private let queue = DispatchQueue(label: "switchboard command")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
     }
 }
 
@@ -66,7 +82,8 @@ final class RunningCommand: Sendable {
     init(_ arguments: [String], environment: [String: String], input: String? = nil) {
         let test = TestIO(environment: environment, input: input)
         self.test = test
-        task = Task { await Switchboard.run(arguments, io: test.io) }
+        let io = test.io
+        task = Task(executorPreference: CommandExecutor()) { await Switchboard.run(arguments, io: io) }
     }
 
     var lines: [String] { test.stdout.lines }

@@ -152,7 +152,7 @@ struct SignInCLITests {
         #expect(await demo.run("sign-out").status == 0)
         let second = demo.signIn()
         _ = await demo.approve(try await demo.code(of: second), ["--as", "ada"])
-        #expect(await second.exitStatus() == 7)
+        #expect(await second.exitStatus() == 7, "\(second.lines)")
         #expect(second.stderr.contains("has a PIN") && second.stderr.contains("switchboard switch"), "\(second.stderr)")
         let status = await demo.run("status", "--json")
         #expect(status.stdout.contains("\"active\":null"), "\(status.stdout)")
