@@ -34,14 +34,15 @@ struct AccountEnvironment {
         for name in all.sorted() { variables.append((name, values[name])) }
     }
 
-    /// What `exec` gives a command run as `account`: this process's
-    /// environment with the account's variables and `tokens` (see `addTokens`).
+    /// What `exec` gives a command run as `account`: `base` (its own
+    /// environment) with the account's variables and `tokens` (see `addTokens`).
     static func forCommand(
-        account: Account, session: SessionKey, configuration: ProviderConfiguration, tokens: [(provider: ProviderID, token: String)]
+        account: Account, session: SessionKey, configuration: ProviderConfiguration, tokens: [(provider: ProviderID, token: String)],
+        base: [String: String]
     ) -> [String: String] {
         var variables = AccountEnvironment(account: account, session: session)
         variables.addTokens(tokens, configuration: configuration)
-        return variables.applied(to: ProcessInfo.processInfo.environment)
+        return variables.applied(to: base)
     }
 
     /// The names this environment manages.

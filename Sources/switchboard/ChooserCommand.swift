@@ -33,24 +33,28 @@ struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
     /// Opens the chooser on this terminal, with `configuration` when it
     /// was read already; locked as a station with `kiosk`.
     static func open(options: CommonOptions, configuration: SwitchboardConfiguration?, theme: String?, kiosk: KioskSettings?) async throws {
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            throw fail("the chooser needs a terminal; scripts use the subcommands (switchboard --help)", .usage)
+        // The chooser's session is the terminal it draws on.
+        var io = CommandIO.process()
+        io.terminal = { TerminalIdentity.on(STDIN_FILENO) }
+        guard io.stdinIsTerminal, io.stdoutIsTerminal else {
+            throw io.fail("the chooser needs a terminal; scripts use the subcommands (switchboard --help)", .usage)
         }
-        let session = try options.sessionKey(writes: true, terminal: TerminalIdentity.on(STDIN_FILENO))
+        let session = try options.sessionKey(io, writes: true)
         let database: AppDatabase
         // A store this process may not write is shown, read-only; every change then says why it cannot be made.
-        do { database = try options.openDatabase(.readOnlyIfUnwritable) } catch { throw fail(error.description, ExitStatus(error)) }
+        do { database = try options.openDatabase(io, .readOnlyIfUnwritable) } catch { throw io.fail(error.description, ExitStatus(error)) }
         let readOnlyNotice = database.isReadOnly
             ? "The store is read-only (\(database.path)): you can look, but nothing can be changed." : nil
-        let configuration = try configuration ?? options.configuration()
+        let configuration = try configuration ?? options.configuration(io)
         let guide: Guide
-        do { guide = try Guide.bundled() } catch { throw fail(error.description, .configuration) }
-        let environment = ProcessInfo.processInfo.environment
+        do { guide = try Guide.bundled() } catch { throw io.fail(error.description, .configuration) }
+        let environment = io.environment
         let selection = ThemeSelection.chooser(flag: theme, configured: configuration.theme, environment: environment)
+        let notices = [options.missingConfigNotice(environment: environment), readOnlyNotice].compactMap { $0 }
         let (failures, signal) = try await Chooser.run(
             session: session, database: database, configuration: configuration.providers, guide: guide, selection: selection,
-            environment: environment, notices: [options.missingConfigNotice, readOnlyNotice].compactMap { $0 }, kiosk: kiosk)
-        for failure in failures { FileHandle.standardError.write(Data("switchboard: \(failure)\n".utf8)) }
+            environment: environment, notices: notices, kiosk: kiosk)
+        for failure in failures { io.stderr.write("switchboard: \(failure)\n") }
         // Ended by a signal: the terminal is back; the status says which, as a shell's would.
         if let signal { throw ExitCode(128 + signal) }
     }

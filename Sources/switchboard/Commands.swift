@@ -4,28 +4,28 @@ import Services
 import Store
 import SwitchboardCore
 
-struct AccountsCommand: AsyncParsableCommand, TakesCommonOptions {
+struct AccountsCommand: IOCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
         commandName: "accounts", abstract: "List accounts, most recently used first; ● marks the active one.")
 
     @OptionGroup var options: CommonOptions
 
-    func run() async throws {
-        let session = try options.sessionKey()
-        try reportingErrors { () throws(StoreError) in
-            let database = try options.openDatabase(.readOnlyIfUnwritable)
+    func run(io: CommandIO) async throws {
+        let session = try options.sessionKey(io)
+        try io.reportingErrors { () throws(StoreError) in
+            let database = try options.openDatabase(io, .readOnlyIfUnwritable)
             let accounts = try database.accounts()
             let active = try database.active(in: session).id
-            if options.json { return printJSON(accounts.map { AccountJSON($0, active: $0.id == active) }) }
-            if accounts.isEmpty { return print("No accounts yet. Sign in to add one.") }
+            if options.json { return io.printJSON(accounts.map { AccountJSON($0, active: $0.id == active) }) }
+            if accounts.isEmpty { return io.print("No accounts yet. Sign in to add one.") }
             for account in accounts {
-                print("\(account.id == active ? "●" : " ") \(account.id)\t\(describe(account))")
+                io.print("\(account.id == active ? "●" : " ") \(account.id)\t\(describe(account))")
             }
         }
     }
 }
 
-struct StatusCommand: AsyncParsableCommand, TakesCommonOptions {
+struct StatusCommand: IOCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
         commandName: "status", abstract: "Show who this session acts as; --check re-checks every stored credential with its provider.")
 
@@ -45,39 +45,39 @@ struct StatusCommand: AsyncParsableCommand, TakesCommonOptions {
         if check && watch { throw ValidationError("--check and --watch do not go together") }
     }
 
-    func run() async throws {
-        let session = try options.sessionKey()
+    func run(io: CommandIO) async throws {
+        let session = try options.sessionKey(io)
         let database: AppDatabase
         // Without --check, status only reads.
-        do { database = try options.openDatabase(check ? .readWrite : .readOnlyIfUnwritable) } catch {
-            throw fail(error.description, ExitStatus(error))
+        do { database = try options.openDatabase(io, check ? .readWrite : .readOnlyIfUnwritable) } catch {
+            throw io.fail(error.description, ExitStatus(error))
         }
         if watch {
             do { try await StatusWatch.run(database: database, session: session, all: all, json: options.json) } catch {
-                throw fail("\(error)", (error as? StoreError).map(ExitStatus.init) ?? .failure)
+                throw io.fail("\(error)", (error as? StoreError).map(ExitStatus.init) ?? .failure)
             }
         }
         var checks: [CheckReport] = []
         if check {
-            let providers = ProviderDirectory(configuration: try options.providerConfiguration(), transport: URLSessionTransport())
+            let providers = ProviderDirectory(configuration: try options.providerConfiguration(io), transport: URLSessionTransport())
             do { checks = try await CredentialCheck(database: database, providers: providers, bus: nil).run() } catch {
-                throw fail(error.description, ExitStatus(error))
+                throw io.fail(error.description, ExitStatus(error))
             }
         }
-        try reportingErrors { () throws(StoreError) in
+        try io.reportingErrors { () throws(StoreError) in
             let active = try database.active(in: session)
             if options.json {
-                return check ? printJSON(CheckedStatusJSON(status: StatusJSON(session: session, active: active), checks: checks))
-                    : printJSON(StatusJSON(session: session, active: active))
+                return check ? io.printJSON(CheckedStatusJSON(status: StatusJSON(session: session, active: active), checks: checks))
+                    : io.printJSON(StatusJSON(session: session, active: active))
             }
             for report in checks {
                 let state = report.state.map(\.rawValue) ?? "unknown (\((report.problem ?? "not checked").displaySafe))"
-                print("\(report.identity.description.displaySafe)  \(state)")
+                io.print("\(report.identity.description.displaySafe)  \(state)")
                 for change in report.signedOut where change.session == session {
-                    print("  \(report.identity.provider) revoked access, so session \(session) was signed out.")
+                    io.print("  \(report.identity.provider) revoked access, so session \(session) was signed out.")
                 }
             }
-            print(describe(active, in: session))
+            io.print(describe(active, in: session))
         }
     }
 }
@@ -105,7 +105,7 @@ struct CheckedStatusJSON: Encodable {
     }
 }
 
-struct SwitchCommand: AsyncParsableCommand, TakesCommonOptions {
+struct SwitchCommand: IOCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
         commandName: "switch", abstract: "Make an account active in this session.")
 
@@ -116,41 +116,41 @@ struct SwitchCommand: AsyncParsableCommand, TakesCommonOptions {
 
     @OptionGroup var pin: PINProofOptions
 
-    func run() async throws {
-        let session = try options.sessionKey(writes: true)
+    func run(io: CommandIO) async throws {
+        let session = try options.sessionKey(io, writes: true)
         do {
-            let database = try options.openDatabase()
+            let database = try options.openDatabase(io)
             let target = try database.findAccount(account)
-            let change = try database.switchAccount(to: target.id, session: session, pin: try pin.proof(for: target, in: database))
+            let change = try database.switchAccount(to: target.id, session: session, pin: try pin.proof(for: target, in: database, io: io))
             options.json
-                ? printJSON(StatusJSON(session: session, active: change.current))
-                : print("Switched to \(describe(change.current, in: session))")
+                ? io.printJSON(StatusJSON(session: session, active: change.current))
+                : io.print("Switched to \(describe(change.current, in: session))")
         } catch let error as StoreError {
-            throw fail(error.description, ExitStatus(error))
+            throw io.fail(error.description, ExitStatus(error))
         }
     }
 }
 
-struct SignOutCommand: AsyncParsableCommand, TakesCommonOptions {
+struct SignOutCommand: IOCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
         commandName: "sign-out", abstract: "Act as nobody in this session; identities stay available.")
 
     @OptionGroup var options: CommonOptions
 
-    func run() async throws {
-        let session = try options.sessionKey(writes: true)
-        try reportingErrors { () throws(StoreError) in
-            let change = try options.openDatabase().signOut(session: session)
-            if options.json { return printJSON(StatusJSON(session: session, active: change.current)) }
+    func run(io: CommandIO) async throws {
+        let session = try options.sessionKey(io, writes: true)
+        try io.reportingErrors { () throws(StoreError) in
+            let change = try options.openDatabase(io).signOut(session: session)
+            if options.json { return io.printJSON(StatusJSON(session: session, active: change.current)) }
             switch change.previous {
-            case .anonymous: print("Already anonymous in session \(session).")
-            case .account(let account): print("Signed \(account.name.displaySafe) out of session \(session).")
+            case .anonymous: io.print("Already anonymous in session \(session).")
+            case .account(let account): io.print("Signed \(account.name.displaySafe) out of session \(session).")
             }
         }
     }
 }
 
-struct DisconnectCommand: AsyncParsableCommand, TakesCommonOptions {
+struct DisconnectCommand: IOCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
         commandName: "disconnect",
         abstract: "Forget an identity and the data fetched with it; an account left with none is deleted.")
@@ -162,29 +162,29 @@ struct DisconnectCommand: AsyncParsableCommand, TakesCommonOptions {
 
     @OptionGroup var pin: PINProofOptions
 
-    func run() async throws {
-        let session = try options.sessionKey()
-        let providers = ProviderDirectory(configuration: try options.providerConfiguration(), transport: URLSessionTransport())
+    func run(io: CommandIO) async throws {
+        let session = try options.sessionKey(io)
+        let providers = ProviderDirectory(configuration: try options.providerConfiguration(io), transport: URLSessionTransport())
         let result: DisconnectResult, revocation: Revocation
         do {
-            let database = try options.openDatabase()
+            let database = try options.openDatabase(io)
             let target = try resolveIdentity(in: database, session: session)
             let owner = try database.account(owning: target)
-            let proof = try owner.flatMap { try pin.proof(for: $0, in: database) }
+            let proof = try owner.flatMap { try pin.proof(for: $0, in: database, io: io) }
             (result, revocation) = try await Disconnect(database: database, providers: providers, bus: nil).run(
                 target, session: session, pin: proof)
         } catch let error as StoreError {
-            throw fail(error.description, ExitStatus(error))
+            throw io.fail(error.description, ExitStatus(error))
         }
         let target = result.identity
         if options.json {
-            return printJSON(DisconnectJSON(
+            return io.printJSON(DisconnectJSON(
                 disconnected: target.description, accountRemoved: result.accountRemoved, revocation: RevocationJSON(revocation),
                 status: StatusJSON(session: session, active: result.change.current)))
         }
-        print("Disconnected \(target.description.displaySafe)"
+        io.print("Disconnected \(target.description.displaySafe)"
               + (result.accountRemoved ? "; it was its account's last identity, so the account was deleted." : "."))
-        if let sentence = revocation.sentence(provider: target.provider) { print(sentence) }
+        if let sentence = revocation.sentence(provider: target.provider) { io.print(sentence) }
     }
 
     private func resolveIdentity(in database: AppDatabase, session: SessionKey) throws(StoreError) -> Identity {

@@ -47,10 +47,11 @@ struct DemoServe: AsyncParsableCommand {
         let settings = DemoSettings(
             expiresIn: expiresIn, interval: interval, slowDownPolls: slowDown, denyAll: denyAll,
             accessTokenLifetime: accessTokenLifetime, rotateRefreshTokens: rotateRefreshTokens)
-        if let problem = settings.problem { throw fail("demo serve: \(problem)", .usage) }
+        let io = CommandIO.process()
+        if let problem = settings.problem { throw io.fail("demo serve: \(problem)", .usage) }
         let server = DemoServer(settings: settings)
         let url: URL
-        do { url = try await server.start(port: port) } catch { throw fail("cannot start the demo provider: \(error)", .offline) }
+        do { url = try await server.start(port: port) } catch { throw io.fail("cannot start the demo provider: \(error)", .offline) }
         if url.port != Int(port) { print("Port \(port) is taken; using \(url.port ?? 0).") }
         print("""
             Demo provider at \(url.absoluteString)
@@ -71,7 +72,7 @@ struct DemoServe: AsyncParsableCommand {
     }
 }
 
-struct DemoApprove: AsyncParsableCommand {
+struct DemoApprove: IOCommand {
     static let configuration = CommandConfiguration(
         commandName: "approve", abstract: "Approve (or deny) a demo sign-in code, as a demo person.")
 
@@ -87,28 +88,28 @@ struct DemoApprove: AsyncParsableCommand {
     @Option(name: .long, help: "The demo provider's address.")
     var server = "http://127.0.0.1:8628"
 
-    func run() async throws {
+    func run(io: CommandIO) async throws {
         guard let base = URL(string: server), let url = URL(string: base.absoluteString + "/api/approve") else {
-            throw fail("--server \(server.displaySafe) is not a URL", .usage)
+            throw io.fail("--server \(server.displaySafe) is not a URL", .usage)
         }
-        if let problem = EndpointPolicy.problem(with: base, as: "--server") { throw fail(problem, .usage) }
+        if let problem = EndpointPolicy.problem(with: base, as: "--server") { throw io.fail(problem, .usage) }
         let body = try JSONSerialization.data(withJSONObject: ["user_code": code, "person": person, "deny": deny])
         let response: HTTPResponse
         do {
             response = try await URLSessionTransport(timeout: 10).send(HTTPRequest(
                 method: "POST", url: url, headers: ["Content-Type": "application/json", "Accept": "application/json"], body: body))
         } catch {
-            throw fail("\(error); is `switchboard demo serve` running at \(server)?", .offline)
+            throw io.fail("\(error); is `switchboard demo serve` running at \(server)?", .offline)
         }
         let answer = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
         switch (response.status, answer?["error"] as? String) {
-        case (200, _): print(deny ? "Denied \(code)." : "Approved \(code) as \(person).")
-        case (_, "unknown_code"?): throw fail("no pending code \(code) at \(server)", .notFound)
-        case (_, "unknown_person"?): throw fail("no demo person \(person); choose ada, grace, zoe or alan", .usage)
-        case (_, "expired_token"?): throw fail("code \(code) has expired", .expired)
-        case (_, "code_already_used"?): throw fail("code \(code) was already used", .conflict)
-        case (429, _): throw fail("too many wrong codes; wait a minute", .providerError)
-        case (let status, let error): throw fail("the demo provider answered HTTP \(status)\(error.map { " (\($0))" } ?? "")", .providerError)
+        case (200, _): io.print(deny ? "Denied \(code)." : "Approved \(code) as \(person).")
+        case (_, "unknown_code"?): throw io.fail("no pending code \(code) at \(server)", .notFound)
+        case (_, "unknown_person"?): throw io.fail("no demo person \(person); choose ada, grace, zoe or alan", .usage)
+        case (_, "expired_token"?): throw io.fail("code \(code) has expired", .expired)
+        case (_, "code_already_used"?): throw io.fail("code \(code) was already used", .conflict)
+        case (429, _): throw io.fail("too many wrong codes; wait a minute", .providerError)
+        case (let status, let error): throw io.fail("the demo provider answered HTTP \(status)\(error.map { " (\($0))" } ?? "")", .providerError)
         }
     }
 }

@@ -12,7 +12,7 @@ extension TokenContext {
     }
 }
 
-struct EnvCommand: AsyncParsableCommand, TakesCommonOptions {
+struct EnvCommand: IOCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
         commandName: "env",
         abstract: "Print shell assignments for the active account: eval \"$(switchboard env)\".",
@@ -40,8 +40,8 @@ struct EnvCommand: AsyncParsableCommand, TakesCommonOptions {
         if !provider.isEmpty && !tokens { throw ValidationError("--provider chooses tokens: give it with --tokens") }
     }
 
-    func run() async throws {
-        let context = try TokenContext(options)
+    func run(io: CommandIO) async throws {
+        let context = try TokenContext(options, io: io)
         let account = tokens ? try context.tokenAccount(tokenOptions) : try context.account(tokenOptions.account)
         var environment = AccountEnvironment(account: account, session: context.session)
         if tokens {
@@ -50,14 +50,14 @@ struct EnvCommand: AsyncParsableCommand, TakesCommonOptions {
             } else { [(provider: ProviderID, token: String)]() }
             environment.addTokens(fresh, configuration: context.configuration)
         }
-        if options.json { return printJSON(environment.dictionary) }
-        print(environment.script(for: shell ?? .fromEnvironment(ProcessInfo.processInfo.environment)), terminator: "")
+        if options.json { return io.printJSON(environment.dictionary) }
+        io.print(environment.script(for: shell ?? .fromEnvironment(io.environment)), terminator: "")
     }
 }
 
 extension ShellSyntax: ExpressibleByArgument {}
 
-struct ExecCommand: AsyncParsableCommand, TakesCommonOptions {
+struct ExecCommand: IOCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
         commandName: "exec",
         abstract: "Run a command with the active account's variables and access tokens in its environment.",
@@ -82,13 +82,13 @@ struct ExecCommand: AsyncParsableCommand, TakesCommonOptions {
         guard !command.isEmpty else { throw ValidationError("name a command to run, after --") }
     }
 
-    func run() async throws {
-        let context = try TokenContext(options)
+    func run(io: CommandIO) async throws {
+        let context = try TokenContext(options, io: io)
         let account = try context.requireTokenAccount(tokenOptions)
         let environment = AccountEnvironment.forCommand(
             account: account, session: context.session, configuration: context.configuration,
-            tokens: try await context.accessTokens(of: account, only: provider, minValid: tokenOptions.minValid))
-        let status = runChild(command, environment: environment)
+            tokens: try await context.accessTokens(of: account, only: provider, minValid: tokenOptions.minValid), base: io.environment)
+        let status = runChild(command, environment: environment, io: io)
         throw ExitCode(status)
     }
 }

@@ -82,18 +82,3 @@ extension ExitStatus {
         }
     }
 }
-
-/// Prints `switchboard: message` to standard error and exits with `status`.
-/// Each line of the message is made `displaySafe`: messages quote what
-/// providers and files said.
-func fail(_ message: String, _ status: ExitStatus) -> ExitCode {
-    let safe = message.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).displaySafe }.joined(separator: "\n")
-    FileHandle.standardError.write(Data("switchboard: \(safe)\n".utf8))
-    return ExitCode(status.rawValue)
-}
-
-/// Runs a command body, turning store errors into their message and
-/// status; any other error (a thrown exit) passes as it is.
-func reportingErrors(_ body: () throws -> Void) throws {
-    do { try body() } catch let error as StoreError { throw fail(error.description, ExitStatus(error)) }
-}

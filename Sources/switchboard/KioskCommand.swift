@@ -37,7 +37,7 @@ struct KioskCommand: AsyncParsableCommand, TakesCommonOptions {
     }
 
     func run() async throws {
-        let configuration = try options.configuration()
+        let configuration = try options.configuration(.process())
         var settings = configuration.kiosk
         if settings.greeting == nil, let issue = try? String(contentsOfFile: issueFile, encoding: .utf8) {
             // Missing or unreadable: the program's name, as without a greeting.

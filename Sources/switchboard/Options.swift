@@ -27,55 +27,54 @@ struct CommonOptions: ParsableArguments {
     /// config.toml, read once: every section, each a typed value. Errors
     /// name file, line and key; warnings (client secrets others can read)
     /// go to standard error.
-    func configuration() throws -> SwitchboardConfiguration {
-        let path = SwitchboardConfiguration.path(explicit: config, environment: ProcessInfo.processInfo.environment).path
+    func configuration(_ io: CommandIO) throws -> SwitchboardConfiguration {
+        let path = SwitchboardConfiguration.path(explicit: config, environment: io.environment).path
         do {
             let configuration = try SwitchboardConfiguration.load(path: path)
             for warning in configuration.warnings {
-                FileHandle.standardError.write(Data("switchboard: warning: \(warning)\n".utf8))
+                io.stderr.write("switchboard: warning: \(warning)\n")
             }
             return configuration
         } catch {
-            throw fail(error.description, .configuration)
+            throw io.fail(error.description, .configuration)
         }
     }
 
-    /// The providers: configured ones and Demo, from `configuration()`.
-    func providerConfiguration() throws -> ProviderConfiguration {
-        try configuration().providers
+    /// The providers: configured ones and Demo, from `configuration(_:)`.
+    func providerConfiguration(_ io: CommandIO) throws -> ProviderConfiguration {
+        try configuration(io).providers
     }
 
     /// What to say when the configuration file named by `--config` or
     /// `SWITCHBOARD_CONFIG` is missing (the command then runs with defaults).
-    var missingConfigNotice: String? {
-        SwitchboardConfiguration.missingFileNotice(explicit: config, environment: ProcessInfo.processInfo.environment)
+    func missingConfigNotice(environment: [String: String]) -> String? {
+        SwitchboardConfiguration.missingFileNotice(explicit: config, environment: environment)
     }
 
     /// Opens the database this invocation uses; a command that only reads
     /// passes `.readOnlyIfUnwritable`, so it works on a file or folder it
     /// may not write.
-    func openDatabase(_ access: AppDatabase.Access = .readWrite) throws(StoreError) -> AppDatabase {
-        try AppDatabase(
-            path: DatabaseLocation.resolve(explicit: database, environment: ProcessInfo.processInfo.environment), access: access)
+    func openDatabase(_ io: CommandIO, _ access: AppDatabase.Access = .readWrite) throws(StoreError) -> AppDatabase {
+        try AppDatabase(path: DatabaseLocation.resolve(explicit: database, environment: io.environment), access: access)
     }
 
     /// The session this invocation acts in. A terminal's own session ends
     /// with the terminal. With no terminal and no session named, a command
     /// that `writes` who is active is refused: the machine-wide default is
     /// set only by naming it.
-    /// `terminal` is the controlling terminal unless the caller knows better
-    /// (the chooser: the terminal it draws on).
-    func sessionKey(writes: Bool = false, terminal: TerminalIdentity? = TerminalIdentity.controlling()) throws -> SessionKey {
-        let environment = ProcessInfo.processInfo.environment
-        switch SessionKey.resolve(explicit: session, environment: environment, terminal: terminal) {
+    /// The terminal is `io.terminal`: the controlling one, or the one the
+    /// chooser draws on.
+    func sessionKey(_ io: CommandIO, writes: Bool = false) throws -> SessionKey {
+        let environment = io.environment
+        switch SessionKey.resolve(explicit: session, environment: environment, terminal: io.terminal()) {
         case .success(let key):
             if writes, key.isMachine, !SessionKey.isNamed(explicit: session, environment: environment) {
-                throw fail("this process has no terminal, so it has no session of its own to change; name one with "
+                throw io.fail("this process has no terminal, so it has no session of its own to change; name one with "
                     + "--session NAME or SWITCHBOARD_SESSION=NAME (--session '*' changes the machine-wide default, "
                     + "which processes with no terminal act as)", .usage)
             }
             return key
-        case .failure(let error): throw fail(error.description, .usage)
+        case .failure(let error): throw io.fail(error.description, .usage)
         }
     }
 }

@@ -66,11 +66,6 @@ struct Null<Value: Encodable>: Encodable {
     }
 }
 
-/// Prints a value as one line of JSON with sorted keys.
-func printJSON(_ value: some Encodable) {
-    print(jsonLine(value))
-}
-
 /// A value as one line of JSON with sorted keys, in which no raw control
 /// or bidirectional character can reach a terminal (they are `\u` escapes).
 func jsonLine(_ value: some Encodable) -> String {

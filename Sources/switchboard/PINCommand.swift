@@ -62,56 +62,56 @@ struct PINJSON: Encodable {
 }
 
 /// Asks for the PIN that allows the change, when one is set.
-private func proof(for owner: PINOwner, in database: AppDatabase) throws -> String? {
+private func proof(for owner: PINOwner, in database: AppDatabase, io: CommandIO) throws -> String? {
     guard try database.hasPIN(owner) else { return nil }
     let prompt = owner == .operatorPIN ? "Current operator PIN: " : "Current PIN (or the operator PIN): "
-    return try PINInput.read(prompt: prompt, field: "current PIN")
+    return try PINInput.read(prompt: prompt, field: "current PIN", io: io)
 }
 
-struct PINSetCommand: AsyncParsableCommand, TakesCommonOptions {
+struct PINSetCommand: IOCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(commandName: "set", abstract: "Set or replace a PIN.")
 
     @OptionGroup var options: CommonOptions
     @OptionGroup var target: PINTarget
 
-    func run() async throws {
-        let session = try options.sessionKey()
-        try reportingErrors {
-            let database = try options.openDatabase()
+    func run(io: CommandIO) async throws {
+        let session = try options.sessionKey(io)
+        try io.reportingErrors {
+            let database = try options.openDatabase(io)
             let (owner, name) = try target.resolve(database, session: session)
-            let current = try proof(for: owner, in: database)
-            let pin = try PINInput.read(prompt: "New PIN for \(name): ", field: "new PIN")
+            let current = try proof(for: owner, in: database, io: io)
+            let pin = try PINInput.read(prompt: "New PIN for \(name): ", field: "new PIN", io: io)
             try AppDatabase.checkPINFormat(pin, field: "new PIN")
-            if PINInput.isTerminal, try PINInput.read(prompt: "The new PIN again: ", field: "new PIN (again)") != pin {
-                throw fail("new PIN (again): the two PINs differ; nothing was changed", .usage)
+            if io.stdinIsTerminal, try PINInput.read(prompt: "The new PIN again: ", field: "new PIN (again)", io: io) != pin {
+                throw io.fail("new PIN (again): the two PINs differ; nothing was changed", .usage)
             }
             try database.setPIN(pin, for: owner, proof: current)
-            options.json ? printJSON(PINJSON(owner, "set")) : print("PIN set for \(name).")
+            options.json ? io.printJSON(PINJSON(owner, "set")) : io.print("PIN set for \(name).")
         }
     }
 }
 
-struct PINClearCommand: AsyncParsableCommand, TakesCommonOptions {
+struct PINClearCommand: IOCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove a PIN.")
 
     @OptionGroup var options: CommonOptions
     @OptionGroup var target: PINTarget
 
-    func run() async throws {
-        let session = try options.sessionKey()
-        try reportingErrors {
-            let database = try options.openDatabase()
+    func run(io: CommandIO) async throws {
+        let session = try options.sessionKey(io)
+        try io.reportingErrors {
+            let database = try options.openDatabase(io)
             let (owner, name) = try target.resolve(database, session: session)
             guard try database.hasPIN(owner) else {
-                return options.json ? printJSON(PINJSON(owner, "none")) : print("\(name) has no PIN.")
+                return options.json ? io.printJSON(PINJSON(owner, "none")) : io.print("\(name) has no PIN.")
             }
-            try database.setPIN(nil, for: owner, proof: try proof(for: owner, in: database))
-            options.json ? printJSON(PINJSON(owner, "cleared")) : print("PIN cleared for \(name).")
+            try database.setPIN(nil, for: owner, proof: try proof(for: owner, in: database, io: io))
+            options.json ? io.printJSON(PINJSON(owner, "cleared")) : io.print("PIN cleared for \(name).")
         }
     }
 }
 
-struct PINResetCommand: AsyncParsableCommand, TakesCommonOptions {
+struct PINResetCommand: IOCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
         commandName: "reset", abstract: "Clear an account's count of wrong PINs (asks for the operator PIN).")
 
@@ -120,14 +120,14 @@ struct PINResetCommand: AsyncParsableCommand, TakesCommonOptions {
     @Argument(help: "The account, as `switch` takes it.")
     var account: String
 
-    func run() async throws {
-        try reportingErrors {
-            let database = try options.openDatabase()
+    func run(io: CommandIO) async throws {
+        try io.reportingErrors {
+            let database = try options.openDatabase(io)
             let found = try database.findAccount(account)
             guard try database.hasPIN(.operatorPIN) else { throw StoreError.pinNotSet(PINOwner.operatorPIN.description) }
-            let pin = try PINInput.read(prompt: "Operator PIN: ", field: "operator PIN")
+            let pin = try PINInput.read(prompt: "Operator PIN: ", field: "operator PIN", io: io)
             try database.resetPINAttempts(of: found.id, operatorPIN: pin)
-            options.json ? printJSON(PINJSON(.account(found.id), "reset")) : print("Wrong tries cleared for \(found.name.displaySafe).")
+            options.json ? io.printJSON(PINJSON(.account(found.id), "reset")) : io.print("Wrong tries cleared for \(found.name.displaySafe).")
         }
     }
 }

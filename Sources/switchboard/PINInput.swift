@@ -8,45 +8,34 @@ import SwitchboardCore
 /// error), or one line of standard input when that is not a terminal.
 /// Never from the command line, where other users' `ps` would see it.
 enum PINInput {
-    /// Whether standard input is a terminal, so a PIN can be asked for.
-    static var isTerminal: Bool { isatty(STDIN_FILENO) == 1 }
-
-    /// Asks on the terminal without echo, or reads the next line of
-    /// standard input; `field` names it in errors.
-    static func read(prompt: String, field: String) throws -> String {
-        if isTerminal { return try readHidden(prompt: prompt, field: field) }
-        return try line(field: field)
+    /// Asks on the terminal without echo when `io`'s standard input is one,
+    /// else reads its next line; `field` names it in errors.
+    static func read(prompt: String, field: String, io: CommandIO) throws -> String {
+        if io.stdinIsTerminal { return try readHidden(prompt: prompt, field: field, io: io) }
+        return try line(field: field, io: io)
     }
 
     /// The next line of standard input, without its line ending. Read a
-    /// byte at a time, so nothing after the line is taken from a command
-    /// that inherits standard input (`exec --pin-stdin`); a line longer than
-    /// any PIN is read to its end but kept only in part, which the PIN rules
-    /// then refuse.
-    static func line(field: String) throws -> String {
-        var bytes: [UInt8] = []
-        var byte: UInt8 = 0
-        var sawAny = false
-        while true {
-            let count = Glibc.read(STDIN_FILENO, &byte, 1)
-            if count < 0, errno == EINTR { continue }
-            guard count == 1 else { break }
-            sawAny = true
-            if byte == UInt8(ascii: "\n") { break }
-            if bytes.count < 64 { bytes.append(byte) }
+    /// byte at a time (`CommandIO.stdin`), so nothing after the line is
+    /// taken from a command that inherits standard input (`exec
+    /// --pin-stdin`); a line longer than any PIN is read to its end but
+    /// kept only in part, which the PIN rules then refuse.
+    static func line(field: String, io: CommandIO) throws -> String {
+        guard var line = io.stdin.readLine(limit: 64) else {
+            throw io.fail("\(field): standard input ended before it was given", .usage)
         }
-        guard sawAny else { throw fail("\(field): standard input ended before it was given", .usage) }
-        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-        return String(decoding: bytes, as: UTF8.self)
+        if line.utf8.last == UInt8(ascii: "\r") { line = String(decoding: line.utf8.dropLast(), as: UTF8.self) }
+        return line
     }
 
     /// The terminal's settings while echo is off, to put back on Ctrl-C.
     nonisolated(unsafe) private static var saved = termios()
 
-    private static func readHidden(prompt: String, field: String) throws -> String {
-        FileHandle.standardError.write(Data(prompt.utf8))
+    /// Echo off on descriptor 0, the terminal `io.stdinIsTerminal` says it is.
+    private static func readHidden(prompt: String, field: String, io: CommandIO) throws -> String {
+        io.stderr.write(prompt)
         var settings = termios()
-        guard tcgetattr(STDIN_FILENO, &settings) == 0 else { throw fail("\(field): cannot read the terminal's settings", .failure) }
+        guard tcgetattr(STDIN_FILENO, &settings) == 0 else { throw io.fail("\(field): cannot read the terminal's settings", .failure) }
         saved = settings
         settings.c_lflag &= ~tcflag_t(ECHO)
         settings.c_lflag |= tcflag_t(ECHONL)
@@ -59,7 +48,7 @@ enum PINInput {
             tcsetattr(STDIN_FILENO, TCSANOW, &saved)
             signal(SIGINT, previous)
         }
-        return try line(field: field)
+        return try line(field: field, io: io)
     }
 }
 
@@ -78,19 +67,19 @@ struct PINProofOptions: ParsableArguments {
     /// terminal. `--pin-stdin`'s line is read whether or not it is needed,
     /// so it never reaches a command that inherits standard input. A PIN
     /// locked out after wrong tries is refused before anything is asked.
-    func proof(for account: Account, in database: AppDatabase, needed: Bool = true) throws -> PINProof? {
+    func proof(for account: Account, in database: AppDatabase, needed: Bool = true, io: CommandIO) throws -> PINProof? {
         let field = operatorPIN ? "operator PIN" : "PIN"
-        let given = pinStdin ? try PINInput.line(field: field) : nil
+        let given = pinStdin ? try PINInput.line(field: field, io: io) : nil
         guard needed, try database.hasPIN(.account(account.id)) else { return nil }
         let owner: PINOwner = operatorPIN ? .operatorPIN : .account(account.id)
         if let until = try database.pinAttempts(of: owner).lockedUntil { throw StoreError.pinLockedOut(owner.description, until: until) }
         let pin: String
         if let given {
             pin = given
-        } else if PINInput.isTerminal {
-            pin = try PINInput.read(prompt: operatorPIN ? "Operator PIN: " : "PIN for \(account.name.displaySafe): ", field: field)
+        } else if io.stdinIsTerminal {
+            pin = try PINInput.read(prompt: operatorPIN ? "Operator PIN: " : "PIN for \(account.name.displaySafe): ", field: field, io: io)
         } else {
-            throw fail("\(account.name.displaySafe) has a PIN and standard input is not a terminal; "
+            throw io.fail("\(account.name.displaySafe) has a PIN and standard input is not a terminal; "
                 + "give the PIN on standard input with --pin-stdin (the operator PIN with --operator-pin)", .pinRequired)
         }
         return operatorPIN ? .operatorPIN(pin) : .account(pin)

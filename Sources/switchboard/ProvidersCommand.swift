@@ -4,25 +4,25 @@ import DeviceFlow
 import Foundation
 import SwitchboardCore
 
-struct ProvidersCommand: AsyncParsableCommand, TakesCommonOptions {
+struct ProvidersCommand: IOCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
         commandName: "providers", abstract: "List the providers you can sign in with, and what each still needs.")
 
     @OptionGroup var options: CommonOptions
 
-    func run() async throws {
-        let configuration = try options.configuration()
+    func run(io: CommandIO) async throws {
+        let configuration = try options.configuration(io)
         let providers = configuration.providers.providers
         if options.json {
-            return printJSON(providers.map(ProviderJSON.init))
+            return io.printJSON(providers.map(ProviderJSON.init))
         }
         for provider in providers {
             let state = provider.problem.map { "⚠ \($0)" } ?? "ready"
-            print("\(provider.id)\t\(provider.name.displaySafe) (\(provider.kind.rawValue))\t\(state)")
+            io.print("\(provider.id)\t\(provider.name.displaySafe) (\(provider.kind.rawValue))\t\(state)")
         }
         if configuration.file == nil {
-            let path = SwitchboardConfiguration.path(explicit: options.config, environment: ProcessInfo.processInfo.environment).path
-            print("\nNo configuration file; add providers in \(path.displaySafe)")
+            let path = SwitchboardConfiguration.path(explicit: options.config, environment: io.environment).path
+            io.print("\nNo configuration file; add providers in \(path.displaySafe)")
         }
     }
 }

@@ -6,7 +6,7 @@ import Store
 import Services
 import SwitchboardCore
 
-struct SignInCommand: AsyncParsableCommand, TakesCommonOptions {
+struct SignInCommand: IOCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
         commandName: "sign-in",
         abstract: "Sign in with a provider by the device flow: a code to enter on another device, a URL and a QR code.",
@@ -52,13 +52,13 @@ struct SignInCommand: AsyncParsableCommand, TakesCommonOptions {
         if issuer != nil && clientID == nil { throw ValidationError("--issuer needs --client-id") }
     }
 
-    func run() async throws {
-        let session = try options.sessionKey(writes: true)
-        let output = SignInOutput(json: options.json)
+    func run(io: CommandIO) async throws {
+        let session = try options.sessionKey(io, writes: true)
+        let output = SignInOutput(json: options.json, io: io)
         let database: AppDatabase
-        do { database = try options.openDatabase() } catch { throw fail(error.description, ExitStatus(error)) }
+        do { database = try options.openDatabase(io) } catch { throw io.fail(error.description, ExitStatus(error)) }
         let transport = URLSessionTransport(timeout: transportTimeout)
-        let settings = try providerSettings()
+        let settings = try providerSettings(io)
         let directory = ProviderDirectory(configuration: ProviderConfiguration(providers: [settings]), transport: transport)
         let resolved: ResolvedProvider
         do {
@@ -69,14 +69,14 @@ struct SignInCommand: AsyncParsableCommand, TakesCommonOptions {
                 output.note("No demo provider answered at \(asked); started one at \(url.absoluteString) until this sign-in ends.")
             }
         } catch {
-            if case .configuration = error { throw fail(error.description, .configuration) }
+            if case .configuration = error { throw io.fail(error.description, .configuration) }
             output.outcome(SignInRun.ended(SignInRun.outcome(for: error)), conflict: nil, session: session)
             throw ExitCode(ExitStatus(SignInRun.outcome(for: error)).rawValue)
         }
 
         let run = SignInRun(provider: resolved, mode: link ? .link : .signIn, session: session, database: database, bus: nil, transport: transport)
-        let interrupt = Interrupt { run.cancel() }
-        defer { interrupt.stop() }
+        let interrupt = io.takesSignals ? Interrupt { run.cancel() } : nil
+        defer { interrupt?.stop() }
         let authorization: DeviceAuthorization
         do { authorization = try await run.requestCode() } catch {
             let report = SignInRun.ended(SignInRun.outcome(for: error))
@@ -88,18 +88,18 @@ struct SignInCommand: AsyncParsableCommand, TakesCommonOptions {
         var report: SignInReport
         do { report = try await run.finish(onEvent: { output.poll($0) }) } catch {
             countdown.cancel()
-            throw fail(error.description, ExitStatus(error))
+            throw io.fail(error.description, ExitStatus(error))
         }
         countdown.cancel()
         output.endCountdown()
         if let refusal = report.needsPIN, let account = report.account {
             await directory.shutdown()
-            throw fail("signed in as \(account.name.displaySafe), whose account has a PIN, so nobody was made active "
+            throw io.fail("signed in as \(account.name.displaySafe), whose account has a PIN, so nobody was made active "
                 + "(\(refusal.description)); the sign-in is kept: switch with `switchboard switch \(account.id)`", ExitStatus(refusal))
         }
         var answered: (PendingConflict, ConflictChoice)?
         if let pending = report.conflict {
-            interrupt.stop()  // Ctrl-C at the question ends the command, as anywhere else at a prompt.
+            interrupt?.stop()  // Ctrl-C at the question ends the command, as anywhere else at a prompt.
             let choice = onConflict ?? output.askConflict(pending, database: database) ?? .cancel
             do {
                 let change = try run.resolve(pending, choosing: choice)
@@ -107,9 +107,9 @@ struct SignInCommand: AsyncParsableCommand, TakesCommonOptions {
                 if choice != .cancel { report = report.resolved(to: change?.current.account) }
             } catch StoreError.pinRequired, StoreError.wrongPIN, StoreError.pinLockedOut {
                 let owner = pending.conflict.owner
-                throw fail("account \(owner) has a PIN: the sign-in is kept; switch to it with `switchboard switch \(owner)`", .pinRequired)
+                throw io.fail("account \(owner) has a PIN: the sign-in is kept; switch to it with `switchboard switch \(owner)`", .pinRequired)
             } catch {
-                throw fail(error.description, ExitStatus(error))
+                throw io.fail(error.description, ExitStatus(error))
             }
             answered = (pending, choice)
         }
@@ -120,20 +120,20 @@ struct SignInCommand: AsyncParsableCommand, TakesCommonOptions {
     }
 
     /// The provider's settings: ad hoc from --issuer, else from configuration.
-    private func providerSettings() throws -> ProviderSettings {
+    private func providerSettings(_ io: CommandIO) throws -> ProviderSettings {
         if let issuer {
-            let url = try checkedURL(issuer, "--issuer")
+            let url = try checkedURL(issuer, "--issuer", io)
             guard let id = ProviderID(issuer: url.absoluteString) else {
-                throw fail("--issuer \(issuer.displaySafe): an issuer is an https URL without a user, query or fragment", .usage)
+                throw io.fail("--issuer \(issuer.displaySafe): an issuer is an https URL without a user, query or fragment", .usage)
             }
             return ProviderSettings(
-                id: id, kind: .oidc, clientID: clientID, clientSecret: try readSecret(),
+                id: id, kind: .oidc, clientID: clientID, clientSecret: try readSecret(io),
                 issuer: url, scopes: scope.map { $0.split(separator: " ").map(String.init) },
-                deviceAuthorizationEndpoint: try deviceEndpoint.map { try checkedURL($0, "--device-endpoint") })
+                deviceAuthorizationEndpoint: try deviceEndpoint.map { try checkedURL($0, "--device-endpoint", io) })
         }
-        let configuration = try options.providerConfiguration()
+        let configuration = try options.providerConfiguration(io)
         guard var settings = configuration.provider(ProviderID(provider!)) else {
-            throw fail("no provider called \(provider!.displaySafe); configured: \(configuration.providers.map(\.id.rawValue).joined(separator: ", "))", .configuration)
+            throw io.fail("no provider called \(provider!.displaySafe); configured: \(configuration.providers.map(\.id.rawValue).joined(separator: ", "))", .configuration)
         }
         if let scope { settings.scopes = scope.split(separator: " ").map(String.init) }
         return settings
@@ -141,26 +141,27 @@ struct SignInCommand: AsyncParsableCommand, TakesCommonOptions {
 
 
     /// A URL from the command line that `EndpointPolicy` allows, else a usage error naming it.
-    private func checkedURL(_ text: String, _ flag: String) throws -> URL {
-        guard let url = URL(string: text) else { throw fail("\(flag) \(text.displaySafe) is not a URL", .usage) }
-        if let problem = EndpointPolicy.problem(with: url, as: flag) { throw fail(problem, .usage) }
+    private func checkedURL(_ text: String, _ flag: String, _ io: CommandIO) throws -> URL {
+        guard let url = URL(string: text) else { throw io.fail("\(flag) \(text.displaySafe) is not a URL", .usage) }
+        if let problem = EndpointPolicy.problem(with: url, as: flag) { throw io.fail(problem, .usage) }
         return url
     }
 
-    private func readSecret() throws -> String? {
+    /// The client secret from standard input's next line, a file or a variable.
+    private func readSecret(_ io: CommandIO) throws -> String? {
         guard let source = clientSecret else { return nil }
         var secret: String?
         if source == "-" {
-            secret = readLine(strippingNewline: true)
+            secret = io.stdin.readLine(limit: 1 << 16)
         } else if source.hasPrefix("@") {
             secret = try? String(contentsOfFile: String(source.dropFirst()), encoding: .utf8)
         } else if source.hasPrefix("env:") {
-            secret = ProcessInfo.processInfo.environment[String(source.dropFirst(4))]
+            secret = io.environment[String(source.dropFirst(4))]
         } else {
-            throw fail("--client-secret takes -, @FILE or env:NAME, never the secret itself (other users can read command lines)", .usage)
+            throw io.fail("--client-secret takes -, @FILE or env:NAME, never the secret itself (other users can read command lines)", .usage)
         }
         guard let value = secret?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else {
-            throw fail("--client-secret \(source): nothing to read", .usage)
+            throw io.fail("--client-secret \(source): nothing to read", .usage)
         }
         return value
     }

@@ -9,20 +9,22 @@ import SwitchboardCore
 /// countdown and the outcome; with `--json`, one JSON object per line.
 struct SignInOutput: Sendable {
     let json: Bool
-    let interactive = isatty(STDOUT_FILENO) == 1
-    let colour = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    let io: CommandIO
+    /// A countdown and colours only on a terminal (colours only without NO_COLOR).
+    var interactive: Bool { io.stdoutIsTerminal }
+    var colour: Bool { io.stdoutIsTerminal && io.environment["NO_COLOR"] == nil }
 
     func note(_ text: String) {
-        FileHandle.standardError.write(Data("\(text)\n".utf8))
+        io.stderr.write("\(text)\n")
     }
 
     func code(_ authorization: DeviceAuthorization, provider: ResolvedProvider) {
         if json {
-            printJSON(CodeEvent(
+            io.printJSON(CodeEvent(
                 user_code: authorization.userCode, verification_uri: authorization.verificationURI.absoluteString,
                 verification_uri_complete: authorization.verificationURIComplete?.absoluteString,
                 expires_in: authorization.expiresIn, interval: authorization.interval))
-            return flush()
+            return
         }
         var lines = [
             "Sign in with \(provider.settings.name.displaySafe)", "",
@@ -38,8 +40,7 @@ struct SignInOutput: Sendable {
             lines += ["  Demo: approve on that page, or in another terminal run",
                       "    switchboard demo approve \(authorization.userCode.displaySafe) --server \(server.displaySafe)", ""]
         }
-        print(lines.joined(separator: "\n"))
-        flush()
+        io.print(lines.joined(separator: "\n"))
     }
 
     /// Half blocks; black on white when the terminal takes colours, so the
@@ -60,7 +61,7 @@ struct SignInOutput: Sendable {
             while !Task.isCancelled {
                 let left = Countdown.text(deadline.timeIntervalSinceNow)
                 let line = "  \(spinner[tick % spinner.count]) Waiting for approval… \(left) left  (Ctrl-C cancels)"
-                FileHandle.standardOutput.write(Data("\r\u{1B}[2K\(line)".utf8))
+                io.stdout.write("\r\u{1B}[2K\(line)")
                 tick += 1
                 try? await Task.sleep(for: .seconds(1))
             }
@@ -68,7 +69,7 @@ struct SignInOutput: Sendable {
     }
 
     func endCountdown() {
-        if interactive && !json { FileHandle.standardOutput.write(Data("\r\u{1B}[2K".utf8)) }
+        if interactive && !json { io.stdout.write("\r\u{1B}[2K") }
     }
 
     func poll(_ event: PollEvent) {
@@ -82,12 +83,12 @@ struct SignInOutput: Sendable {
 
     /// Asks merge/switch/cancel on a terminal; nil without one.
     func askConflict(_ pending: PendingConflict, database: AppDatabase) -> ConflictChoice? {
-        guard !json, isatty(STDIN_FILENO) == 1 else { return nil }
+        guard !json, io.stdinIsTerminal else { return nil }
         let owner = (try? database.account(pending.conflict.owner))?.name.displaySafe ?? "another account"
         let active = (try? database.account(pending.conflict.active))?.name.displaySafe ?? "the active account"
-        print("\(pending.identity.identity.description.displaySafe) belongs to \(owner), but \(active) is active.")
+        io.print("\(pending.identity.identity.description.displaySafe) belongs to \(owner), but \(active) is active.")
         if !pending.conflict.canMerge {
-            print("They can't be merged: both have an identity at \(pending.conflict.clashingProviders.map(\.rawValue).joined(separator: ", ")).")
+            io.print("They can't be merged: both have an identity at \(pending.conflict.clashingProviders.map(\.rawValue).joined(separator: ", ")).")
         }
         let keys = pending.conflict.choices.map { choice in
             switch choice {
@@ -96,9 +97,8 @@ struct SignInOutput: Sendable {
             case .cancel: "[c]ancel"
             }
         }
-        print(keys.joined(separator: ", ") + "? ", terminator: "")
-        flush()
-        switch readLine()?.lowercased().first {
+        io.print(keys.joined(separator: ", ") + "? ", terminator: "")
+        switch io.stdin.readLine(limit: 64)?.lowercased().first {
         case "m" where pending.conflict.canMerge: return .merge
         case "s": return .switchAccount
         default: return .cancel
@@ -108,44 +108,41 @@ struct SignInOutput: Sendable {
     func resolved(_ pending: PendingConflict, choice: ConflictChoice, change: UserStatusChanged?, session: SessionKey) {
         guard !json else { return }
         switch choice {
-        case .merge: print("Merged. \(describe(change?.current ?? .anonymous, in: session))")
-        case .switchAccount: print("Switched. \(describe(change?.current ?? .anonymous, in: session))")
-        case .cancel: print("Cancelled; nothing changed.")
+        case .merge: io.print("Merged. \(describe(change?.current ?? .anonymous, in: session))")
+        case .switchAccount: io.print("Switched. \(describe(change?.current ?? .anonymous, in: session))")
+        case .cancel: io.print("Cancelled; nothing changed.")
         }
     }
 
     func outcome(_ report: SignInReport, conflict: (PendingConflict, ConflictChoice)?, session: SessionKey) {
         if json {
-            printJSON(OutcomeEvent(report, conflict: conflict, session: session))
-            return flush()
+            io.printJSON(OutcomeEvent(report, conflict: conflict, session: session))
+            return
         }
         if let (pending, choice) = conflict, choice == .cancel {
             let options = pending.conflict.choices.filter { $0 != .cancel }.map { "--on-conflict \($0.rawValue)" }
-            print("\(pending.identity.identity.description.displaySafe) belongs to account \(pending.conflict.owner), not the active account \(pending.conflict.active). Nothing changed; to go on, sign in again with \(options.joined(separator: " or ")).")
-            return flush()
+            io.print("\(pending.identity.identity.description.displaySafe) belongs to account \(pending.conflict.owner), not the active account \(pending.conflict.active). Nothing changed; to go on, sign in again with \(options.joined(separator: " or ")).")
+            return
         }
         switch report.outcome {
         case .approved:
             let name = report.account?.name.displaySafe ?? "the account"
-            if report.isNew { print("Welcome, \(name)! A new account was made and is active in session \(session).") }
-            else if report.linked { print("Linked to \(name).") }
-            else if conflict == nil { print("Signed in as \(name), active in session \(session).") }
+            if report.isNew { io.print("Welcome, \(name)! A new account was made and is active in session \(session).") }
+            else if report.linked { io.print("Linked to \(name).") }
+            else if conflict == nil { io.print("Signed in as \(name), active in session \(session).") }
             if !report.possibleMatches.isEmpty {
-                print("Note: accounts \(report.possibleMatches.map(\.description).joined(separator: ", ")) have the same verified email. If they are you, link them.")
+                io.print("Note: accounts \(report.possibleMatches.map(\.description).joined(separator: ", ")) have the same verified email. If they are you, link them.")
             }
-        case .denied: print("Denied: the sign-in was refused at the provider. Nothing changed.")
-        case .expired: print("The code expired before it was approved. Run the command again for a new one.")
-        case .cancelled: print("Cancelled. Nothing changed.")
-        case .offline(let detail): print("Could not reach the provider: \(detail.displaySafe). Check the network and try again.")
-        case .providerError(let detail): print("The provider answered with an error: \(detail.displaySafe)")
-        case .invalidAccount(let detail): print("The sign-in could not be used: \(detail.displaySafe)")
-        case .noAccount: print("The provider has no account for you.")
-        case .multipleAccounts: print("Several accounts answered; sign in again and pick one.")
+        case .denied: io.print("Denied: the sign-in was refused at the provider. Nothing changed.")
+        case .expired: io.print("The code expired before it was approved. Run the command again for a new one.")
+        case .cancelled: io.print("Cancelled. Nothing changed.")
+        case .offline(let detail): io.print("Could not reach the provider: \(detail.displaySafe). Check the network and try again.")
+        case .providerError(let detail): io.print("The provider answered with an error: \(detail.displaySafe)")
+        case .invalidAccount(let detail): io.print("The sign-in could not be used: \(detail.displaySafe)")
+        case .noAccount: io.print("The provider has no account for you.")
+        case .multipleAccounts: io.print("Several accounts answered; sign in again and pick one.")
         }
-        flush()
     }
-
-    private func flush() { fflush(nil) }
 }
 
 /// `{"event":"code", ...}`, the first line of `sign-in --json`.

@@ -1,6 +1,7 @@
 import ChooserUI
 import CursesBackend
 import DeviceFlow
+import Foundation
 import ProcessKit
 import Store
 import Services
@@ -29,7 +30,8 @@ struct StationHandOff: Sendable {
             guard let account = try database.account(id) else { throw StoreError.accountNotFound("\(id.rawValue)") }
             environment = AccountEnvironment.forCommand(
                 account: account, session: session, configuration: configuration,
-                tokens: try await tokens.accessTokens(of: account.identities.map(\.identity), minValid: TokenOptions.defaultMinValid))
+                tokens: try await tokens.accessTokens(of: account.identities.map(\.identity), minValid: TokenOptions.defaultMinValid),
+                base: ProcessInfo.processInfo.environment)
         } catch {
             // Ended before it began (the station stops, or its person left): nothing to tell.
             if Task.isCancelled { return nil }

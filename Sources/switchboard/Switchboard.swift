@@ -1,6 +1,7 @@
 import ArgumentParser
 import Configuration
 import Foundation
+import Glibc
 
 /// The `switchboard` command: the account chooser, and its commands for scripts.
 @main
@@ -18,33 +19,45 @@ struct Switchboard: AsyncParsableCommand {
         defaultSubcommand: ChooserCommand.self
     )
 
-    /// Parses the command line and runs the command; started as a login
-    /// shell, runs the kiosk (see `Invocation`). A configuration file
-    /// named but missing is said once here, for every command but the
-    /// chooser, which shows it on screen.
+    /// Parses the command line and runs the command with the process's
+    /// own streams (`CommandIO.process()`); started as a login shell, runs
+    /// the kiosk (see `Invocation`).
     static func main() async {
+        let io = CommandIO.process()
         switch Invocation(CommandLine.arguments) {
-        case .arguments(let arguments): await parseAndRun(arguments)
-        case .refused(let reason): exit(withError: fail(reason, .usage))
+        case .arguments(let arguments): Glibc.exit(await run(arguments, io: io))
+        case .refused(let reason): Glibc.exit(io.fail(reason, .usage).rawValue)
         }
     }
 
+    /// Parses `arguments` (what follows the program's name) and runs the
+    /// command with `io`; returns the exit status, having said on `io` what
+    /// ArgumentParser says for help, versions and bad arguments. A
+    /// configuration file named but missing is said once here, for every
+    /// command but the chooser, which shows it on screen.
+    ///
     /// Off the main actor, where `run()` is: the command is not sent across.
-    nonisolated private static func parseAndRun(_ arguments: [String]) async {
+    nonisolated static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
         do {
             var command = try parseAsRoot(arguments)
             if !(command is ChooserCommand) {
-                let notice = (command as? TakesCommonOptions).map { $0.options.missingConfigNotice }
-                    ?? SwitchboardConfiguration.missingFileNotice(explicit: nil, environment: ProcessInfo.processInfo.environment)
-                if let notice { FileHandle.standardError.write(Data("switchboard: \(notice)\n".utf8)) }
+                let notice = (command as? TakesCommonOptions).map { $0.options.missingConfigNotice(environment: io.environment) }
+                    ?? SwitchboardConfiguration.missingFileNotice(explicit: nil, environment: io.environment)
+                if let notice { io.stderr.write("switchboard: \(notice)\n") }
             }
-            if var asynchronous = command as? AsyncParsableCommand {
+            if let command = command as? any IOCommand {
+                try await command.run(io: io)
+            } else if var asynchronous = command as? AsyncParsableCommand {
                 try await asynchronous.run()
             } else {
                 try command.run()
             }
+            return ExitCode.success.rawValue
         } catch {
-            exit(withError: error)
+            let status = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if !message.isEmpty { (status == .success ? io.stdout : io.stderr).write(message + "\n") }
+            return status.rawValue
         }
     }
 }

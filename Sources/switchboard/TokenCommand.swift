@@ -31,12 +31,14 @@ struct TokenContext {
     let session: SessionKey
     let configuration: ProviderConfiguration
     let tokens: AccessTokens
+    let io: CommandIO
 
-    init(_ options: CommonOptions) throws {
-        session = try options.sessionKey()
-        configuration = try options.providerConfiguration()
+    init(_ options: CommonOptions, io: CommandIO) throws {
+        self.io = io
+        session = try options.sessionKey(io)
+        configuration = try options.providerConfiguration(io)
         // Handing out a stored token only reads; a refresh says why it cannot be kept.
-        do { database = try options.openDatabase(.readOnlyIfUnwritable) } catch { throw fail(error.description, ExitStatus(error)) }
+        do { database = try options.openDatabase(io, .readOnlyIfUnwritable) } catch { throw io.fail(error.description, ExitStatus(error)) }
         tokens = AccessTokens(
             database: database, providers: ProviderDirectory(configuration: configuration, transport: URLSessionTransport()), bus: nil)
     }
@@ -49,10 +51,10 @@ struct TokenContext {
         guard let account = try account(options.account) else { return nil }
         do {
             let needed = try options.account != nil && database.active(in: session).id != account.id
-            let proof = try options.pin.proof(for: account, in: database, needed: needed)
+            let proof = try options.pin.proof(for: account, in: database, needed: needed, io: io)
             if needed { try database.admitTokenUse(of: account.id, session: session, pin: proof) }
         } catch let error as StoreError {
-            throw fail(error.description, ExitStatus(error))
+            throw io.fail(error.description, ExitStatus(error))
         }
         return account
     }
@@ -64,7 +66,7 @@ struct TokenContext {
     }
 
     private var nobodyActive: any Error {
-        fail("session \(session) acts as nobody; switch to an account (`switchboard switch`) or name one with --account", .noActiveAccount)
+        io.fail("session \(session) acts as nobody; switch to an account (`switchboard switch`) or name one with --account", .noActiveAccount)
     }
 
     /// The account named by `--account`, else the session's active one, else nil.
@@ -72,7 +74,7 @@ struct TokenContext {
         do {
             if let query { return try database.findAccount(query) }
             return try database.active(in: session).account
-        } catch { throw fail(error.description, ExitStatus(error)) }
+        } catch { throw io.fail(error.description, ExitStatus(error)) }
     }
 
     /// The account's identity at `provider`; with no provider, its only one.
@@ -80,12 +82,12 @@ struct TokenContext {
         let providers = account.identities.map(\.provider.rawValue).joined(separator: ", ")
         guard let provider else {
             guard account.identities.count == 1 else {
-                throw fail("\(account.name.displaySafe) has identities at several providers (\(providers)); name one", .ambiguous)
+                throw io.fail("\(account.name.displaySafe) has identities at several providers (\(providers)); name one", .ambiguous)
             }
             return account.identities[0].identity
         }
         guard let match = account.identities.first(where: { $0.provider.rawValue == provider }) else {
-            throw fail("\(account.name.displaySafe) has no identity at \(provider.displaySafe) (it has: \(providers))", .notFound)
+            throw io.fail("\(account.name.displaySafe) has no identity at \(provider.displaySafe) (it has: \(providers))", .notFound)
         }
         return match.identity
     }
@@ -99,9 +101,9 @@ struct TokenContext {
     /// a revocation signed out); returns the error that exits with its status.
     func reported(_ error: TokenFailure) -> any Error {
         if case .revoked(_, let signedOut) = error {
-            for change in signedOut { FileHandle.standardError.write(Data("switchboard: session \(change.session) was signed out.\n".utf8)) }
+            for change in signedOut { io.stderr.write("switchboard: session \(change.session) was signed out.\n") }
         }
-        return fail(error.description.displaySafe, ExitStatus(error))
+        return io.fail(error.description.displaySafe, ExitStatus(error))
     }
 }
 
@@ -122,7 +124,7 @@ extension ExitStatus {
     }
 }
 
-struct TokenCommand: AsyncParsableCommand, TakesCommonOptions {
+struct TokenCommand: IOCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
         commandName: "token",
         abstract: "Print a valid access token of the active account's identity at a provider, refreshing it first when needed.",
@@ -138,13 +140,13 @@ struct TokenCommand: AsyncParsableCommand, TakesCommonOptions {
     @Argument(help: "The provider (e.g. github, demo, or a configured name).")
     var provider: String?
 
-    func run() async throws {
-        let context = try TokenContext(options)
+    func run(io: CommandIO) async throws {
+        let context = try TokenContext(options, io: io)
         let account = try context.requireTokenAccount(tokenOptions)
         let identity = try context.identity(of: account, at: provider)
         let token = try await context.freshToken(identity, minValid: tokenOptions.minValid)
-        guard options.json else { return print(token.tokens.accessToken) }
-        printJSON(TokenJSON(token))
+        guard options.json else { return io.print(token.tokens.accessToken) }
+        io.printJSON(TokenJSON(token))
     }
 }
 

@@ -5,14 +5,16 @@ import TestSupport
 import Store
 import SwitchboardCore
 
-/// Runs the built `switchboard` against a database in a temporary folder.
+/// `switchboard` against a database in a temporary folder: in this process
+/// (`run`, `start`, in InProcess.swift), or the built program (`spawn`).
 final class CLI: Sendable {
     let folder = TemporaryFolder()
     var path: String { folder.file("switchboard.sqlite") }
 
     deinit { folder.remove() }
 
-    func run(_ arguments: String..., session: String = "tty-test", environment: [String: String] = [:], input: String? = nil) throws -> ProcessResult {
+    /// Runs the built `switchboard` as a process.
+    func spawn(_ arguments: String..., session: String = "tty-test", environment: [String: String] = [:], input: String? = nil) throws -> ProcessResult {
         try runProcess(builtProduct("switchboard"), arguments,
                        environment: ["SWITCHBOARD_DATABASE": path, "SWITCHBOARD_SESSION": session].merging(environment) { $1 },
                        input: input)
@@ -38,15 +40,15 @@ private func json(_ text: String) throws -> Any {
     try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
 }
 
-@Suite("switchboard CLI")
+@Suite("switchboard CLI, in this process")
 struct CLITests {
     @Test("a fresh database: accounts --json prints [] and status --json shows active null")
-    func fresh() throws {
+    func fresh() async throws {
         let cli = CLI()
-        let accounts = try cli.run("accounts", "--json")
+        let accounts = await cli.run("accounts", "--json")
         #expect(accounts.status == 0)
         #expect(accounts.stdout == "[]\n")
-        let status = try cli.run("status", "--json")
+        let status = await cli.run("status", "--json")
         #expect(status.status == 0)
         let object = try #require(try json(status.stdout) as? [String: Any])
         #expect(Set(object.keys) == ["session", "active"])
@@ -55,11 +57,11 @@ struct CLITests {
     }
 
     @Test("accounts --json: exact shape, one active account per session")
-    func accountsShape() throws {
+    func accountsShape() async throws {
         let cli = CLI()
         let (ada, grace) = try cli.populate()
-        #expect(try cli.run("switch", "Ada Lovelace").status == 0)
-        let result = try cli.run("accounts", "--json")
+        #expect(await cli.run("switch", "Ada Lovelace").status == 0)
+        let result = await cli.run("accounts", "--json")
         #expect(result.status == 0)
         let accounts = try #require(try json(result.stdout) as? [[String: Any]])
         #expect(accounts.count == 2)
@@ -80,11 +82,11 @@ struct CLITests {
     }
 
     @Test("status --json shows the active account with its identities")
-    func statusShape() throws {
+    func statusShape() async throws {
         let cli = CLI()
         let (ada, _) = try cli.populate()
-        #expect(try cli.run("switch", "github:583231").status == 0)
-        let object = try #require(try json(try cli.run("status", "--json").stdout) as? [String: Any])
+        #expect(await cli.run("switch", "github:583231").status == 0)
+        let object = try #require(try json(await cli.run("status", "--json").stdout) as? [String: Any])
         let active = try #require(object["active"] as? [String: Any])
         #expect(Set(active.keys) == ["id", "name", "identities"])
         #expect((active["id"] as? NSNumber)?.int64Value == ada.rawValue)
@@ -92,24 +94,24 @@ struct CLITests {
     }
 
     @Test("switch and sign-out act in one session only")
-    func sessions() throws {
+    func sessions() async throws {
         let cli = CLI()
         let (ada, grace) = try cli.populate()
-        #expect(try cli.run("switch", String(ada.rawValue), session: "left").status == 0)
-        #expect(try cli.run("switch", "--session", "right", String(grace.rawValue)).status == 0)
-        let out = try cli.run("sign-out", "--json", session: "left")
+        #expect(await cli.run("switch", String(ada.rawValue), session: "left").status == 0)
+        #expect(await cli.run("switch", "--session", "right", String(grace.rawValue)).status == 0)
+        let out = await cli.run("sign-out", "--json", session: "left")
         #expect(out.status == 0)
         #expect((try json(out.stdout) as? [String: Any])?["active"] is NSNull)
-        let right = try #require(try json(try cli.run("status", "--json", session: "right").stdout) as? [String: Any])
+        let right = try #require(try json(await cli.run("status", "--json", session: "right").stdout) as? [String: Any])
         #expect(((right["active"] as? [String: Any])?["id"] as? NSNumber)?.int64Value == grace.rawValue)
     }
 
     @Test("disconnect --json reports what went and who is active")
-    func disconnect() throws {
+    func disconnect() async throws {
         let cli = CLI()
         let (ada, _) = try cli.populate()
-        _ = try cli.run("switch", String(ada.rawValue))
-        let result = try cli.run("disconnect", "google", "--json")
+        _ = await cli.run("switch", String(ada.rawValue))
+        let result = await cli.run("disconnect", "google", "--json")
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try json(result.stdout) as? [String: Any])
         #expect(object["disconnected"] as? String == Sample.adaGoogle.identity.description)
@@ -119,7 +121,7 @@ struct CLITests {
     }
 
     @Test("exit statuses: not found 2, ambiguous 3, usage 64, store 5; each with a message and no change")
-    func exitStatuses() throws {
+    func exitStatuses() async throws {
         let cli = CLI()
         _ = try cli.populate()
         let database = try AppDatabase(path: cli.path)
@@ -127,33 +129,33 @@ struct CLITests {
         try Sample.signIn([LinkedIdentity(identity: Identity(provider: "gitlab", subject: "5"), displayName: "Grace Hopper")], into: database, session: SessionKey("setup")!)
         let before = try database.eventCount()
 
-        let missing = try cli.run("switch", "Nobody")
+        let missing = await cli.run("switch", "Nobody")
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("\"Nobody\""))
-        let ambiguous = try cli.run("switch", "grace hopper")
+        let ambiguous = await cli.run("switch", "grace hopper")
         #expect(ambiguous.status == 3)
         #expect(ambiguous.stderr.contains("matches several accounts"))
-        #expect(try cli.run("disconnect", "github:0").status == 2)
-        #expect(try cli.run("switch").status == 64)
-        #expect(try cli.run("accounts", "--bogus").status == 64)
-        let badSession = try cli.run("status", session: "a\u{1B}[2Jb")
+        #expect(await cli.run("disconnect", "github:0").status == 2)
+        #expect(await cli.run("switch").status == 64)
+        #expect(await cli.run("accounts", "--bogus").status == 64)
+        let badSession = await cli.run("status", session: "a\u{1B}[2Jb")
         #expect(badSession.status == 64)
         #expect(badSession.stderr.contains("invalid session name") && !badSession.stderr.contains("\u{1B}"))
         #expect(try database.eventCount() == before)
 
         let garbage = cli.folder.file("garbage.sqlite")
         try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: garbage))
-        let damaged = try cli.run("accounts", "--database", garbage)
+        let damaged = await cli.run("accounts", "--database", garbage)
         #expect(damaged.status == 5)
         #expect(damaged.stderr.contains(garbage))
         #expect(FileManager.default.contents(atPath: garbage) == Data(repeating: 0x41, count: 4096))
     }
 
     @Test("no token ever reaches the output of any command")
-    func noSecrets() throws {
+    func noSecrets() async throws {
         let cli = CLI()
         let (ada, _) = try cli.populate()
-        let outputs = try [
+        let outputs = await [
             cli.run("accounts"), cli.run("accounts", "--json"), cli.run("status", "--json"),
             cli.run("switch", String(ada.rawValue), "--json"), cli.run("status"),
             cli.run("disconnect", "github:583231", "--json"),
@@ -165,14 +167,33 @@ struct CLITests {
     }
 
     @Test("human output strips escape sequences from provider names")
-    func hostileNames() throws {
+    func hostileNames() async throws {
         let cli = CLI()
         let database = try AppDatabase(path: cli.path)
         let hostile = LinkedIdentity(identity: Identity(provider: "demo", subject: "x"), displayName: "Eve\u{1B}]52;c;ZXZpbA==\u{7}\u{1B}[2J")
         try Sample.signIn([hostile], into: database, session: SessionKey("tty-test")!)
-        let output = try cli.run("accounts")
+        let output = await cli.run("accounts")
         #expect(!output.stdout.contains("\u{1B}"))
         #expect(output.stdout.contains("Eve  demo"))  // the sequences went whole, not only their ESC
         #expect(!output.stdout.contains("52;c;"))
+    }
+
+    @Test("the built program: statuses, standard output and standard error as a shell sees them")
+    func builtProgram() throws {
+        let cli = CLI()
+        _ = try cli.populate()
+        let switched = try cli.spawn("switch", "Ada Lovelace", "--json")
+        #expect(switched.status == 0 && switched.stdout.hasPrefix("{\"active\":{") && switched.stderr.isEmpty, "\(switched.stderr)")
+        let missing = try cli.spawn("switch", "Nobody")
+        #expect(missing.status == 2 && missing.stdout.isEmpty && missing.stderr.hasPrefix("switchboard: ") && missing.stderr.contains("\"Nobody\""))
+        let usage = try cli.spawn("accounts", "--bogus")
+        #expect(usage.status == 64 && usage.stdout.isEmpty && usage.stderr.contains("--bogus"))
+        let help = try cli.spawn("--help")
+        #expect(help.status == 0 && help.stdout.contains("Exit statuses:") && help.stderr.isEmpty)
+        let garbage = cli.folder.file("garbage.sqlite")
+        try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: garbage))
+        #expect(try cli.spawn("accounts", "--database", garbage).status == 5)
+        let nobody = try cli.spawn("token", "github", session: "elsewhere")
+        #expect(nobody.status == 16 && nobody.stdout.isEmpty)
     }
 }

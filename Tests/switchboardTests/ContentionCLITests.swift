@@ -23,7 +23,7 @@ struct ContentionCLITests {
                         var failures: [String] = []
                         for index in 0..<count {
                             let target = index % 2 == 0 ? first : (first == ada ? grace : ada)
-                            let result = try cli.run("switch", String(target.rawValue), session: "shared")
+                            let result = try cli.spawn("switch", String(target.rawValue), session: "shared")
                             if result.status != 0 { failures.append("switch \(index): \(result.status) \(result.stderr)") }
                         }
                         return failures

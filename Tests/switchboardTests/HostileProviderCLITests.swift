@@ -65,7 +65,7 @@ private func expectClean(_ text: String, _ label: String, allowingLines: Bool = 
 @Suite("A hostile provider's text never reaches the terminal raw")
 struct HostileProviderCLITests {
     @Test("sign-in, accounts, status, status --check and disconnect, human and --json")
-    func everyCommand() throws {
+    func everyCommand() async throws {
         let issuer = try HostileIssuer()
         defer { issuer.server.stop() }
         let cli = CLI()
@@ -73,30 +73,29 @@ struct HostileProviderCLITests {
         try "[providers.evil]\nkind = \"oidc\"\nissuer = \"\(issuer.server.baseURL.absoluteString)\"\nclient_id = \"c\"\n"
             .write(toFile: config, atomically: true, encoding: .utf8)
         let environment = ["SWITCHBOARD_CONFIG": config]
-        func run(_ arguments: String...) throws -> ProcessResult {
-            try runProcess(builtProduct("switchboard"), arguments,
-                           environment: ["SWITCHBOARD_DATABASE": cli.path, "SWITCHBOARD_SESSION": "tty-test"].merging(environment) { $1 })
+        func run(_ arguments: String...) async -> ProcessResult {
+            await TestIO(environment: cli.environment(environment)).run(arguments)
         }
 
         // Refused with a hostile error code and description.
-        let refused = try run("sign-in", "evil")
+        let refused = await run("sign-in", "evil")
         #expect(refused.status == 13, "\(refused.stderr)")
         #expect(refused.stdout.contains("WDJB-MJHT") && refused.stdout.contains("bad") && refused.stdout.contains("described"))
-        let refusedJSON = try run("sign-in", "evil", "--json")
+        let refusedJSON = await run("sign-in", "evil", "--json")
         #expect(refusedJSON.status == 13)
 
         // Approved: the name, email and everything else from userinfo is hostile.
         issuer.state.approves.store(true, ordering: .relaxed)
-        let approved = try run("sign-in", "evil")
+        let approved = await run("sign-in", "evil")
         #expect(approved.status == 0, "\(approved.stdout)\(approved.stderr)")
         #expect(approved.stdout.contains("Welcome, Mallory"))
-        let approvedJSON = try run("sign-in", "evil", "--json", "--on-conflict", "switch")
+        let approvedJSON = await run("sign-in", "evil", "--json", "--on-conflict", "switch")
         #expect(approvedJSON.status == 0, "\(approvedJSON.stderr)")
 
         let human = [
-            ("sign-in refused", refused), ("sign-in approved", approved), ("accounts", try run("accounts")),
-            ("status", try run("status")), ("status --check", try run("status", "--check")),
-            ("disconnect", try run("disconnect", "evil:hostile-1")),
+            ("sign-in refused", refused), ("sign-in approved", approved), ("accounts", await run("accounts")),
+            ("status", await run("status")), ("status --check", await run("status", "--check")),
+            ("disconnect", await run("disconnect", "evil:hostile-1")),
         ]
         let check = human[4].1
         #expect(check.stdout.contains("bad") && check.stdout.contains("described"), "\(check.stdout)")
@@ -106,10 +105,10 @@ struct HostileProviderCLITests {
             expectClean(result.stderr, "\(label) (stderr)")
         }
 
-        let accounts = try run("accounts", "--json")
+        let accounts = await run("accounts", "--json")
         let json = [
             ("sign-in --json refused", refusedJSON), ("sign-in --json approved", approvedJSON), ("accounts --json", accounts),
-            ("status --check --json", try run("status", "--check", "--json")), ("disconnect --json", try run("disconnect", "evil:hostile-2", "--json")),
+            ("status --check --json", await run("status", "--check", "--json")), ("disconnect --json", await run("disconnect", "evil:hostile-2", "--json")),
         ]
         for (label, result) in json {
             // One JSON document per line: no raw control characters at all, newlines between lines only.
@@ -127,12 +126,12 @@ struct HostileProviderCLITests {
     }
 
     @Test("a config error quoting a key with an escape sequence, or a secret under kind, prints neither")
-    func configErrors() throws {
+    func configErrors() async throws {
         let cli = CLI()
         let config = cli.folder.file("config.toml")
         for text in ["[providers.\"\\u001b]0;pwned\\u0007x\"]\nkind = \"oidc\"\n", "[providers.work]\nkind = \"GOCSPX-pastedSECRET\\u001b[2J\"\n"] {
             try text.write(toFile: config, atomically: true, encoding: .utf8)
-            let result = try cli.run("providers", environment: ["SWITCHBOARD_CONFIG": config])
+            let result = await cli.run("providers", environment: ["SWITCHBOARD_CONFIG": config])
             #expect(result.status == 6, "\(result.stderr)")
             #expect(result.stderr.contains("config.toml:"), "\(result.stderr)")
             #expect(!result.stderr.contains("SECRET"))

@@ -36,13 +36,13 @@ private func twoIssuers() throws -> (FaultServer, Recorder<String>) {
 @Suite("sign-in --issuer: identities keyed by the whole issuer; URLs checked before any connection")
 struct IssuerCLITests {
     @Test("two issuers on one host with the same sub are two identities, each with its own token")
-    func twoIssuersOneHost() throws {
+    func twoIssuersOneHost() async throws {
         let (server, _) = try twoIssuers()
         defer { server.stop() }
         let cli = CLI()
         let root = server.baseURL.absoluteString
         for path in ["/a", "/b"] {
-            let result = try cli.run("sign-in", "--issuer", root + path, "--client-id", "c", "--on-conflict", "cancel")
+            let result = await cli.run("sign-in", "--issuer", root + path, "--client-id", "c", "--on-conflict", "cancel")
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         }
         let database = try AppDatabase(path: cli.path)
@@ -52,7 +52,7 @@ struct IssuerCLITests {
         #expect(try database.credential(for: a)?.accessToken == "at-a")
         #expect(try database.credential(for: b)?.accessToken == "at-b")
         // The printed form is accepted back.
-        #expect(try cli.run("switch", "\(a)").status == 0)
+        #expect(await cli.run("switch", "\(a)").status == 0)
     }
 
     @Test("--issuer and --device-endpoint that only look like loopback are refused, naming them, before any request", arguments: [
@@ -60,27 +60,26 @@ struct IssuerCLITests {
         ["--issuer", "SERVER", "--device-endpoint", "http://127.0.0.1.nip.io/device"],
         ["--issuer", "SERVER", "--device-endpoint", "http://evil.example/device"],
     ])
-    func refusedBeforeAnyRequest(arguments: [String]) throws {
+    func refusedBeforeAnyRequest(arguments: [String]) async throws {
         let (server, paths) = try twoIssuers()
         defer { server.stop() }
         let cli = CLI()
         let given = arguments.map { $0 == "SERVER" ? server.baseURL.absoluteString + "/a" : $0 }
-        let result = try runProcess(builtProduct("switchboard"), ["sign-in"] + given + ["--client-id", "c"],
-                                    environment: ["SWITCHBOARD_DATABASE": cli.path, "SWITCHBOARD_SESSION": "s"])
+        let result = await TestIO(environment: cli.environment(session: "s")).run(["sign-in"] + given + ["--client-id", "c"])
         #expect(result.status == 64)
         #expect(result.stderr.contains(given[given.count - 1]) && result.stderr.contains("must be https"), "\(result.stderr)")
         #expect(paths.all.isEmpty)
     }
 
     @Test("demo approve --server is held to the same rule")
-    func demoServerChecked() throws {
-        let result = try runProcess(builtProduct("switchboard"), ["demo", "approve", "WDJB-MJHT", "--server", "http://127.0.0.1.nip.io:8628"])
+    func demoServerChecked() async throws {
+        let result = await TestIO(environment: [:]).run(["demo", "approve", "WDJB-MJHT", "--server", "http://127.0.0.1.nip.io:8628"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("http://127.0.0.1.nip.io:8628 must be https"), "\(result.stderr)")
     }
 
     @Test("without --scope, only the default scopes the server lists are asked for; --scope is sent as given")
-    func scopesTheServerLists() throws {
+    func scopesTheServerLists() async throws {
         let base = Recorder<String>(), scopes = Recorder<String>()
         let server = try FaultServer { request in
             let root = base.all.first ?? ""
@@ -106,9 +105,9 @@ struct IssuerCLITests {
         defer { server.stop() }
         base.add(server.baseURL.absoluteString)
         let cli = CLI()
-        let plain = try cli.run("sign-in", "--issuer", server.baseURL.absoluteString, "--client-id", "c")
+        let plain = await cli.run("sign-in", "--issuer", server.baseURL.absoluteString, "--client-id", "c")
         #expect(plain.status == 0, "\(plain.stdout)\(plain.stderr)")
-        let given = try cli.run("sign-in", "--issuer", server.baseURL.absoluteString, "--client-id", "c", "--scope", "openid profile")
+        let given = await cli.run("sign-in", "--issuer", server.baseURL.absoluteString, "--client-id", "c", "--scope", "openid profile")
         #expect(given.status == 13 && given.stdout.contains("invalid_scope"), "\(given.stdout)")
         #expect(scopes.all == ["openid", "openid profile"])
     }

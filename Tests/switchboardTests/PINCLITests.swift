@@ -8,24 +8,24 @@ import SwitchboardCore
 @Suite("switchboard pin and PIN-protected switches")
 struct PINCLITests {
     @Test("pin set and clear read standard input; a PIN already set needs the current one; --json names the owner only")
-    func setAndClear() throws {
+    func setAndClear() async throws {
         let cli = CLI()
         let (ada, _) = try cli.populate()
-        #expect(try cli.run("switch", "Ada Lovelace").status == 0)
-        let set = try cli.run("pin", "set", "--json", input: "2468\n")
+        #expect(await cli.run("switch", "Ada Lovelace").status == 0)
+        let set = await cli.run("pin", "set", "--json", input: "2468\n")
         #expect(set.status == 0, "\(set.stderr)")
         #expect(set.stdout == "{\"owner\":\"account:\(ada)\",\"pin\":\"set\"}\n")
         #expect(try AppDatabase(path: cli.path).protectedAccounts() == [ada])
         // Replacing it: the current PIN first, then the new one.
-        let wrong = try cli.run("pin", "set", "Ada Lovelace", input: "1111\n3579\n")
+        let wrong = await cli.run("pin", "set", "Ada Lovelace", input: "1111\n3579\n")
         #expect(wrong.status == 8)
         #expect(wrong.stderr == "switchboard: that is not account \(ada)'s PIN\n")
-        let replaced = try cli.run("pin", "set", "Ada Lovelace", input: "2468\n3579\n")
+        let replaced = await cli.run("pin", "set", "Ada Lovelace", input: "2468\n3579\n")
         #expect(replaced.status == 0 && replaced.stdout == "PIN set for Ada Lovelace.\n")
-        let cleared = try cli.run("pin", "clear", "\(ada)", input: "3579\n")
+        let cleared = await cli.run("pin", "clear", "\(ada)", input: "3579\n")
         #expect(cleared.status == 0 && cleared.stdout == "PIN cleared for Ada Lovelace.\n")
         #expect(try AppDatabase(path: cli.path).protectedAccounts() == [])
-        let none = try cli.run("pin", "clear", "\(ada)")
+        let none = await cli.run("pin", "clear", "\(ada)")
         #expect(none.status == 0 && none.stdout == "Ada Lovelace has no PIN.\n")
         for output in [set, wrong, replaced, cleared] {
             for digits in ["2468", "1111", "3579"] { #expect(!(output.stdout + output.stderr).contains(digits)) }
@@ -38,128 +38,135 @@ struct PINCLITests {
         ("12ab\n", "switchboard: new PIN: must be digits only (0-9)\n"),
         ("", "switchboard: new PIN: standard input ended before it was given\n"),
     ])
-    func badPIN(_ input: String, _ message: String) throws {
+    func badPIN(_ input: String, _ message: String) async throws {
         let cli = CLI()
         _ = try cli.populate()
-        let result = try cli.run("pin", "set", "Grace Hopper", input: input)
+        let result = await cli.run("pin", "set", "Grace Hopper", input: input)
         #expect(result.status == 64)
         #expect(result.stderr == message)
         #expect(try AppDatabase(path: cli.path).protectedAccounts() == [])
     }
 
     @Test("switch to a protected account in a script: refused without --pin-stdin (7), a wrong PIN (8), the right one switches")
-    func switchInScript() throws {
+    func switchInScript() async throws {
         let cli = CLI()
         let (_, grace) = try cli.populate()
-        #expect(try cli.run("pin", "set", "Grace Hopper", input: "97531\n").status == 0)
-        let refused = try cli.run("switch", "Grace Hopper", input: "97531\n")
+        #expect(await cli.run("pin", "set", "Grace Hopper", input: "97531\n").status == 0)
+        let refused = await cli.run("switch", "Grace Hopper", input: "97531\n")
         #expect(refused.status == 7)
         #expect(refused.stderr.contains("has a PIN and standard input is not a terminal") && refused.stderr.contains("--pin-stdin"))
-        let wrong = try cli.run("switch", "Grace Hopper", "--pin-stdin", input: "13579\n")
+        let wrong = await cli.run("switch", "Grace Hopper", "--pin-stdin", input: "13579\n")
         #expect(wrong.status == 8)
         #expect(wrong.stderr == "switchboard: that is not account \(grace)'s PIN\n")
-        #expect(try cli.run("status", "--json").stdout.contains("\"active\":null"))
-        let right = try cli.run("switch", "Grace Hopper", "--pin-stdin", "--json", input: "97531\n")
+        #expect(await cli.run("status", "--json").stdout.contains("\"active\":null"))
+        let right = await cli.run("switch", "Grace Hopper", "--pin-stdin", "--json", input: "97531\n")
         #expect(right.status == 0, "\(right.stderr)")
         #expect(right.stdout.contains("\"id\":\(grace)") && !right.stdout.contains("97531"))
         // Unprotected accounts switch as before, and no PIN is read.
-        #expect(try cli.run("switch", "Ada Lovelace").status == 0)
+        #expect(await cli.run("switch", "Ada Lovelace").status == 0)
     }
 
-    @Test("after five wrong PINs the wait holds in a new process, even for the right PIN; the operator PIN resets it")
-    func lockoutAcrossProcesses() throws {
+    @Test("after five wrong PINs the wait holds in a new invocation, even for the right PIN; the operator PIN resets it")
+    func lockoutAcrossProcesses() async throws {
         let cli = CLI()
         let (ada, _) = try cli.populate()
-        #expect(try cli.run("pin", "set", "Ada Lovelace", input: "2468\n").status == 0)
-        for _ in 1...4 { #expect(try cli.run("switch", "Ada Lovelace", "--pin-stdin", input: "0000\n").status == 8) }
-        let fifth = try cli.run("switch", "Ada Lovelace", "--pin-stdin", input: "0000\n")
+        #expect(await cli.run("pin", "set", "Ada Lovelace", input: "2468\n").status == 0)
+        for _ in 1...4 { #expect(await cli.run("switch", "Ada Lovelace", "--pin-stdin", input: "0000\n").status == 8) }
+        let fifth = await cli.run("switch", "Ada Lovelace", "--pin-stdin", input: "0000\n")
         #expect(fifth.status == 8)
         #expect(fifth.stderr.contains("the next may be made in"))
-        let locked = try cli.run("switch", "Ada Lovelace", "--pin-stdin", input: "2468\n")
+        let locked = await cli.run("switch", "Ada Lovelace", "--pin-stdin", input: "2468\n")
         #expect(locked.status == 9)
         #expect(locked.stderr.hasPrefix("switchboard: too many wrong tries at account \(ada)'s PIN; try again in "))
         #expect(try AppDatabase(path: cli.path).pinAttempts(of: .account(ada)).failures == 5)
         // No operator PIN yet: reset is refused; then the operator sets one and resets.
-        #expect(try cli.run("pin", "reset", "Ada Lovelace", input: "7777\n").status == 4)
-        #expect(try cli.run("pin", "set", "--operator", input: "7777\n").status == 0)
-        #expect(try cli.run("pin", "reset", "Ada Lovelace", input: "1234\n").status == 8)
-        let reset = try cli.run("pin", "reset", "Ada Lovelace", input: "7777\n")
+        #expect(await cli.run("pin", "reset", "Ada Lovelace", input: "7777\n").status == 4)
+        #expect(await cli.run("pin", "set", "--operator", input: "7777\n").status == 0)
+        #expect(await cli.run("pin", "reset", "Ada Lovelace", input: "1234\n").status == 8)
+        let reset = await cli.run("pin", "reset", "Ada Lovelace", input: "7777\n")
         #expect(reset.status == 0 && reset.stdout == "Wrong tries cleared for Ada Lovelace.\n")
-        #expect(try cli.run("switch", "Ada Lovelace", "--pin-stdin", input: "2468\n").status == 0)
+        #expect(await cli.run("switch", "Ada Lovelace", "--pin-stdin", input: "2468\n").status == 0)
         // The operator PIN also stands in for a forgotten profile PIN.
-        #expect(try cli.run("pin", "clear", "Ada Lovelace", input: "7777\n").status == 0)
-        #expect(try cli.run("pin", "clear", "--operator", input: "2468\n").status == 8)
-        #expect(try cli.run("pin", "clear", "--operator", input: "7777\n").status == 0)
+        #expect(await cli.run("pin", "clear", "Ada Lovelace", input: "7777\n").status == 0)
+        #expect(await cli.run("pin", "clear", "--operator", input: "2468\n").status == 8)
+        #expect(await cli.run("pin", "clear", "--operator", input: "7777\n").status == 0)
     }
 
     @Test("tokens of a protected account for a session where it is not active take its PIN: token, env --tokens and exec alike")
-    func tokensTakeThePIN() throws {
+    func tokensTakeThePIN() async throws {
         let cli = CLI()
         let (ada, _) = try cli.populate()
-        #expect(try cli.run("pin", "set", "Ada Lovelace", input: "2468\n").status == 0)
-        let refused = try cli.run("token", "github", "--account", "Ada Lovelace")
+        #expect(await cli.run("pin", "set", "Ada Lovelace", input: "2468\n").status == 0)
+        let refused = await cli.run("token", "github", "--account", "Ada Lovelace")
         #expect(refused.status == 7 && refused.stdout.isEmpty, "\(refused.stderr)")
-        let wrong = try cli.run("token", "github", "--account", "Ada Lovelace", "--pin-stdin", input: "1111\n")
+        let wrong = await cli.run("token", "github", "--account", "Ada Lovelace", "--pin-stdin", input: "1111\n")
         #expect(wrong.status == 8 && wrong.stdout.isEmpty)
-        let env = try cli.run("env", "--tokens", "--account", "Ada Lovelace", "--json")
+        let env = await cli.run("env", "--tokens", "--account", "Ada Lovelace", "--json")
         #expect(env.status == 7 && !env.stdout.contains("SECRET"))
-        let token = try cli.run("token", "github", "--account", "Ada Lovelace", "--pin-stdin", input: "2468\n")
+        let token = await cli.run("token", "github", "--account", "Ada Lovelace", "--pin-stdin", input: "2468\n")
         #expect(token.status == 0 && token.stdout == "gho_SECRETaccess\n", "\(token.stderr)")
-        // exec reads the PIN's line only: the rest of standard input is the command's.
-        let exec = try cli.run(
-            "exec", "--account", "Ada Lovelace", "--pin-stdin", "--provider", "github", "--", "/bin/sh", "-c", #"read line; echo "$line $GH_TOKEN""#,
-            input: "2468\nhello\n")
-        #expect(exec.status == 0 && exec.stdout == "hello gho_SECRETaccess\n", "\(exec.stderr)")
         // Where she is active, her tokens are this session's own: no PIN.
-        #expect(try cli.run("switch", "Ada Lovelace", "--pin-stdin", input: "2468\n").status == 0)
-        // --pin-stdin's line is read even when no PIN is needed: it never reaches the command.
-        let unneeded = try cli.run(
-            "exec", "--account", "Ada Lovelace", "--pin-stdin", "--provider", "github", "--", "/bin/sh", "-c", #"read line; echo "[$line]""#,
-            input: "2468\nnext\n")
-        #expect(unneeded.stdout == "[next]\n", "\(unneeded.stdout) \(unneeded.stderr)")
-        #expect(try cli.run("token", "github").stdout == "gho_SECRETaccess\n")
+        #expect(await cli.run("switch", "Ada Lovelace", "--pin-stdin", input: "2468\n").status == 0)
+        #expect(await cli.run("token", "github").stdout == "gho_SECRETaccess\n")
         // Locked out after wrong tries: not even the right PIN hands them to another session.
-        for _ in 1...5 { _ = try cli.run("token", "github", "--account", "Ada Lovelace", "--pin-stdin", session: "other", input: "0000\n") }
-        let locked = try cli.run("token", "github", "--account", "Ada Lovelace", "--pin-stdin", session: "other", input: "2468\n")
+        for _ in 1...5 { _ = await cli.run("token", "github", "--account", "Ada Lovelace", "--pin-stdin", session: "other", input: "0000\n") }
+        let locked = await cli.run("token", "github", "--account", "Ada Lovelace", "--pin-stdin", session: "other", input: "2468\n")
         #expect(locked.status == 9 && locked.stdout.isEmpty)
         #expect(try AppDatabase(path: cli.path).pinAttempts(of: .account(ada)).failures == 5)
     }
 
+    @Test("exec --pin-stdin reads the PIN's line only, needed or not: the rest of standard input is the command's")
+    func execReadsOnlyThePINLine() async throws {
+        let cli = CLI()
+        _ = try cli.populate()
+        #expect(await cli.run("pin", "set", "Ada Lovelace", input: "2468\n").status == 0)
+        let exec = try cli.spawn(
+            "exec", "--account", "Ada Lovelace", "--pin-stdin", "--provider", "github", "--", "/bin/sh", "-c", #"read line; echo "$line $GH_TOKEN""#,
+            input: "2468\nhello\n")
+        #expect(exec.status == 0 && exec.stdout == "hello gho_SECRETaccess\n", "\(exec.stderr)")
+        // Where she is active, her tokens are this session's own: no PIN, but --pin-stdin's line is still read.
+        #expect(await cli.run("switch", "Ada Lovelace", "--pin-stdin", input: "2468\n").status == 0)
+        let unneeded = try cli.spawn(
+            "exec", "--account", "Ada Lovelace", "--pin-stdin", "--provider", "github", "--", "/bin/sh", "-c", #"read line; echo "[$line]""#,
+            input: "2468\nnext\n")
+        #expect(unneeded.stdout == "[next]\n", "\(unneeded.stdout) \(unneeded.stderr)")
+    }
+
     @Test("disconnecting an identity of a protected account takes its PIN or the operator PIN; without, nothing changes")
-    func disconnectTakesThePIN() throws {
+    func disconnectTakesThePIN() async throws {
         let cli = CLI()
         let (ada, _) = try cli.populate()
-        #expect(try cli.run("pin", "set", "Ada Lovelace", input: "2468\n").status == 0)
-        #expect(try cli.run("pin", "set", "--operator", input: "7777\n").status == 0)
+        #expect(await cli.run("pin", "set", "Ada Lovelace", input: "2468\n").status == 0)
+        #expect(await cli.run("pin", "set", "--operator", input: "7777\n").status == 0)
         let google = Sample.adaGoogle.identity.description
-        let refused = try cli.run("disconnect", google)
+        let refused = await cli.run("disconnect", google)
         #expect(refused.status == 7, "\(refused.stderr)")
-        #expect(try cli.run("disconnect", google, "--pin-stdin", input: "1357\n").status == 8)
+        #expect(await cli.run("disconnect", google, "--pin-stdin", input: "1357\n").status == 8)
         #expect(try AppDatabase(path: cli.path).account(ada)?.identities.count == 2)
-        let done = try cli.run("disconnect", google, "--pin-stdin", "--operator-pin", input: "7777\n")
+        let done = await cli.run("disconnect", google, "--pin-stdin", "--operator-pin", input: "7777\n")
         #expect(done.status == 0, "\(done.stderr)")
         #expect(try AppDatabase(path: cli.path).account(ada)?.identities.count == 1)
         #expect(try AppDatabase(path: cli.path).protectedAccounts() == [ada])
     }
 
     @Test("a PIN of the wrong form on --pin-stdin is refused and costs no try", arguments: ["\n", "12ab\n", "1234567890123\n", "٢٤٦٨\n"])
-    func wrongFormCostsNothing(_ input: String) throws {
+    func wrongFormCostsNothing(_ input: String) async throws {
         let cli = CLI()
         let (ada, _) = try cli.populate()
-        #expect(try cli.run("pin", "set", "Ada Lovelace", input: "2468\n").status == 0)
-        let result = try cli.run("switch", "Ada Lovelace", "--pin-stdin", input: input)
+        #expect(await cli.run("pin", "set", "Ada Lovelace", input: "2468\n").status == 0)
+        let result = await cli.run("switch", "Ada Lovelace", "--pin-stdin", input: input)
         #expect(result.status == 64 && result.stderr.hasPrefix("switchboard: PIN: "), "\(result.stderr)")
         #expect(try AppDatabase(path: cli.path).pinAttempts(of: .account(ada)).failures == 0)
     }
 
     @Test("--help lists the new exit statuses, and pin takes no PIN as an argument")
-    func help() throws {
+    func help() async throws {
         let cli = CLI()
-        let help = try cli.run("--help")
+        let help = await cli.run("--help")
         #expect(help.stdout.contains("7  the account has a PIN and none could be asked for"))
         #expect(help.stdout.contains("8  wrong PIN"))
         #expect(help.stdout.contains("9  too many wrong PINs"))
-        let extra = try cli.run("pin", "set", "Ada", "1234")
+        let extra = await cli.run("pin", "set", "Ada", "1234")
         #expect(extra.status == 64)
     }
 }

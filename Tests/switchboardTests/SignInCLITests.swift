@@ -1,3 +1,4 @@
+import DemoProvider
 import Foundation
 import Testing
 import TestSupport
@@ -64,6 +65,48 @@ final class DemoCLI: Sendable {
     }
 }
 
+/// A demo provider in this process and sign-ins run in it too; codes
+/// approved or denied with `switchboard demo approve`, also in this process.
+final class LocalDemo: Sendable {
+    let cli = CLI()
+    let server: DemoServer
+    let url: String
+    let config: String
+
+    init(_ settings: DemoSettings = DemoSettings()) async throws {
+        server = DemoServer(settings: settings)
+        url = try await server.start(port: 0).absoluteString
+        config = cli.folder.file("config.toml")
+        try "[providers.demo]\nissuer = \"\(url)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+    }
+
+    var environment: [String: String] { ["SWITCHBOARD_CONFIG": config] }
+
+    func signIn() -> RunningCommand { cli.start("sign-in", "demo", "--json", environment: environment) }
+
+    func run(_ arguments: String..., input: String? = nil) async -> ProcessResult {
+        await TestIO(environment: cli.environment(environment), input: input).run(arguments)
+    }
+
+    /// The code from the first JSON line of a running sign-in.
+    func code(of signIn: RunningCommand) async throws -> String {
+        let line = try #require(await signIn.line(containing: "\"event\":\"code\""), "\(signIn.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        return try #require(object["user_code"] as? String)
+    }
+
+    func approve(_ code: String, _ extra: [String] = []) async -> ProcessResult {
+        await TestIO(environment: [:]).run(["demo", "approve", code, "--server", url] + extra)
+    }
+
+    func outcome(of signIn: RunningCommand) async throws -> [String: Any] {
+        let line = try #require(await signIn.line(containing: "\"event\":\"outcome\""), "\(signIn.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    func stop() async { await server.stop() }
+}
+
 @Suite("sign-in from the command line against `demo serve`")
 struct SignInCLITests {
     @Test("serve, sign in, approve from another terminal: the new account is active; no secret in any output")
@@ -101,35 +144,35 @@ struct SignInCLITests {
 
     @Test("a sign-in approved as a person whose account has a PIN makes nobody active (exit 7, the sign-in kept); a switch with the PIN finishes it")
     func signInToProtected() async throws {
-        let demo = try await DemoCLI()
-        let first = try demo.signIn()
-        _ = try demo.approve(try await demo.code(of: first), ["--as", "ada"])
+        let demo = try await LocalDemo()
+        let first = demo.signIn()
+        _ = await demo.approve(try await demo.code(of: first), ["--as", "ada"])
         #expect(await first.exitStatus() == 0)
-        #expect(try runProcess(builtProduct("switchboard"), ["pin", "set", "Ada Lovelace"], environment: demo.environment, input: "2468\n").status == 0)
-        #expect(try runProcess(builtProduct("switchboard"), ["sign-out"], environment: demo.environment).status == 0)
-        let second = try demo.signIn()
-        _ = try demo.approve(try await demo.code(of: second), ["--as", "ada"])
-        #expect(await second.exitStatus() == 7)
+        #expect(await demo.run("pin", "set", "Ada Lovelace", input: "2468\n").status == 0)
+        #expect(await demo.run("sign-out").status == 0)
+        let second = demo.signIn()
+        _ = await demo.approve(try await demo.code(of: second), ["--as", "ada"])
+        #expect(await second.exitStatus() == 7, "\(second.lines)")
         #expect(second.stderr.contains("has a PIN") && second.stderr.contains("switchboard switch"), "\(second.stderr)")
-        let status = try runProcess(builtProduct("switchboard"), ["status", "--json"], environment: demo.environment)
+        let status = await demo.run("status", "--json")
         #expect(status.stdout.contains("\"active\":null"), "\(status.stdout)")
-        let switched = try runProcess(builtProduct("switchboard"), ["switch", "Ada Lovelace", "--pin-stdin"], environment: demo.environment, input: "2468\n")
+        let switched = await demo.run("switch", "Ada Lovelace", "--pin-stdin", input: "2468\n")
         #expect(switched.status == 0, "\(switched.stderr)")
         await demo.stop()
     }
 
     @Test("denied exits 10; an expired code exits 11")
     func deniedAndExpired() async throws {
-        let demo = try await DemoCLI(serveArguments: ["--interval", "1"])
-        let denied = try demo.signIn()
-        _ = try demo.approve(try await demo.code(of: denied), ["--deny"])
+        let demo = try await LocalDemo(DemoSettings(interval: 1))
+        let denied = demo.signIn()
+        _ = await demo.approve(try await demo.code(of: denied), ["--deny"])
         #expect(try await demo.outcome(of: denied)["outcome"] as? String == "denied")
         #expect(await denied.exitStatus() == 10)
         await demo.stop()
 
-        let shortLived = try await DemoCLI(serveArguments: ["--expires-in", "10", "--interval", "1"])
-        let expired = try shortLived.signIn()
-        try await shortLived.expire(try await shortLived.code(of: expired))
+        let shortLived = try await LocalDemo(DemoSettings(expiresIn: 10, interval: 1))
+        let expired = shortLived.signIn()
+        try await shortLived.server.expire(userCode: try await shortLived.code(of: expired))
         #expect(try await shortLived.outcome(of: expired)["outcome"] as? String == "expired")
         #expect(await expired.exitStatus() == 11)
         await shortLived.stop()
@@ -147,7 +190,7 @@ struct SignInCLITests {
         await demo.stop()
     }
 
-    @Test("with no demo provider running, sign-in starts one in-process")
+    @Test("with no demo provider running, sign-in starts one of its own")
     func startsItsOwnDemo() async throws {
         let cli = CLI()
         // A port that was free a moment ago, so nothing answers there.
@@ -156,14 +199,13 @@ struct SignInCLITests {
         probe.stop()
         let config = cli.folder.file("config.toml")
         try "[providers.demo]\nissuer = \"http://127.0.0.1:\(port)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let signIn = try LiveProcess(builtProduct("switchboard"), ["sign-in", "demo", "--json"],
-                                     environment: ["SWITCHBOARD_DATABASE": cli.path, "SWITCHBOARD_SESSION": "s", "SWITCHBOARD_CONFIG": config])
+        let signIn = cli.start("sign-in", "demo", "--json", session: "s", environment: ["SWITCHBOARD_CONFIG": config])
         let line = try #require(await signIn.line(containing: "\"event\":\"code\""))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         let uri = try #require(object["verification_uri"] as? String)
         let code = try #require(object["user_code"] as? String)
         let demoPort = try #require(URL(string: uri)?.port)
-        let approval = try runProcess(builtProduct("switchboard"), ["demo", "approve", code, "--server", "http://127.0.0.1:\(demoPort)"])
+        let approval = await TestIO(environment: [:]).run(["demo", "approve", code, "--server", "http://127.0.0.1:\(demoPort)"])
         #expect(approval.status == 0, "\(approval.stderr)")
         #expect(await signIn.exitStatus() == 0)
         #expect(signIn.stderr.contains("started one at"))

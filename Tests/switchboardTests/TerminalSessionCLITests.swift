@@ -38,30 +38,51 @@ struct TerminalSessionCLITests {
             open.send(Array("\n".utf8))
             open.finish(timeout: 10)
         }
-        let named = try cli.run("token", "github", "--json", session: name)
+        let named = await cli.run("token", "github", "--json", session: name)
         #expect(named.status != 0 && !named.stdout.contains("SECRET"), "\(named.stdout)")
-        let changed = try cli.run("switch", "Grace Hopper", session: name)
+        let changed = await cli.run("switch", "Grace Hopper", session: name)
         #expect(changed.status == 4 && changed.stderr.contains("a terminal's own"), "\(changed.stderr)")
     }
 
     @Test("a process with no terminal and no session named may read, but not switch, sign out or sign in; '*' names the machine default")
-    func noTerminal() throws {
+    func noTerminal() async throws {
         let cli = CLI()
         let (ada, _) = try cli.populate()
-        let environment = ["SWITCHBOARD_DATABASE": cli.path]
-        let switchboard = builtProduct("switchboard")
+        // No SWITCHBOARD_SESSION and no terminal.
+        func run(_ arguments: String...) async -> ProcessResult {
+            await TestIO(environment: ["SWITCHBOARD_DATABASE": cli.path]).run(arguments)
+        }
         for arguments in [["switch", "Ada Lovelace"], ["sign-out"], ["sign-in", "demo"]] {
-            let refused = try runProcess(switchboard, arguments, environment: environment)
+            let refused = await TestIO(environment: ["SWITCHBOARD_DATABASE": cli.path]).run(arguments)
             #expect(refused.status == 64, "\(arguments): \(refused.stderr)")
             #expect(refused.stderr.contains("has no terminal") && refused.stderr.contains("--session"), "\(refused.stderr)")
         }
-        let status = try runProcess(switchboard, ["status", "--json"], environment: environment)
+        let status = await run("status", "--json")
         #expect(status.status == 0 && status.stdout.contains("\"active\":null"))
-        let machine = try runProcess(switchboard, ["switch", "Ada Lovelace", "--session", "*", "--json"], environment: environment)
+        let machine = await run("switch", "Ada Lovelace", "--session", "*", "--json")
         #expect(machine.status == 0, "\(machine.stderr)")
-        #expect(try runProcess(switchboard, ["status", "--json"], environment: environment).stdout.contains("\"id\":\(ada)"))
+        #expect(await run("status", "--json").stdout.contains("\"id\":\(ada)"))
         // A named session does not act as the machine default.
-        #expect(try cli.run("status", "--json", session: "somewhere-new").stdout.contains("\"active\":null"))
+        #expect(await cli.run("status", "--json", session: "somewhere-new").stdout.contains("\"active\":null"))
+        // The built program, started with no terminal, is refused the same way.
+        let spawned = try runProcess(builtProduct("switchboard"), ["sign-out"], environment: ["SWITCHBOARD_DATABASE": cli.path])
+        #expect(spawned.status == 64 && spawned.stderr.contains("has no terminal"), "\(spawned.stderr)")
+    }
+
+    @Test("with a terminal and no session named, the terminal names the session; switching there is allowed")
+    func terminalNamesTheSession() async throws {
+        let cli = CLI()
+        let (ada, _) = try cli.populate()
+        let terminal = TerminalIdentity(name: "pts/77", lifetime: "elsewhere/boot/4242/1")
+        func run(_ arguments: String...) async -> ProcessResult {
+            await TestIO(environment: ["SWITCHBOARD_DATABASE": cli.path], terminal: terminal).run(arguments)
+        }
+        let switched = await run("switch", "Ada Lovelace", "--json")
+        #expect(switched.status == 0, "\(switched.stderr)")
+        let status = await run("status", "--json")
+        #expect(status.stdout.contains("\"session\":\"pts/77\"") && status.stdout.contains("\"id\":\(ada)"), "\(status.stdout)")
+        // The machine default is untouched.
+        #expect(await cli.run("status", "--json", session: "*").stdout.contains("\"active\":null"))
     }
 
     @Test("hostile session names from the store reach the terminal filtered in status --watch --all")

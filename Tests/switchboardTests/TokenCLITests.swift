@@ -39,15 +39,19 @@ private final class TokenRig: Sendable {
 
     var environment: [String: String] { ["SWITCHBOARD_CONFIG": config] }
 
-    func run(_ arguments: String..., config: String? = nil) throws -> ProcessResult {
-        try runProcess(builtProduct("switchboard"), arguments,
-                       environment: ["SWITCHBOARD_DATABASE": cli.path, "SWITCHBOARD_SESSION": "tty-test", "SWITCHBOARD_CONFIG": config ?? self.config])
+    /// Runs `switchboard` in this process.
+    func run(_ arguments: String..., config: String? = nil) async -> ProcessResult {
+        await TestIO(environment: cli.environment(["SWITCHBOARD_CONFIG": config ?? self.config])).run(arguments)
     }
 
-    /// Signs `person` in with `switchboard sign-in demo`, approved here.
+    /// Runs the built `switchboard` as a process.
+    func spawn(_ arguments: String...) throws -> ProcessResult {
+        try runProcess(builtProduct("switchboard"), arguments, environment: cli.environment(["SWITCHBOARD_CONFIG": config]))
+    }
+
+    /// Signs `person` in with `switchboard sign-in demo`, in this process, approved here.
     func signIn(as person: String) async throws {
-        let signIn = try LiveProcess(builtProduct("switchboard"), ["sign-in", "demo", "--json"],
-                                     environment: ["SWITCHBOARD_DATABASE": cli.path, "SWITCHBOARD_SESSION": "tty-test", "SWITCHBOARD_CONFIG": config])
+        let signIn = cli.start("sign-in", "demo", "--json", environment: ["SWITCHBOARD_CONFIG": config])
         let line = try #require(await signIn.line(containing: "\"event\":\"code\""))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         try await server.approve(userCode: try #require(object["user_code"] as? String), as: person)
@@ -76,7 +80,7 @@ struct TokenCLITests {
         let started = Date()
         let results = try await withThrowingTaskGroup(of: ProcessResult.self) { group in
             for _ in 0..<8 {
-                group.addTask { try await offThePool { try rig.run("token", "demo", "--min-valid", "3600") } }
+                group.addTask { try await offThePool { try rig.spawn("token", "demo", "--min-valid", "3600") } }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -92,7 +96,7 @@ struct TokenCLITests {
         let database = try AppDatabase(path: rig.cli.path)
         #expect(try database.accounts().first?.identities.first?.state == .authorized)
         // The stored refresh token is the provider's current one: one more refresh works.
-        let again = try rig.run("token", "demo", "--min-valid", "3600", "--json")
+        let again = await rig.run("token", "demo", "--min-valid", "3600", "--json")
         #expect(again.status == 0, "\(again.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
         #expect(object["refreshed"] as? Bool == true && object["identity"] as? String == "demo:1815")
@@ -115,13 +119,13 @@ struct TokenCLITests {
         // The demo provider moved to a port where nothing answers.
         let elsewhere = rig.cli.folder.file("elsewhere.toml")
         try "[providers.demo]\nissuer = \"http://127.0.0.1:\(try freeLoopbackPort())\"\n".write(toFile: elsewhere, atomically: true, encoding: .utf8)
-        let offline = try rig.run("token", "--min-valid", "3600", config: elsewhere)
+        let offline = await rig.run("token", "--min-valid", "3600", config: elsewhere)
         #expect(offline.status == 14, "\(offline.stderr)")
         let database = try AppDatabase(path: rig.cli.path)
         #expect(try database.accounts().first?.identities.first?.state == .authorized)
 
         try await rig.server.forget(personID: "ada")
-        let revoked = try rig.run("token", "demo", "--min-valid", "3600")
+        let revoked = await rig.run("token", "demo", "--min-valid", "3600")
         #expect(revoked.status == 17)
         #expect(revoked.stderr.contains("revoked") && revoked.stdout.isEmpty)
         #expect(try database.accounts().first?.identities.first?.state == .revoked)
@@ -129,27 +133,27 @@ struct TokenCLITests {
     }
 
     @Test("token: no active account 16, several providers and none named 3, no identity there 2, nothing stored 17; a token that never expires is printed as stored")
-    func tokenStatuses() throws {
+    func tokenStatuses() async throws {
         let cli = CLI()
-        let anonymous = try cli.run("token", "github")
+        let anonymous = await cli.run("token", "github")
         #expect(anonymous.status == 16)
         #expect(anonymous.stderr.contains("acts as nobody"))
         _ = try cli.populate()
-        #expect(try cli.run("switch", "Ada Lovelace").status == 0)
-        let several = try cli.run("token")
+        #expect(await cli.run("switch", "Ada Lovelace").status == 0)
+        let several = await cli.run("token")
         #expect(several.status == 3)
         #expect(several.stderr.contains("github, google"))
-        #expect(try cli.run("token", "gitlab").status == 2)
-        #expect(try cli.run("token", "google").status == 17)
-        let github = try cli.run("token", "github")
+        #expect(await cli.run("token", "gitlab").status == 2)
+        #expect(await cli.run("token", "google").status == 17)
+        let github = await cli.run("token", "github")
         #expect(github.status == 0)
         #expect(github.stdout == "gho_SECRETaccess\n")
-        #expect(try cli.run("token", "github", "--account", "Grace Hopper").status == 17)
-        #expect(try cli.run("token", "--min-valid", "-1").status == 64)
+        #expect(await cli.run("token", "github", "--account", "Grace Hopper").status == 17)
+        #expect(await cli.run("token", "--min-valid", "-1").status == 64)
     }
 
     @Test("env: a hostile account name and token, evaluated by real shells, set exactly themselves and run nothing; no account unsets them")
-    func envQuoting() throws {
+    func envQuoting() async throws {
         let cli = CLI()
         let marker = cli.folder.file("ran")
         let name = "Eve'; touch \(marker); echo '$(touch \(marker))`touch \(marker)`\n\"q\" \\ $HOME '' ''' end\\"
@@ -161,7 +165,7 @@ struct TokenCLITests {
         let script = cli.folder.file("env.sh")
         let shells = [("bash", "bash"), ("sh", "sh"), ("zsh", "zsh"), ("fish", "fish")].filter { shellPath($0.0) != nil }
         for (shell, syntax) in shells {
-            let output = try cli.run("env", "--tokens", "--shell", syntax == "sh" ? "sh" : syntax)
+            let output = await cli.run("env", "--tokens", "--shell", syntax == "sh" ? "sh" : syntax)
             #expect(output.status == 0, "\(output.stderr)")
             try output.stdout.write(toFile: script, atomically: true, encoding: .utf8)
             let printing = shell == "fish"
@@ -175,8 +179,8 @@ struct TokenCLITests {
         #expect(shells.count >= 2)
 
         // With no active account the account's variables (and, with --tokens, every token variable) are unset.
-        #expect(try cli.run("sign-out").status == 0)
-        let unset = try cli.run("env", "--tokens", "--shell", "bash")
+        #expect(await cli.run("sign-out").status == 0)
+        let unset = await cli.run("env", "--tokens", "--shell", "bash")
         try unset.stdout.write(toFile: script, atomically: true, encoding: .utf8)
         let after = try runProcess("/bin/sh", ["-c", ". \(script); echo ${SWITCHBOARD_ACCOUNT-unset} ${SWITCHBOARD_ACCOUNT_NAME-unset} ${SWITCHBOARD_DEMO_TOKEN-unset} $SWITCHBOARD_SESSION"],
                                    environment: ["SWITCHBOARD_ACCOUNT": "7", "SWITCHBOARD_ACCOUNT_NAME": "old", "SWITCHBOARD_DEMO_TOKEN": "old"])
@@ -184,16 +188,16 @@ struct TokenCLITests {
     }
 
     @Test("env --json: the variables as one object, null when unset, tokens only with --tokens")
-    func envJSON() throws {
+    func envJSON() async throws {
         let cli = CLI()
         let (ada, _) = try cli.populate()
-        #expect(try cli.run("switch", "Ada Lovelace").status == 0)
-        let plain = try cli.run("env", "--json")
+        #expect(await cli.run("switch", "Ada Lovelace").status == 0)
+        let plain = await cli.run("env", "--json")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["SWITCHBOARD_ACCOUNT", "SWITCHBOARD_ACCOUNT_NAME", "SWITCHBOARD_SESSION"])
         #expect(object["SWITCHBOARD_ACCOUNT"] as? String == String(ada.rawValue))
         #expect(!plain.stdout.contains("SECRET"))
-        let withTokens = try cli.run("env", "--json", "--tokens", "--provider", "github")
+        let withTokens = await cli.run("env", "--json", "--tokens", "--provider", "github")
         #expect(withTokens.status == 0, "\(withTokens.stderr)")
         let tokens = try #require(try JSONSerialization.jsonObject(with: Data(withTokens.stdout.utf8)) as? [String: Any])
         #expect(tokens["GH_TOKEN"] as? String == "gho_SECRETaccess")
@@ -201,28 +205,28 @@ struct TokenCLITests {
     }
 
     @Test("exec: the variables in the command's environment only, stale ones removed, its status passed through")
-    func exec() throws {
+    func exec() async throws {
         let cli = CLI()
         let marker = cli.folder.file("ran")
-        #expect(try cli.run("exec", "--", "touch", marker).status == 16)  // acting as nobody: not run
+        #expect(await cli.run("exec", "--", "touch", marker).status == 16)  // acting as nobody: not run
         #expect(!FileManager.default.fileExists(atPath: marker))
         let (ada, _) = try cli.populate()
-        #expect(try cli.run("switch", "Ada Lovelace").status == 0)
-        let env = try cli.run("exec", "--provider", "github", "--", "env", environment: ["GITLAB_TOKEN": "stale", "KEPT": "yes"])
+        #expect(await cli.run("switch", "Ada Lovelace").status == 0)
+        let env = try cli.spawn("exec", "--provider", "github", "--", "env", environment: ["GITLAB_TOKEN": "stale", "KEPT": "yes"])
         #expect(env.status == 0, "\(env.stderr)")
         let lines = Set(env.stdout.split(separator: "\n").map(String.init))
         #expect(lines.isSuperset(of: ["SWITCHBOARD_ACCOUNT=\(ada.rawValue)", "SWITCHBOARD_ACCOUNT_NAME=Ada Lovelace",
                                       "SWITCHBOARD_SESSION=tty-test", "GH_TOKEN=gho_SECRETaccess", "KEPT=yes"]))
         #expect(!env.stdout.contains("GITLAB_TOKEN"))
 
-        #expect(try cli.run("exec", "--provider", "github", "--", "sh", "-c", "exit 7").status == 7)
-        #expect(try cli.run("exec", "--provider", "github", "--", "sh", "-c", "kill -TERM $$").status == 128 + SIGTERM)
-        #expect(try cli.run("exec", "--provider", "github", "--", cli.folder.file("no-such-command")).status == 127)
+        #expect(try cli.spawn("exec", "--provider", "github", "--", "sh", "-c", "exit 7").status == 7)
+        #expect(try cli.spawn("exec", "--provider", "github", "--", "sh", "-c", "kill -TERM $$").status == 128 + SIGTERM)
+        #expect(try cli.spawn("exec", "--provider", "github", "--", cli.folder.file("no-such-command")).status == 127)
         // Without --provider every identity's token is needed; Google's has none stored.
-        #expect(try cli.run("exec", "--", "true").status == 17)
+        #expect(await cli.run("exec", "--", "true").status == 17)
 
         // Neither the command's arguments nor switchboard's hold the token.
-        let argv = try cli.run("exec", "--provider", "github", "--", "sh", "-c",
+        let argv = try cli.spawn("exec", "--provider", "github", "--", "sh", "-c",
                                "tr '\\0' ' ' < /proc/$$/cmdline; echo; tr '\\0' ' ' < /proc/$PPID/cmdline; echo; test -n \"$GH_TOKEN\" && echo has-token")
         #expect(argv.status == 0, "\(argv.stderr)")
         #expect(argv.stdout.contains("exec --provider github") && argv.stdout.contains("has-token"))
@@ -233,13 +237,13 @@ struct TokenCLITests {
     func execForwardsTerminate() async throws {
         let cli = CLI()
         _ = try cli.populate()
-        #expect(try cli.run("switch", "Ada Lovelace").status == 0)
+        #expect(await cli.run("switch", "Ada Lovelace").status == 0)
         let running = try LiveProcess(builtProduct("switchboard"), ["exec", "--provider", "github", "--", "sh", "-c", "echo ready; exec sleep 30"],
                                       environment: ["SWITCHBOARD_DATABASE": cli.path, "SWITCHBOARD_SESSION": "tty-test"])
         #expect(await running.line(containing: "ready") != nil)
         running.terminate()
         #expect(await running.exitStatus(within: 10) == 128 + SIGTERM)
-        #expect(try cli.run("env", "--provider", "github").status == 64)
+        #expect(await cli.run("env", "--provider", "github").status == 64)
     }
 }
 

@@ -1,0 +1,130 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import Store
+import SwitchboardCore
+
+/// Where a command's text goes: standard output or standard error.
+protocol TextOutput: Sendable {
+    func write(_ text: String)
+}
+
+/// Where a command's lines of input come from: standard input.
+protocol LineInput: Sendable {
+    /// The next line, without its `\n`; nil when the input ended before
+    /// any byte of it. Bytes past `limit` are read but not kept.
+    func readLine(limit: Int) -> String?
+}
+
+/// What a command meets outside itself: its environment, standard input,
+/// output and error, whether they are terminals, and its controlling
+/// terminal. Commands take it in `run(io:)`; the program hands them
+/// `CommandIO.process()`, its own, and tests hand them one of their own
+/// making, so a command runs in the test's process.
+///
+/// The chooser, the kiosk, `demo serve`, `status --watch` and the child of
+/// `exec` still use the process's descriptors themselves: they need a real
+/// terminal, signals or descriptors to hand on.
+struct CommandIO: Sendable {
+    var environment: [String: String]
+    var stdout: any TextOutput
+    var stderr: any TextOutput
+    var stdin: any LineInput
+    var stdinIsTerminal: Bool
+    var stdoutIsTerminal: Bool
+    /// The terminal sessions are resolved against (nil: none), asked only
+    /// when a command needs it: the controlling terminal, or the one the
+    /// chooser draws on.
+    var terminal: @Sendable () -> TerminalIdentity?
+    /// Whether a command may take the process's signals (sign-in turns
+    /// Ctrl-C into a cancel): the process's own may; a test's, which
+    /// shares its process with other tests, does not.
+    var takesSignals: Bool
+
+    /// This process's own: its environment, descriptors 0, 1 and 2, and
+    /// its controlling terminal.
+    static func process() -> CommandIO {
+        CommandIO(
+            environment: ProcessInfo.processInfo.environment,
+            stdout: DescriptorOutput(descriptor: STDOUT_FILENO), stderr: DescriptorOutput(descriptor: STDERR_FILENO),
+            stdin: DescriptorInput(descriptor: STDIN_FILENO),
+            stdinIsTerminal: isatty(STDIN_FILENO) == 1, stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
+            terminal: { TerminalIdentity.controlling() }, takesSignals: true)
+    }
+
+    /// Writes `text` and a newline (or `terminator`) to standard output.
+    func print(_ text: String, terminator: String = "\n") {
+        stdout.write(text + terminator)
+    }
+
+    /// Prints a value as one line of JSON with sorted keys (`jsonLine`).
+    func printJSON(_ value: some Encodable) {
+        print(jsonLine(value))
+    }
+
+    /// Says `switchboard: message` on standard error, each line of the
+    /// message made `displaySafe` (messages quote what providers and files
+    /// said), and returns the exit that ends the command with `status`.
+    func fail(_ message: String, _ status: ExitStatus) -> ExitCode {
+        let safe = message.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).displaySafe }.joined(separator: "\n")
+        stderr.write("switchboard: \(safe)\n")
+        return ExitCode(status.rawValue)
+    }
+
+    /// Runs a command body, turning store errors into their message and
+    /// status; any other error (a thrown exit) passes as it is.
+    func reportingErrors(_ body: () throws -> Void) throws {
+        do { try body() } catch let error as StoreError { throw fail(error.description, ExitStatus(error)) }
+    }
+}
+
+/// A command that does its work with the `CommandIO` it is given; its
+/// `run()` hands it the process's own.
+protocol IOCommand: AsyncParsableCommand {
+    func run(io: CommandIO) async throws
+}
+
+extension IOCommand {
+    func run() async throws { try await run(io: .process()) }
+}
+
+/// Writes to a file descriptor at once, all of it (no buffering, so a
+/// line is out before a child runs or the process exits).
+struct DescriptorOutput: TextOutput {
+    let descriptor: Int32
+
+    func write(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written > 0 {
+                bytes = bytes.dropFirst(written)
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
+    }
+}
+
+/// Reads a file descriptor a byte at a time, so nothing after a line is
+/// taken from a command that inherits it (`exec --pin-stdin`).
+struct DescriptorInput: LineInput {
+    let descriptor: Int32
+
+    func readLine(limit: Int) -> String? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        var sawAny = false
+        while true {
+            let count = Glibc.read(descriptor, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count == 1 else { break }
+            sawAny = true
+            if byte == UInt8(ascii: "\n") { break }
+            if bytes.count < limit { bytes.append(byte) }
+        }
+        return sawAny ? String(decoding: bytes, as: UTF8.self) : nil
+    }
+}
