@@ -224,7 +224,7 @@ public final class ChooserLoop {
     }
 
     /// Checks the PIN off the main actor (the hash takes a moment), then
-    /// tells the dialog; the switch itself arrives on the bus.
+    /// reduces the switch's fact and tells the dialog.
     private func switchWithPIN(_ id: AccountID, pin: String) {
         let database = environment.database, session = state.session
         let now = Date(timeIntervalSince1970: environment.now().secondsSince1970)

@@ -80,7 +80,8 @@ extension AppState {
             switch choices[min(selection, choices.count - 1)] {
             case .leaveKiosk:
                 kiosk = nil
-                notify("Kiosk mode is off until the next start: every key works again.", .warning)
+                accounts.byName = false
+                notify("Kiosk mode is off until the next start: every key but Ctrl-Z works again.", .warning)
             case .signOut:
                 return signOut()
             case .disconnect:
@@ -151,16 +152,10 @@ extension AppState {
         self.kiosk = kiosk
     }
 
-    /// What a station does with `key` before any table: nil to go on, or
-    /// the effects when the key is used up here (the key that ended a
-    /// countdown, the operator key).
+    /// The operator key, before any table: nil to go on, or the effects
+    /// when the key is used up here.
     mutating func kioskKey(_ key: Key) -> [Effect]? {
-        guard var kiosk else { return nil }
-        if kiosk.swallowNextKey {
-            kiosk.swallowNextKey = false
-            self.kiosk = kiosk
-            return []
-        }
+        guard let kiosk else { return nil }
         if key == kiosk.settings.operatorKey, dialog == nil {
             dialog = .pin(PINDialog(.operatorMenu))
             return []

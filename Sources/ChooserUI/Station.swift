@@ -15,8 +15,13 @@ extension AppState {
         case .started:
             effects = kiosk?.settings.rememberLast == true ? [.loadRemembered] : []
         case .input(let event):
+            if !event.isResize { kiosk?.startChecked = true }
             if kiosk?.handOff.isRunning == true, !event.isResize {
                 // The hand-off command is about to have the terminal, or has it: no key or click counts.
+                effects = []
+            } else if !event.isResize, kiosk?.swallowNextKey == true {
+                // The key or click that ended a countdown does nothing else.
+                kiosk?.swallowNextKey = false
                 effects = []
             } else if case .key(let key) = event, let used = kioskKey(key) {
                 effects = used
@@ -40,6 +45,13 @@ extension AppState {
                 kiosk?.startChecked = true
                 // Someone still active is left from a stop that could not sign out.
                 if active != .anonymous { effects.append(.signOut) }
+            }
+        case .statusChanged(let change):
+            effects = apply(action)
+            if change.session == session {
+                // Chosen here or elsewhere after the start: no one left over to sign out; and the one to remember.
+                kiosk?.startChecked = true
+                kioskLoaded()
             }
         case .remembered(let id):
             remember(id)

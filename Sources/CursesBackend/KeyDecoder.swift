@@ -17,8 +17,9 @@ enum KeyDecoder {
         return character(UInt32(bitPattern: code)).map(InputEvent.key)
     }
 
-    /// A character: control bytes become Enter, Tab, Escape, Backspace or
-    /// `.control(letter)`; other C0 and C1 controls are dropped.
+    /// A character: control bytes become Enter, Tab, Escape, Backspace,
+    /// `.control(letter)` or Ctrl-\\ (`.control("\\")`, which the terminal
+    /// sends as a byte in raw mode); other C0 and C1 controls are dropped.
     static func character(_ value: UInt32) -> Key? {
         switch value {
         case 8, 127: return .backspace
@@ -26,7 +27,8 @@ enum KeyDecoder {
         case 10, 13: return .enter
         case 27: return .escape
         case 1...26: return .control(Character(Unicode.Scalar(UInt8(96 + value))))
-        case 0, 28...31, 0x80..<0xA0: return nil
+        case 28: return .control("\\")
+        case 0, 29...31, 0x80..<0xA0: return nil
         default:
             guard let scalar = Unicode.Scalar(value) else { return nil }
             return .character(Character(scalar))

@@ -40,7 +40,8 @@ struct Switchboard: AsyncParsableCommand {
     nonisolated static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
         do {
             var command = try parseAsRoot(arguments)
-            if !(command is ChooserCommand) {
+            // The chooser and the kiosk show it as a toast instead.
+            if !(command is ChooserCommand || command is KioskCommand) {
                 let notice = (command as? TakesCommonOptions).map { $0.options.missingConfigNotice(environment: io.environment) }
                     ?? SwitchboardConfiguration.missingFileNotice(explicit: nil, environment: io.environment)
                 if let notice { io.stderr.write("switchboard: \(notice)\n") }

@@ -25,7 +25,8 @@ struct KeyDecoderTests {
         #expect(key(127) == .key(.backspace) && key(8) == .key(.backspace))
         #expect(key(3) == .key(.control("c")))
         #expect(key(21) == .key(.control("u")))
-        #expect(key(0) == nil && key(28) == nil)
+        #expect(key(0) == nil && key(29) == nil && key(31) == nil)
+        #expect(key(28) == .key(.control("\\")), "Ctrl-\\ in raw mode")
     }
 
     @Test("function keys by their curses codes")

@@ -12,18 +12,20 @@ struct Door: Sendable, CustomTestStringConvertible {
     let name: String
     /// Acts as Ada in `terminal1` (where Grace is active) with `pin`.
     let act: @Sendable (AppDatabase, AccountID, PINProof?, Date) throws(StoreError) -> Void
+    /// Whether what the door does was done, where the store shows it (handing out tokens changes nothing stored).
+    let done: (@Sendable (AppDatabase, AccountID) throws -> Bool)?
     var testDescription: String { name }
 
     static let all: [Door] = [
-        Door(name: "switch") { db, ada, pin, date throws(StoreError) in
+        Door(name: "switch", act: { db, ada, pin, date throws(StoreError) in
             _ = try db.switchAccount(to: ada, session: terminal1, pin: pin, at: date)
-        },
-        Door(name: "tokens where she is not active") { db, ada, pin, date throws(StoreError) in
+        }, done: { db, ada in try db.active(in: terminal1).id == ada }),
+        Door(name: "tokens where she is not active", act: { db, ada, pin, date throws(StoreError) in
             try db.admitTokenUse(of: ada, session: terminal1, pin: pin, at: date)
-        },
-        Door(name: "disconnect") { db, _, pin, date throws(StoreError) in
+        }, done: nil),
+        Door(name: "disconnect", act: { db, _, pin, date throws(StoreError) in
             _ = try db.disconnect(Sample.adaGitHub.identity, session: terminal1, pin: pin, at: date)
-        },
+        }, done: { db, ada in try db.account(ada) == nil }),
     ]
 }
 
@@ -63,7 +65,9 @@ struct PINGuardTests {
     func rightPIN(_ door: Door) throws {
         for proof in [PINProof.account("2468"), .operatorPIN("9753")] {
             let (fixture, ada, _) = try setUp()
+            #expect(try door.done.map { try !$0(fixture.database, ada) } ?? true)
             try door.act(fixture.database, ada, proof, Date())
+            #expect(try door.done.map { try $0(fixture.database, ada) } ?? true, "\(proof)")
         }
     }
 

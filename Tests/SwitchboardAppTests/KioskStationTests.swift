@@ -140,7 +140,9 @@ struct KioskStationTests {
         // Someone else comes and goes: the station comes back to them.
         _ = state.reduce(.input(.key(.up)))
         #expect(state.reduce(.input(.key(.enter))) == [.switchAccount(Fixture.ada.id)])
-        _ = state.reduce(.loaded(AccountList([Fixture.ada, Fixture.grace, Fixture.zoe], protected: []), active: .account(Fixture.ada)))
+        // The switch's fact, as the loop reduces it (no reload follows).
+        _ = state.reduce(.statusChanged(UserStatusChanged(session: Fixture.session, previous: .anonymous, current: .account(Fixture.ada), reason: .switched)))
+        #expect(state.accounts.list.accounts.map(\.name) == ["Ada Lovelace", "Grace Hopper", "Zoë Ångström"], "still by name")
         _ = state.reduce(.input(.key(.down)))
         _ = state.reduce(.input(.key(.down)))
         #expect(state.reduce(.tick(Fixture.now.advanced(by: 135))) == [.signOut])

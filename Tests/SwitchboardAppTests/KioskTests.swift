@@ -203,9 +203,21 @@ struct KioskTests {
             state.enterKiosk(settings)
             _ = state.reduce(.loaded(recentFirst, active: .anonymous))
             #expect(state.accounts.list.accounts.map(\.name) == ["Ada Lovelace", "Bob", "Grace Hopper", "zoë"], "remember_last \(remember)")
+            // A switch here moves nobody to the top.
+            _ = state.reduce(.statusChanged(UserStatusChanged(session: Fixture.session, previous: .anonymous, current: .account(zoe), reason: .switched)))
+            #expect(state.accounts.list.accounts.map(\.name) == ["Ada Lovelace", "Bob", "Grace Hopper", "zoë"], "after a switch")
         }
         var plain = Fixture.state(size: Self.size, accounts: [], active: nil)
         _ = plain.reduce(.loaded(recentFirst, active: .anonymous))
         #expect(plain.accounts.list.accounts.map(\.name) == ["zoë", "Grace Hopper", "Bob", "Ada Lovelace"])
+        // The operator leaves kiosk mode: the plain chooser's order comes back with the next list.
+        var left = station(active: nil)
+        _ = left.reduce(.input(.key(.function(12))))
+        _ = left.reduce(.operatorPINChecked(.accepted))
+        #expect(left.dialog.map { if case .operatorMenu = $0 { true } else { false } } == true)
+        _ = left.reduce(.input(.key(.enter)))
+        #expect(left.kiosk == nil && !left.accounts.byName)
+        _ = left.reduce(.loaded(recentFirst, active: .anonymous))
+        #expect(left.accounts.list.accounts.map(\.name) == ["zoë", "Grace Hopper", "Bob", "Ada Lovelace"])
     }
 }
