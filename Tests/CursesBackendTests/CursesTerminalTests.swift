@@ -18,6 +18,11 @@ import TestBasics
 @MainActor
 @Suite("Curses terminal on a pseudo-terminal", .serialized)
 final class CursesTerminalTests {
+    /// Each test installs the terminal's signal handlers and checks them: no
+    /// other test may change them meanwhile.
+    init() async { await processSignals.acquire() }
+    deinit { processSignals.release() }
+
     /// Events and signals as the terminal delivered them.
     final class Recorder {
         var events: [InputEvent] = []

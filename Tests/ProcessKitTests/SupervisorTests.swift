@@ -12,8 +12,14 @@ import Testing
 /// supervisor's time is a clock the test moves, so no limit is waited for.
 /// Serialized: while a supervisor runs, this process reaps orphans.
 @Suite("Supervisor: a command on a lent terminal", .serialized)
-struct SupervisorTests {
+final class SupervisorTests {
     let mark = RunMark()
+
+    /// A supervisor sets signal dispositions (SIGTTOU while it gives the
+    /// foreground back, exec's forwarding of SIGTERM and SIGHUP): no other
+    /// test may look at them meanwhile.
+    init() async { await processSignals.acquire() }
+    deinit { processSignals.release() }
 
     /// A supervisor for a command on `terminal`, on `clock`, whose leftovers are only this test's.
     func supervisor(_ terminal: CommandTerminal, clock: ManualClock, idleLimit: Double = 1000) -> Supervisor {
@@ -120,6 +126,7 @@ struct SupervisorTests {
         let folder = await supervisor.run([NSTemporaryDirectory()], environment: mark.environment)
         guard case .cannotRun(let notProgram) = folder else { Issue.record("\(folder)"); return }
         #expect(notProgram.commandStatus == 126)
+        // runInPlace sets SIGTERM's and SIGHUP's handlers while it runs.
         #expect(throws: ProcessError.self) { try ChildProcess.runInPlace(["processkit-no-such-program"], environment: mark.environment) }
     }
 
