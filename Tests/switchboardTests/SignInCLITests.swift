@@ -199,7 +199,9 @@ struct SignInCLITests {
         probe.stop()
         let config = cli.folder.file("config.toml")
         try "[providers.demo]\nissuer = \"http://127.0.0.1:\(port)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let signIn = cli.start("sign-in", "demo", "--json", session: "s", environment: ["SWITCHBOARD_CONFIG": config])
+        // As a process: the demo provider it starts is its own, in its own process, as a person's would be.
+        let signIn = try LiveProcess(builtProduct("switchboard"), ["sign-in", "demo", "--json"],
+                                     environment: ["SWITCHBOARD_DATABASE": cli.path, "SWITCHBOARD_SESSION": "s", "SWITCHBOARD_CONFIG": config])
         let line = try #require(await signIn.line(containing: "\"event\":\"code\""))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         let uri = try #require(object["verification_uri"] as? String)
