@@ -232,12 +232,14 @@ extension AppDatabase {
         _ account: AccountID, session: SessionKey, previous: ActiveAccount, reason: StatusChangeReason,
         db: Database, at date: Date
     ) throws -> UserStatusChanged {
+        try forgetClosedTerminals(db, at: date)
         try choose(account, session: session, db: db, at: date)
         try db.execute(sql: "UPDATE account SET lastUsedAt = ?, useCount = useCount + 1 WHERE id = ?", arguments: [date, account.rawValue])
         return UserStatusChanged(session: session, previous: previous, current: try active(db, session: session), reason: reason)
     }
 
     private static func signOut(session: SessionKey, previous: ActiveAccount, db: Database, at date: Date) throws -> UserStatusChanged {
+        try forgetClosedTerminals(db, at: date)
         try choose(nil, session: session, db: db, at: date)
         try log("signOut", session: session, account: previous.id, [:], db: db, at: date)
         return UserStatusChanged(session: session, previous: previous, current: .anonymous, reason: .signedOut)
@@ -315,12 +317,13 @@ extension AppDatabase {
                         identity.provider.rawValue, identity.identity.subject])
     }
 
-    /// Stores who `session` acts as (`StoreSchema.chooseSQL`). First, the
-    /// sessions of terminals that have closed are forgotten. A session
+    /// Stores who `session` acts as (`StoreSchema.chooseSQL`). A session
     /// named from elsewhere may not change a terminal's own session while
-    /// that terminal may still be open: only the terminal changes it.
+    /// that terminal may still be open: only the terminal changes it. (The
+    /// sessions of closed terminals are forgotten once per choice made in a
+    /// session, by `makeActive` and `signOut`, not again for every session
+    /// a merge or disconnect signs out.)
     private static func choose(_ account: AccountID?, session: SessionKey, db: Database, at date: Date) throws {
-        try forgetClosedTerminals(db, at: date)
         if session.lifetime == nil, try String.fetchOne(db, sql: "SELECT lifetime FROM session WHERE key = ?", arguments: [session.rawValue]) != nil {
             throw StoreError.terminalSession(session.rawValue)
         }
