@@ -82,11 +82,7 @@ struct ProviderFaultTests {
     @Test("a redirect to another origin is a provider error naming both origins, at every stage, and nothing reaches the other",
           arguments: FlowStage.allCases)
     func redirectElsewhere(stage: FlowStage) async throws {
-        let reached = Atomic<Int>(0)
-        let elsewhere = try FaultServer { _ in
-            reached.add(1, ordering: .relaxed)
-            return FaultServer.response(200, json, "{}")
-        }
+        let (elsewhere, reached) = try countingServer()
         defer { elsewhere.stop() }
         let server = try FaultServer { request in
             request.path == "/device" ? goodDevice : FaultServer.response(302, nil, "", headers: ["Location: http://127.0.0.1:\(elsewhere.port)/x"])
@@ -95,7 +91,7 @@ struct ProviderFaultTests {
         let result = await failure(at: stage, on: server, transport: URLSessionTransport(timeout: 5))
         let refused = TransportError.redirectRefused(from: "http://127.0.0.1:\(server.port)", to: "http://127.0.0.1:\(elsewhere.port)")
         #expect(result == .invalidResponse(refused.description))
-        #expect(reached.load(ordering: .relaxed) == 0)
+        #expect(reached.value == 0)
     }
 }
 
@@ -105,15 +101,11 @@ struct RedirectOriginTests {
         "http://127.0.0.1:PORT2/x", "http://localhost:PORT/x", "https://127.0.0.1:PORT/x", "http://127.0.0.2:PORT/x", "http://127.0.0.1/x",
     ])
     func refused(target: String) async throws {
-        let reached = Atomic<Int>(0)
-        let other = try FaultServer { _ in
-            reached.add(1, ordering: .relaxed)
-            return FaultServer.response(200, json, "{}")
-        }
+        let (other, reached) = try countingServer()
         defer { other.stop() }
         let box = Mutex<String>("")
         let server = try FaultServer { request in
-            if request.path != "/start" { reached.add(1, ordering: .relaxed) }
+            if request.path != "/start" { reached.add() }
             return FaultServer.response(307, nil, "", headers: ["Location: " + box.withLock { $0 }])
         }
         defer { server.stop() }
@@ -123,7 +115,7 @@ struct RedirectOriginTests {
         await #expect(throws: TransportError.redirectRefused(from: "http://127.0.0.1:\(server.port)", to: to)) {
             try await URLSessionTransport(timeout: 5).send(HTTPRequest(url: server.baseURL.appendingPathComponent("start")))
         }
-        #expect(reached.load(ordering: .relaxed) == 0)
+        #expect(reached.value == 0)
     }
 
     @Test("a redirect within the origin is followed for a GET without credentials")
@@ -144,4 +136,21 @@ struct RedirectOriginTests {
     func origins(url: String, origin: String) {
         #expect(httpOrigin(of: URL(string: url)!) == origin)
     }
+}
+
+/// How many requests a server got.
+private final class Reached: Sendable {
+    private let count = Atomic<Int>(0)
+    func add() { count.add(1, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
+}
+
+/// A server a redirect must never reach: it counts the requests it gets.
+private func countingServer() throws -> (FaultServer, Reached) {
+    let reached = Reached()
+    let server = try FaultServer { _ in
+        reached.add()
+        return FaultServer.response(200, json, "{}")
+    }
+    return (server, reached)
 }
