@@ -32,8 +32,9 @@ enum PINInput {
     nonisolated(unsafe) private static var saved = termios()
 
     /// Echo off on descriptor 0, the terminal `io.stdinIsTerminal` says it is.
+    /// Echo goes off before the prompt is written, as `getpass` does: a
+    /// PIN typed as soon as the prompt shows is neither echoed nor lost.
     private static func readHidden(prompt: String, field: String, io: CommandIO) throws -> String {
-        io.stderr.write(prompt)
         var settings = termios()
         guard tcgetattr(STDIN_FILENO, &settings) == 0 else { throw io.fail("\(field): cannot read the terminal's settings", .failure) }
         saved = settings
@@ -48,6 +49,7 @@ enum PINInput {
             tcsetattr(STDIN_FILENO, TCSANOW, &saved)
             signal(SIGINT, previous)
         }
+        io.stderr.write(prompt)
         return try line(field: field, io: io)
     }
 }
