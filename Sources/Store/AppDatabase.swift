@@ -1,6 +1,7 @@
 import ConfigFile
 import Foundation
 import GRDB
+import PINHash
 import Synchronization
 import SwitchboardCore
 
@@ -21,6 +22,11 @@ public final class AppDatabase: Sendable {
     public let path: String
     /// Whether the file was opened read-only (see `Access`).
     public let isReadOnly: Bool
+    /// The PBKDF2 iterations new PINs are stored with, and that a PIN
+    /// stored with fewer is raised to when it is next given right:
+    /// `StoredPIN.defaultRounds` but in tests, which run hundreds of PIN
+    /// checks in a debug build.
+    public let pinRounds: Int
     let writer: any DatabaseWriter
     /// Events this instance appended to the log that its change reader has
     /// not passed yet (nil while none follows it): its own writes are
@@ -35,8 +41,9 @@ public final class AppDatabase: Sendable {
     /// Switchboard's, is newer than this build, or is damaged is refused with
     /// a `StoreError` and left exactly as it was, with no `-wal` or `-shm`
     /// file left beside it that was not there before.
-    public init(path: String, access: Access = .readWrite) throws(StoreError) {
+    public init(path: String, access: Access = .readWrite, pinRounds: Int = StoredPIN.defaultRounds) throws(StoreError) {
         self.path = path
+        self.pinRounds = pinRounds
         let (readOnly, mode, link) = try Self.prepareFile(at: path, access: access)
         isReadOnly = readOnly
         let companions = ["-wal", "-shm", "-journal"].map { path + $0 }

@@ -14,7 +14,7 @@ struct ChangeLogTests {
     @Test("another writer's sign-in, switch, check and sign-out arrive in order, as the bus carries them; the reader's own writes do not")
     func othersInOrder() throws {
         let fixture = try Fixture()
-        let other = try AppDatabase(path: fixture.database.path)
+        let other = try AppDatabase(testing: fixture.database.path)
         let reader = try ChangeReader(fixture.database)
         #expect(try reader.changes(previous: { _ in .anonymous }).isEmpty, "nothing committed yet")
 
@@ -55,7 +55,7 @@ struct ChangeLogTests {
     @Test("a disconnect is an accounts change and, for its session, a status change; a reader started later sees only what came after it")
     func startsAtTheEnd() throws {
         let fixture = try Fixture()
-        let other = try AppDatabase(path: fixture.database.path)
+        let other = try AppDatabase(testing: fixture.database.path)
         let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: other, session: there)
         let reader = try ChangeReader(fixture.database)
         let before = reader.cursor
@@ -71,7 +71,7 @@ struct ChangeLogTests {
     @Test("a merge tells every session that acted as the merged account, not only the one that merged")
     func mergeMovesOtherSessions() throws {
         let fixture = try Fixture()
-        let other = try AppDatabase(path: fixture.database.path)
+        let other = try AppDatabase(testing: fixture.database.path)
         let ids = try Sample.signIn([Sample.adaGitHub], into: other, session: there)
         _ = try Sample.signIn([Sample.adaGoogle], into: other, session: here)  // a second account, active here
         _ = try other.switchAccount(to: ids[0], session: there)

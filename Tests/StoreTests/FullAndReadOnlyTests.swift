@@ -47,8 +47,8 @@ struct FullAndReadOnlyTests {
         try Unwritable.make(path)
         defer { Unwritable.undo(path) }
 
-        #expect(throws: StoreError.self) { try AppDatabase(path: path) }
-        let database = try AppDatabase(path: path, access: .readOnlyIfUnwritable)
+        #expect(throws: StoreError.self) { try AppDatabase(testing: path) }
+        let database = try AppDatabase(testing: path, access: .readOnlyIfUnwritable)
         #expect(database.isReadOnly)
         #expect(try database.accounts().map(\.name).sorted() == ["Ada Lovelace", "Grace Hopper"])
         let refused = #expect(throws: StoreError.self) { try database.switchAccount(to: ids[1], session: terminal1) }

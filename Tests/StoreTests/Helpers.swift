@@ -9,7 +9,7 @@ final class Fixture {
     let folder = TemporaryFolder()
     let database: AppDatabase
 
-    init() throws { database = try AppDatabase(path: folder.file("data/switchboard.sqlite")) }
+    init() throws { database = try AppDatabase(testing: folder.file("data/switchboard.sqlite")) }
 
     deinit { folder.remove() }
 

@@ -57,7 +57,7 @@ struct TerminalSessionTests {
     func feedSeesTerminalChoices() throws {
         let fixture = try Fixture(), db = fixture.database
         let ada = try Sample.signIn([Sample.adaGitHub], into: db, session: SessionKey("setup")!)[0]
-        let reader = try ChangeReader(try AppDatabase(path: fixture.folder.file("data/switchboard.sqlite")))
+        let reader = try ChangeReader(try AppDatabase(testing: fixture.folder.file("data/switchboard.sqlite")))
         _ = try db.switchAccount(to: ada, session: terminal("pts/5", open))
         let changes = try reader.changes { _ in .anonymous }
         let statuses = changes.compactMap { if case .status(let change) = $0 { change } else { nil } }
@@ -99,7 +99,7 @@ struct TerminalSessionTests {
         let station = SessionKey("lab-3")!
         let ada = try Sample.signIn([Sample.adaGitHub], into: db, session: station)[0]
         _ = try db.signOut(session: station)
-        let reopened = try AppDatabase(path: fixture.folder.file("data/switchboard.sqlite"))
+        let reopened = try AppDatabase(testing: fixture.folder.file("data/switchboard.sqlite"))
         #expect(try reopened.lastActiveAccount(in: SessionKey("lab-3")!) == ada)
         _ = try reopened.switchAccount(to: ada, session: station)
         #expect(try reopened.active(in: SessionKey("lab-3")!).id == ada)

@@ -82,3 +82,15 @@ public enum Sample {
         }
     }
 }
+
+/// The PBKDF2 iterations PINs get in tests: a full-strength hash costs a
+/// quarter of a second in a debug build, and the tests check hundreds.
+public let testPINRounds = 1_000
+
+extension AppDatabase {
+    /// The store at `path` as tests open it: as the program would, but with
+    /// PINs hashed with `testPINRounds`.
+    public convenience init(testing path: String, access: Access = .readWrite) throws(StoreError) {
+        try self.init(path: path, access: access, pinRounds: testPINRounds)
+    }
+}

@@ -22,7 +22,7 @@ final class CLI: Sendable {
 
     /// Ada (github + google, with a token stored) and Grace (github, microsoft expired).
     func populate() throws -> (ada: AccountID, grace: AccountID) {
-        let database = try AppDatabase(path: path)
+        let database = try AppDatabase(testing: path)
         let session = SessionKey("setup")!
         let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: database, session: session)
         _ = try database.switchAccount(to: ids[0], session: session)
@@ -124,7 +124,7 @@ struct CLITests {
     func exitStatuses() async throws {
         let cli = CLI()
         _ = try cli.populate()
-        let database = try AppDatabase(path: cli.path)
+        let database = try AppDatabase(testing: cli.path)
         // Two accounts both called Grace Hopper make the name ambiguous.
         try Sample.signIn([LinkedIdentity(identity: Identity(provider: "gitlab", subject: "5"), displayName: "Grace Hopper")], into: database, session: SessionKey("setup")!)
         let before = try database.eventCount()
@@ -169,7 +169,7 @@ struct CLITests {
     @Test("human output strips escape sequences from provider names")
     func hostileNames() async throws {
         let cli = CLI()
-        let database = try AppDatabase(path: cli.path)
+        let database = try AppDatabase(testing: cli.path)
         let hostile = LinkedIdentity(identity: Identity(provider: "demo", subject: "x"), displayName: "Eve\u{1B}]52;c;ZXZpbA==\u{7}\u{1B}[2J")
         try Sample.signIn([hostile], into: database, session: SessionKey("tty-test")!)
         let output = await cli.run("accounts")

@@ -11,7 +11,7 @@ struct ContentionCLITests {
     func twoProcesses() async throws {
         let cli = CLI()
         let (ada, grace) = try cli.populate()
-        let database = try AppDatabase(path: cli.path)
+        let database = try AppDatabase(testing: cli.path)
         let eventsBefore = try database.eventCount()
         let count = 40
         // Two loops, each on a thread of its own: at any moment two

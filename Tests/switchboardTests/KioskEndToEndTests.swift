@@ -14,7 +14,7 @@ struct KioskEndToEndTests {
         defer { chooser.remove() }
         try "[kiosk]\nidle_timeout = 4\ncountdown = 2\ngreeting = \"Lab station 3\"\n"
             .write(toFile: chooser.folder.file("config.toml"), atomically: true, encoding: .utf8)
-        let database = try AppDatabase(path: chooser.database)
+        let database = try AppDatabase(testing: chooser.database)
         try Sample.signIn([Sample.adaGitHub], into: database, session: SessionKey("station")!)
         try await withTmux(builtProduct("switchboard"), arguments: ["kiosk"], environment: chooser.environment) { tmux in
             var screen = try await tmux.waitFor(text: "Lab station 3")
@@ -86,7 +86,7 @@ extension KioskEndToEndTests {
             read line
             exit 0
             """)
-        let database = try AppDatabase(path: chooser.database)
+        let database = try AppDatabase(testing: chooser.database)
         guard case .completed(let ada, _, _, _, _) = try database.signIn(
             Sample.adaGitHub, mode: .signIn, session: SessionKey("setup")!, tokens: TokenSet(accessToken: "gho-ada-secret")) else {
             Issue.record("Ada was not signed in")

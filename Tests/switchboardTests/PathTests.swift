@@ -122,7 +122,7 @@ struct PathTests {
         #expect(mkdir(data, 0o755) == 0)
         let path = data + "/switchboard.sqlite"
         do {  // closed again at the end of the block: no -wal or -shm file stays
-            let database = try AppDatabase(path: path)
+            let database = try AppDatabase(testing: path)
             let session = SessionKey("tty-test")!
             let ids = try Sample.signIn([Sample.adaGitHub], into: database, session: session)
             _ = try database.switchAccount(to: ids[0], session: session)

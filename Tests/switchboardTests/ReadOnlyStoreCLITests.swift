@@ -31,7 +31,7 @@ struct ReadOnlyStoreCLITests {
             #expect(mkdir(data, 0o755) == 0)
             let path = data + "/switchboard.sqlite"
             do {  // closed at the end of the block: no -wal or -shm file stays
-                let database = try AppDatabase(path: path)
+                let database = try AppDatabase(testing: path)
                 let session = SessionKey("tty-test")!
                 let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: database, session: session)
                 try database.saveCredential(adaToken, for: Sample.adaGitHub.identity)

@@ -128,7 +128,7 @@ struct SignInCLITests {
         #expect(list.count == 1 && list[0]["active"] as? Bool == true && list[0]["name"] as? String == "Zoë Ångström")
 
         // Scan everything printed for the tokens now in the store, and the client secret.
-        let database = try AppDatabase(path: demo.cli.path)
+        let database = try AppDatabase(testing: demo.cli.path)
         let tokens = try #require(try database.credential(for: Identity(provider: "demo", subject: "1994")))
         let providers = try runProcess(builtProduct("switchboard"), ["providers", "--json"], environment: demo.environment)
         let status = try runProcess(builtProduct("switchboard"), ["status", "--check", "--json"], environment: demo.environment)
@@ -186,7 +186,7 @@ struct SignInCLITests {
         signIn.interrupt()
         #expect(try await demo.outcome(of: signIn)["outcome"] as? String == "cancelled")
         #expect(await signIn.exitStatus(within: 5) == 12)
-        #expect(try AppDatabase(path: demo.cli.path).accounts().isEmpty)
+        #expect(try AppDatabase(testing: demo.cli.path).accounts().isEmpty)
         await demo.stop()
     }
 

@@ -89,7 +89,7 @@ struct TerminalSessionCLITests {
     func watchFiltersNames() async throws {
         let cli = CLI()
         let (ada, _) = try cli.populate()
-        let database = try AppDatabase(path: cli.path)
+        let database = try AppDatabase(testing: cli.path)
         let watch = try LiveProcess(builtProduct("switchboard"), ["status", "--watch", "--all"],
                                     environment: ["SWITCHBOARD_DATABASE": cli.path, "SWITCHBOARD_SESSION": "watcher"])
         defer { watch.terminate() }

@@ -93,7 +93,7 @@ struct TokenCLITests {
         // Each one needed a refresh (a 1-second token is never valid for an hour), and got its own.
         #expect(Set(tokens).count == 8)
 
-        let database = try AppDatabase(path: rig.cli.path)
+        let database = try AppDatabase(testing: rig.cli.path)
         #expect(try database.accounts().first?.identities.first?.state == .authorized)
         // The stored refresh token is the provider's current one: one more refresh works.
         let again = await rig.run("token", "demo", "--min-valid", "3600", "--json")
@@ -121,7 +121,7 @@ struct TokenCLITests {
         try "[providers.demo]\nissuer = \"http://127.0.0.1:\(try freeLoopbackPort())\"\n".write(toFile: elsewhere, atomically: true, encoding: .utf8)
         let offline = await rig.run("token", "--min-valid", "3600", config: elsewhere)
         #expect(offline.status == 14, "\(offline.stderr)")
-        let database = try AppDatabase(path: rig.cli.path)
+        let database = try AppDatabase(testing: rig.cli.path)
         #expect(try database.accounts().first?.identities.first?.state == .authorized)
 
         try await rig.server.forget(personID: "ada")
@@ -158,7 +158,7 @@ struct TokenCLITests {
         let marker = cli.folder.file("ran")
         let name = "Eve'; touch \(marker); echo '$(touch \(marker))`touch \(marker)`\n\"q\" \\ $HOME '' ''' end\\"
         let token = "tok'en$(touch \(marker))`x`\\'"
-        let database = try AppDatabase(path: cli.path)
+        let database = try AppDatabase(testing: cli.path)
         let identity = Identity(provider: "demo", subject: "eve")
         let id = try Sample.signIn([LinkedIdentity(identity: identity, displayName: name)], into: database, session: SessionKey("tty-test")!)[0]
         try database.saveCredential(TokenSet(accessToken: token), for: identity)
