@@ -65,7 +65,7 @@ struct FullAndReadOnlyTests {
 enum Unwritable {
     static func make(_ path: String) throws {
         if geteuid() == 0 {
-            let result = try runProcess("/usr/bin/chattr", ["+i", path], timeout: 20)
+            let result = try runProcessBlocking("/usr/bin/chattr", ["+i", path], timeout: 20)
             guard result.status == 0 else { throw StoreError.unavailable(path: path, detail: "chattr +i: \(result.stderr)") }
         } else {
             chmod(path, 0o400)
@@ -73,6 +73,6 @@ enum Unwritable {
     }
 
     static func undo(_ path: String) {
-        if geteuid() == 0 { _ = try? runProcess("/usr/bin/chattr", ["-i", path], timeout: 20) } else { chmod(path, 0o600) }
+        if geteuid() == 0 { _ = try? runProcessBlocking("/usr/bin/chattr", ["-i", path], timeout: 20) } else { chmod(path, 0o600) }
     }
 }

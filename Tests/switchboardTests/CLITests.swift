@@ -14,8 +14,8 @@ final class CLI: Sendable {
     deinit { folder.remove() }
 
     /// Runs the built `switchboard` as a process.
-    func spawn(_ arguments: String..., session: String = "tty-test", environment: [String: String] = [:], input: String? = nil) throws -> ProcessResult {
-        try runProcess(builtProduct("switchboard"), arguments,
+    func spawn(_ arguments: String..., session: String = "tty-test", environment: [String: String] = [:], input: String? = nil) async throws -> ProcessResult {
+        try await runProcess(builtProduct("switchboard"), arguments,
                        environment: ["SWITCHBOARD_DATABASE": path, "SWITCHBOARD_SESSION": session].merging(environment) { $1 },
                        input: input)
     }
@@ -179,21 +179,21 @@ struct CLITests {
     }
 
     @Test("the built program: statuses, standard output and standard error as a shell sees them")
-    func builtProgram() throws {
+    func builtProgram() async throws {
         let cli = CLI()
         _ = try cli.populate()
-        let switched = try cli.spawn("switch", "Ada Lovelace", "--json")
+        let switched = try await cli.spawn("switch", "Ada Lovelace", "--json")
         #expect(switched.status == 0 && switched.stdout.hasPrefix("{\"active\":{") && switched.stderr.isEmpty, "\(switched.stderr)")
-        let missing = try cli.spawn("switch", "Nobody")
+        let missing = try await cli.spawn("switch", "Nobody")
         #expect(missing.status == 2 && missing.stdout.isEmpty && missing.stderr.hasPrefix("switchboard: ") && missing.stderr.contains("\"Nobody\""))
-        let usage = try cli.spawn("accounts", "--bogus")
+        let usage = try await cli.spawn("accounts", "--bogus")
         #expect(usage.status == 64 && usage.stdout.isEmpty && usage.stderr.contains("--bogus"))
-        let help = try cli.spawn("--help")
+        let help = try await cli.spawn("--help")
         #expect(help.status == 0 && help.stdout.contains("Exit statuses:") && help.stderr.isEmpty)
         let garbage = cli.folder.file("garbage.sqlite")
         try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: garbage))
-        #expect(try cli.spawn("accounts", "--database", garbage).status == 5)
-        let nobody = try cli.spawn("token", "github", session: "elsewhere")
+        #expect(try await cli.spawn("accounts", "--database", garbage).status == 5)
+        let nobody = try await cli.spawn("token", "github", session: "elsewhere")
         #expect(nobody.status == 16 && nobody.stdout.isEmpty)
     }
 }

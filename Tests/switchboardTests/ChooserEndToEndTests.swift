@@ -1,6 +1,7 @@
 import Foundation
 import Store
 import SwitchboardCore
+import TestBasics
 import Testing
 import TestSupport
 
@@ -103,7 +104,7 @@ struct ChooserEndToEndTests {
         #expect(try database.favourites(of: grace.id).isEmpty)
         // And the CLI says the same.
         let environment = chooser.cliEnvironment
-        let status = try await offThePool { try runProcess(builtProduct("switchboard"), ["status", "--json"], environment: environment) }
+        let status = try await runProcess(builtProduct("switchboard"), ["status", "--json"], environment: environment)
         #expect(status.status == 0)
         #expect(status.stdout.contains("\"active\":null"), "\(status.stdout)")
     }

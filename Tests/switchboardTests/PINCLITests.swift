@@ -120,13 +120,13 @@ struct PINCLITests {
         let cli = CLI()
         _ = try cli.populate()
         #expect(await cli.run("pin", "set", "Ada Lovelace", input: "2468\n").status == 0)
-        let exec = try cli.spawn(
+        let exec = try await cli.spawn(
             "exec", "--account", "Ada Lovelace", "--pin-stdin", "--provider", "github", "--", "/bin/sh", "-c", #"read line; echo "$line $GH_TOKEN""#,
             input: "2468\nhello\n")
         #expect(exec.status == 0 && exec.stdout == "hello gho_SECRETaccess\n", "\(exec.stderr)")
         // Where she is active, her tokens are this session's own: no PIN, but --pin-stdin's line is still read.
         #expect(await cli.run("switch", "Ada Lovelace", "--pin-stdin", input: "2468\n").status == 0)
-        let unneeded = try cli.spawn(
+        let unneeded = try await cli.spawn(
             "exec", "--account", "Ada Lovelace", "--pin-stdin", "--provider", "github", "--", "/bin/sh", "-c", #"read line; echo "[$line]""#,
             input: "2468\nnext\n")
         #expect(unneeded.stdout == "[next]\n", "\(unneeded.stdout) \(unneeded.stderr)")

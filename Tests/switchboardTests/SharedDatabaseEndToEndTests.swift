@@ -1,6 +1,7 @@
 import Foundation
 import Store
 import SwitchboardCore
+import TestBasics
 import Testing
 import TestSupport
 
@@ -77,10 +78,8 @@ struct SharedDatabaseEndToEndTests {
         let ada = try Sample.signIn([Sample.adaGitHub], into: database, session: session)[0]
         _ = try AppDatabase(testing: path).accounts()
         // A command's connections are the last ones outside this process: it closes them as it exits.
-        let status = try await offThePool {
-            try runProcess(builtProduct("switchboard"), ["status", "--json"],
-                           environment: ["SWITCHBOARD_DATABASE": path, "SWITCHBOARD_SESSION": "shared"])
-        }
+        let status = try await runProcess(
+            builtProduct("switchboard"), ["status", "--json"], environment: ["SWITCHBOARD_DATABASE": path, "SWITCHBOARD_SESSION": "shared"])
         #expect(status.status == 0, "\(status.stderr)")
         #expect(status.stdout.contains("Ada Lovelace"), "\(status.stdout)")
         _ = try database.switchAccount(to: nil, session: session)
