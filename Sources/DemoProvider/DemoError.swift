@@ -10,6 +10,8 @@ public enum DemoError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooManyAttempts
     /// The server could not listen; the payload says where and why.
     case cannotBind(String)
+    /// A ``PublicAccess`` that cannot be used; the payload names the option.
+    case badPublicAccess(String)
 
     /// A short human-readable explanation.
     public var description: String {
@@ -19,6 +21,7 @@ public enum DemoError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknownPerson(let person): "unknown person: \(person)"
         case .tooManyAttempts: "too many wrong codes; wait a minute and try again"
         case .cannotBind(let reason): "cannot listen: \(reason)"
+        case .badPublicAccess(let reason): reason
         }
     }
 }

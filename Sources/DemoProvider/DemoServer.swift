@@ -25,7 +25,16 @@ public final class DemoServer: Sendable {
     /// Calling it while running returns the current base URL.
     /// - Throws: ``DemoError/cannotBind(_:)``.
     public func start(host: String = "127.0.0.1", port: UInt16 = 8628, fallbackToFreePort: Bool = true) async throws -> URL {
-        try await lifecycle.start(host: host, port: port, fallbackToFreePort: fallbackToFreePort, store: store)
+        try await lifecycle.start(host: host, port: port, fallbackToFreePort: fallbackToFreePort, publicAccess: nil, store: store)
+    }
+
+    /// Starts listening on 127.0.0.1 and, with `publicAccess`, on its
+    /// address too (at the same port); the pages people open are announced
+    /// at its URL. Returns the loopback base URL, the OIDC issuer, which
+    /// clients keep using.
+    /// - Throws: ``DemoError/cannotBind(_:)``, naming the address that failed.
+    public func start(port: UInt16 = 8628, fallbackToFreePort: Bool = true, publicAccess: PublicAccess?) async throws -> URL {
+        try await lifecycle.start(host: "127.0.0.1", port: port, fallbackToFreePort: fallbackToFreePort, publicAccess: publicAccess, store: store)
     }
 
     /// Stops listening. Does nothing when not running.
@@ -36,6 +45,13 @@ public final class DemoServer: Sendable {
     /// The base URL while running, otherwise nil.
     public var baseURL: URL? {
         get async { await lifecycle.baseURL }
+    }
+
+    /// The base URL of the pages people open (the approval page), while
+    /// running: the public one when started with ``PublicAccess``, else
+    /// ``baseURL``.
+    public var publicURL: URL? {
+        get async { await lifecycle.publicURL }
     }
 
     /// The current switches.

@@ -69,8 +69,8 @@ extension Provider {
         return Reply.json(DeviceAuthorizationResponse(
             deviceCode: grant.deviceCode,
             userCode: userCode,
-            verificationUri: issuer + "/device",
-            verificationUriComplete: issuer + "/device?user_code=" + userCode,
+            verificationUri: pages + "/device",
+            verificationUriComplete: pages + "/device?user_code=" + userCode,
             expiresIn: grant.expiresIn,
             interval: grant.interval))
     }

@@ -2,26 +2,36 @@ import FlyingFox
 import Foundation
 
 /// What the server checks of every request before routing it: that it was
-/// addressed to this server (a `Host` naming its own loopback address, so a
-/// page on another name that resolves to 127.0.0.1 cannot read it), and
-/// that a request that changes something was not sent by a page of another
-/// origin.
+/// addressed to this server (a `Host` naming its own loopback address or
+/// its public one, so a page on another name that resolves to it cannot
+/// read it), and that a request that changes something was not sent by a
+/// page of another origin.
 struct RequestChecks: Sendable {
     /// `host:port` forms this server answers to: 127.0.0.1, localhost and
-    /// [::1] at its port, and the host it was started on.
+    /// [::1] at its port, the host it was started on, the other address it
+    /// listens on, and the public URL's host (with its port when it names one).
     let hosts: Set<String>
-    /// The origins (`http://host:port`) of its own pages.
+    /// The origins (`http://host:port`, and the public URL's) of its own pages.
     let origins: Set<String>
 
-    init(issuer: String) {
+    init(issuer: String, publicURL: URL? = nil, listen: String? = nil) {
         let url = URL(string: issuer)
         let port = url?.port.map { ":\($0)" } ?? ""
         var hosts: Set<String> = ["127.0.0.1\(port)", "localhost\(port)", "[::1]\(port)"]
-        if let host = url?.host {
-            hosts.insert((host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + port)
+        if let host = url?.host { hosts.insert(Self.bracketed(host) + port) }
+        if let listen { hosts.insert(listen.lowercased()) }
+        var origins = Set(hosts.map { "http://" + $0 })
+        if let publicURL, let scheme = publicURL.scheme?.lowercased(), let host = publicURL.host?.lowercased() {
+            let authority = Self.bracketed(host) + (publicURL.port.map { ":\($0)" } ?? "")
+            hosts.insert(authority)
+            origins.insert("\(scheme)://\(authority)")
         }
         self.hosts = hosts
-        origins = Set(hosts.map { "http://" + $0 })
+        self.origins = origins
+    }
+
+    private static func bracketed(_ host: String) -> String {
+        host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
     }
 
     /// Why `request` is refused, or nil when it may go on.

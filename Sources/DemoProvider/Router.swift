@@ -8,19 +8,29 @@ struct Provider: Sendable {
     let signer: Signer
     /// The base URL without a trailing slash; also the OIDC issuer.
     let issuer: String
-    /// The checks of `Host`, `Origin` and content type, made from `issuer`.
+    /// The base URL of the pages people open, without a trailing slash:
+    /// `issuer`, unless the server was started with ``PublicAccess``.
+    let pages: String
+    /// The checks of `Host`, `Origin` and content type, made from `issuer`
+    /// and the public addresses.
     let checks: RequestChecks
 
-    init(store: CodeStore, signer: Signer, issuer: String) {
+    /// `listen` is the other address the server listens on, as `host:port`.
+    init(store: CodeStore, signer: Signer, issuer: String, publicURL: URL? = nil, listen: String? = nil) {
         self.store = store
         self.signer = signer
         self.issuer = issuer
-        checks = RequestChecks(issuer: issuer)
+        pages = publicURL?.absoluteString ?? issuer
+        checks = RequestChecks(issuer: issuer, publicURL: publicURL, listen: listen)
     }
 
     /// Dispatches a request to its endpoint, once `checks` let it through.
-    func handle(_ request: HTTPRequest) async -> HTTPResponse {
+    /// On the public address (`isPublic`) the API is refused.
+    func handle(_ request: HTTPRequest, isPublic: Bool = false) async -> HTTPResponse {
         if let refusal = checks.refusal(request) { return refusal }
+        if isPublic && request.path.hasPrefix("/api/") {
+            return Reply.error("forbidden", "the demo provider's API answers only on this machine's loopback address", status: .forbidden)
+        }
         return await route(request)
     }
 
@@ -74,12 +84,14 @@ final class ProviderSlot: Sendable {
 /// FlyingFox's entry point: hands every request to the current provider.
 struct Router: HTTPHandler {
     let slot: ProviderSlot
+    /// Whether this listener is the public address's (no API there).
+    var isPublic = false
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard let provider = slot.current else {
             return Reply.error("temporarily_unavailable", "the server is starting or stopping",
                                status: HTTPStatusCode(503, phrase: "Service Unavailable"))
         }
-        return await provider.handle(request)
+        return await provider.handle(request, isPublic: isPublic)
     }
 }

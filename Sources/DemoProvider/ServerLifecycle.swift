@@ -5,10 +5,11 @@ import Foundation
 /// Starts and stops the FlyingFox server, and knows where it listens.
 actor ServerLifecycle {
     private struct Running {
-        let server: HTTPServer
-        let task: Task<Void, any Error>
+        /// Loopback's first, then the public address's, if any.
+        let listeners: [(server: HTTPServer, task: Task<Void, any Error>)]
         let slot: ProviderSlot
         let url: URL
+        let publicURL: URL
     }
 
     private var running: Running?
@@ -16,30 +17,48 @@ actor ServerLifecycle {
     /// The base URL while listening.
     var baseURL: URL? { running?.url }
 
+    /// The base URL of the pages people open while listening: the public
+    /// one, else `baseURL`.
+    var publicURL: URL? { running?.publicURL }
+
     /// Listens on `host:port` (or, when that port is in use, a free one),
-    /// then serves `store` with a fresh signing key. Any other failure to
-    /// listen (no permission for a low port, say) is reported as it is.
-    func start(host: String, port: UInt16, fallbackToFreePort: Bool, store: CodeStore) async throws -> URL {
+    /// and with `publicAccess` on its address too, at the same port; then
+    /// serves `store` with a fresh signing key. Any other failure to listen
+    /// (no permission for a low port, say) is reported as it is.
+    func start(host: String, port: UInt16, fallbackToFreePort: Bool, publicAccess: PublicAccess?, store: CodeStore) async throws -> URL {
         if let running { return running.url }
         let signer = await Signer.generate()
         let slot = ProviderSlot()
         var listening: (server: HTTPServer, task: Task<Void, any Error>, port: UInt16)
         do {
-            listening = try await listen(host: host, port: port, slot: slot)
+            listening = try await listen(host: host, port: port, router: Router(slot: slot))
         } catch let failure as ListenFailure {
             guard fallbackToFreePort, port != 0, failure.code == EADDRINUSE else { throw failure.error }
-            do { listening = try await listen(host: host, port: 0, slot: slot) } catch let again as ListenFailure { throw again.error }
+            do { listening = try await listen(host: host, port: 0, router: Router(slot: slot)) } catch let again as ListenFailure { throw again.error }
+        }
+        var listeners = [(listening.server, listening.task)]
+        if let address = publicAccess?.listen {
+            do {
+                let other = try await listen(host: address, port: listening.port, router: Router(slot: slot, isPublic: true))
+                listeners.append((other.server, other.task))
+            } catch let failure as ListenFailure {
+                for (server, task) in listeners { await Self.shutDown(server, task) }
+                throw failure.error
+            }
         }
         if let running {  // a concurrent start won while this one was binding
-            await Self.shutDown(listening.server, listening.task)
+            for (server, task) in listeners { await Self.shutDown(server, task) }
             return running.url
         }
-        guard let url = URL(string: "http://\(Self.urlHost(host)):\(listening.port)") else {
-            await Self.shutDown(listening.server, listening.task)
+        guard let url = URL(string: "http://\(Self.urlHost(host)):\(listening.port)"),
+            let publicURL = publicAccess.map({ $0.base(port: listening.port) }) ?? url
+        else {
+            for (server, task) in listeners { await Self.shutDown(server, task) }
             throw DemoError.cannotBind("\(host) does not form a URL")
         }
-        slot.set(Provider(store: store, signer: signer, issuer: url.absoluteString))
-        running = Running(server: listening.server, task: listening.task, slot: slot, url: url)
+        slot.set(Provider(store: store, signer: signer, issuer: url.absoluteString, publicURL: publicURL,
+                          listen: publicAccess?.listen.map { "\(Self.urlHost($0)):\(listening.port)" }))
+        running = Running(listeners: listeners, slot: slot, url: url, publicURL: publicURL)
         return url
     }
 
@@ -48,7 +67,7 @@ actor ServerLifecycle {
         guard let current = running else { return }
         running = nil
         current.slot.set(nil)
-        await Self.shutDown(current.server, current.task)
+        for (server, task) in current.listeners { await Self.shutDown(server, task) }
     }
 
     /// Why listening failed, with the system's error number when there is one.
@@ -57,11 +76,11 @@ actor ServerLifecycle {
         var code: Int32 = 0
     }
 
-    private func listen(host: String, port: UInt16, slot: ProviderSlot)
+    private func listen(host: String, port: UInt16, router: Router)
         async throws -> (server: HTTPServer, task: Task<Void, any Error>, port: UInt16) {
         let configuration: HTTPServer.Configuration
         do { configuration = try Self.configuration(host: host, port: port) } catch { throw ListenFailure(error: error) }
-        let server = HTTPServer(config: configuration, handler: Router(slot: slot))
+        let server = HTTPServer(config: configuration, handler: router)
         // Generous: on a loaded machine (CI) the listener can be slow to get a thread.
         let waiter = Task { try await server.waitUntilListening(timeout: 30) }
         let task = Task {

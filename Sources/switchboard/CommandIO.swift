@@ -23,9 +23,11 @@ protocol LineInput: Sendable {
 /// `CommandIO.process()`, its own, and tests hand them one of their own
 /// making, so a command runs in the test's process.
 ///
-/// The chooser, the kiosk, `demo serve`, `status --watch` and the child of
-/// `exec` still use the process's descriptors themselves: they need a real
-/// terminal, signals or descriptors to hand on.
+/// The chooser, the kiosk, `status --watch` and the child of `exec` still
+/// use the process's descriptors themselves: they need a real terminal,
+/// signals or descriptors to hand on. `demo serve` waits for Ctrl-C only
+/// with the process's own (`takesSignals`); in a test's, until its task is
+/// cancelled.
 struct CommandIO: Sendable {
     var environment: [String: String]
     var stdout: any TextOutput

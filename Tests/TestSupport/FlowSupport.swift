@@ -22,12 +22,12 @@ public final class ManualClock: FlowClock, Sendable {
     public func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
 }
 
-/// Wraps a transport, recording each request's path and the clock's time
+/// Wraps a transport, recording each request's URL and the clock's time
 /// when it went out, and counting requests still in flight.
 public final class RecordingTransport: HTTPTransport, Sendable {
     public let inner: any HTTPTransport
     public let clock: any FlowClock
-    private let log = Mutex<[(path: String, at: Date)]>([])
+    private let log = Mutex<[(url: URL, at: Date)]>([])
     private let inFlightCount = Atomic<Int>(0)
 
     public init(_ inner: any HTTPTransport, clock: any FlowClock) {
@@ -36,7 +36,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     }
 
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
-        log.withLock { $0.append((request.url.path, clock.now())) }
+        log.withLock { $0.append((request.url, clock.now())) }
         inFlightCount.add(1, ordering: .relaxed)
         defer { inFlightCount.subtract(1, ordering: .relaxed) }
         return try await inner.send(request)
@@ -44,8 +44,11 @@ public final class RecordingTransport: HTTPTransport, Sendable {
 
     /// Times (by the clock) of the requests to paths ending in `suffix`.
     public func times(_ suffix: String) -> [Date] {
-        log.withLock { $0.filter { $0.path.hasSuffix(suffix) }.map(\.at) }
+        log.withLock { $0.filter { $0.url.path.hasSuffix(suffix) }.map(\.at) }
     }
+
+    /// Every request's URL, in the order they went out.
+    public var urls: [URL] { log.withLock { $0.map(\.url) } }
 
     public var inFlight: Int { inFlightCount.load(ordering: .relaxed) }
 }

@@ -73,9 +73,9 @@ final class LocalDemo: Sendable {
     let url: String
     let config: String
 
-    init(_ settings: DemoSettings = DemoSettings()) async throws {
+    init(_ settings: DemoSettings = DemoSettings(), publicAccess: PublicAccess? = nil) async throws {
         server = DemoServer(settings: settings)
-        url = try await server.start(port: 0).absoluteString
+        url = try await server.start(port: 0, publicAccess: publicAccess).absoluteString
         config = cli.folder.file("config.toml")
         try "[providers.demo]\nissuer = \"\(url)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
     }

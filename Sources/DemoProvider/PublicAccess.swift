@@ -1,0 +1,71 @@
+import Foundation
+
+/// How people in a room reach a ``DemoServer`` that is not theirs: another
+/// address of this machine it also listens on (its Wi-Fi address), and the
+/// address its pages are announced at (`verification_uri`,
+/// `verification_uri_complete`, and so the QR code). Clients of the
+/// provider keep using its loopback address, its issuer.
+///
+/// On the other address the server answers the OAuth and approval pages but
+/// not `/api/`: approving by API, expiring codes, forgetting people and
+/// changing the switches stay with this machine.
+public struct PublicAccess: Sendable, Equatable {
+    /// An IP address of this machine to listen on besides loopback; nil
+    /// when something else (a tunnel, a proxy) forwards to loopback.
+    public let listen: String?
+    /// The base URL people open, `scheme://host[:port]`; nil means
+    /// `http://listen:port`.
+    public let url: URL?
+
+    /// Checks both; the error names the option (`--listen`, `--public-url`)
+    /// and says what is wrong.
+    public init(listen: String?, url: String?) throws(DemoError) {
+        guard listen != nil || url != nil else { throw .badPublicAccess("give --listen ADDRESS, --public-url URL, or both") }
+        if let listen { try Self.check(listen: listen) }
+        self.listen = listen.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) }
+        self.url = try url.map(Self.checked(url:))
+    }
+
+    /// The base URL people open when the server listens at `port`.
+    func base(port: UInt16) -> URL? {
+        if let url { return url }
+        guard let listen else { return nil }
+        return URL(string: "http://\(listen.contains(":") ? "[\(listen)]" : listen):\(port)")
+    }
+
+    private static func check(listen: String) throws(DemoError) {
+        let bare = listen.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        var v4 = in_addr(), v6 = in6_addr()
+        let isV4 = inet_pton(AF_INET, bare, &v4) == 1, isV6 = inet_pton(AF_INET6, bare, &v6) == 1
+        guard isV4 || isV6 else {
+            throw .badPublicAccess("--listen \(listen.displayed) is not an IP address; give one of this machine's addresses, such as its Wi-Fi address (ip -brief address lists them)")
+        }
+        if bare == "0.0.0.0" || bare == "::" {
+            throw .badPublicAccess("--listen \(bare) would listen on every address; give the one address people should reach (ip -brief address lists them)")
+        }
+        if bare == "127.0.0.1" || bare == "::1" {
+            throw .badPublicAccess("--listen \(bare): the demo provider always listens on loopback; give an address others can reach")
+        }
+    }
+
+    private static func checked(url text: String) throws(DemoError) -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else {
+            throw .badPublicAccess("--public-url \(text.displayed) is not an http or https URL with a host")
+        }
+        guard url.user == nil, url.password == nil, url.query == nil, url.fragment == nil, url.path.isEmpty || url.path == "/" else {
+            throw .badPublicAccess("--public-url \(text.displayed): give only scheme://host[:port] (the pages live at its root)")
+        }
+        let trimmed = url.absoluteString.hasSuffix("/") ? String(url.absoluteString.dropLast()) : url.absoluteString
+        return URL(string: trimmed) ?? url
+    }
+}
+
+extension String {
+    /// Printable ASCII as it is, anything else as `?`: command-line text
+    /// quoted back in an error.
+    fileprivate var displayed: String {
+        String(String.UnicodeScalarView(unicodeScalars.map { (0x20...0x7E).contains($0.value) ? $0 : "?" }))
+    }
+}
