@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "ConfigFile"),
         .target(
             name: "DeviceFlow",
-            dependencies: ["SwitchboardCore", .product(name: "JWTKit", package: "jwt-kit")]
+            dependencies: ["SwitchboardCore", .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(name: "QRCode"),
         .target(

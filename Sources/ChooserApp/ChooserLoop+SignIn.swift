@@ -13,12 +13,20 @@ extension ChooserLoop {
         generation += 1
         let current = generation
         let environment = environment, session = state.session
+        // Every sign-in is traced, so the inspector can show it whenever `i` is pressed.
+        let trace = FlowTrace(clock: environment.clock) { entries in
+            Task { @MainActor [weak self] in
+                // Until the next sign-in starts: the last entries may come as this one ends.
+                guard let self, self.generation == current else { return }
+                self.send(.signInTraced(entries))
+            }
+        }
         let task = Task { @MainActor [weak self] in
             let transport = environment.providers.transport
             let provider: ResolvedProvider
             let demoServer: String?
             do {
-                let found = try await environment.providers.resolveForSignIn(providerID)
+                let found = try await environment.providers.resolveForSignIn(providerID, trace: trace)
                 provider = found.provider
                 demoServer = provider.settings.kind == .demo ? found.startedDemo?.absoluteString ?? provider.endpoints.issuer : nil
             } catch {
@@ -26,7 +34,7 @@ extension ChooserLoop {
                 return
             }
             let run = SignInRun(provider: provider, mode: mode, session: session, database: environment.database,
-                                bus: environment.bus, transport: transport, clock: environment.clock)
+                                bus: environment.bus, transport: transport, clock: environment.clock, trace: trace)
             guard let self, self.signIn?.generation == current else { return run.cancel() }
             self.signIn?.run = run
             do {

@@ -31,6 +31,8 @@ public enum Action: Sendable {
     case codeReady(WaitingCode)
     /// Bus: the sign-in moved to a new phase.
     case signInProgress(SignInProgress)
+    /// The sign-in's exchanges so far, for the inspector.
+    case signInTraced([FlowTraceEntry])
     /// The sign-in ended; `conflict` asks the person to choose.
     case signInEnded(SignInEnding, conflict: ConflictDialog?)
     /// Bus: the theme changed.

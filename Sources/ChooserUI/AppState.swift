@@ -105,6 +105,8 @@ public struct AppState: Sendable {
     public var isRunning = true
     /// Set when the chooser runs as a station (`enterKiosk`).
     public var kiosk: KioskState?
+    /// Whether the sign-in dialog shows its inspector (`i`); kept from one sign-in to the next.
+    public var inspectorShown = false
 
     public init(session: SessionKey, size: Size, now: Moment, guide: Guide, theme: Theme, providers: [ProviderChoice]) {
         self.session = session

@@ -9,6 +9,8 @@ public enum Command: Hashable, Sendable {
 /// What a key does in a dialog or the filter.
 public enum DialogCommand: Hashable, Sendable {
     case up, down, pageUp, pageDown, confirm, cancel, copy, open, retry, merge, switchAccount, close, erase
+    /// Show or hide the sign-in's inspector.
+    case inspect
     /// A character typed into the dialog's text field (the filter, a PIN).
     case type
 }
@@ -82,23 +84,31 @@ public enum Bindings {
         KeyBinding([.escape, .character("q")], .cancel, label: "cancel", help: "Close"),
     ])
 
+    /// The sign-in's inspector, in every phase that talks to the provider.
+    private static let inspector = KeyBinding<DialogCommand>(
+        [.character("i")], .inspect, label: "inspector", help: "Show or hide each exchange with the provider, as it happens")
+
     public static let requesting = KeyMap<DialogCommand>([
         KeyBinding([.escape], .cancel, label: "cancel", help: "Cancel the sign-in"),
+        inspector,
     ])
 
     public static let waiting = KeyMap<DialogCommand>([
         KeyBinding([.character("c")], .copy, label: "copy code", help: "Copy the code to the clipboard"),
         KeyBinding([.character("o")], .open, label: "open browser", help: "Open the page in the browser"),
+        inspector,
         KeyBinding([.escape], .cancel, label: "cancel", help: "Cancel the sign-in"),
     ])
 
     public static let finished = KeyMap<DialogCommand>([
         KeyBinding([.enter, .escape, .character("q")], .close, label: "close", help: "Close"),
+        inspector,
     ])
 
     public static let finishedRetry = KeyMap<DialogCommand>([
         KeyBinding([.character("r")], .retry, label: "try again", help: "Start again with a new code"),
         KeyBinding([.enter, .escape, .character("q")], .close, label: "close", help: "Close"),
+        inspector,
     ])
 
     public static let conflict = KeyMap<DialogCommand>([

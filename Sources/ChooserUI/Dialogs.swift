@@ -88,6 +88,8 @@ public struct SignInDialog: Sendable {
     public var providers: [ProviderChoice]
     public var provider: ProviderChoice?
     public var phase: Phase
+    /// The exchanges of the sign-in so far, for the inspector; a new code starts them afresh.
+    public var trace: [FlowTraceEntry] = []
 
     public init(mode: AuthMode, providers: [ProviderChoice]) {
         self.mode = mode

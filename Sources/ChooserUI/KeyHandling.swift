@@ -259,6 +259,7 @@ extension AppState {
                 return []
             }
             signIn.phase = .requesting
+            signIn.trace = []
             return [.startSignIn(provider.id, signIn.mode)]
         case (.continuing(let people, let selection), .up):
             signIn.phase = .continuing(people: people, selection: max(0, selection - 1))
@@ -268,6 +269,7 @@ extension AppState {
             guard people.indices.contains(selection) else {
                 guard let provider = signIn.provider else { return [] }
                 signIn.phase = .requesting
+                signIn.trace = []
                 return [.startSignIn(provider.id, signIn.mode)]
             }
             dialog = nil
@@ -287,7 +289,10 @@ extension AppState {
         case (.finished(let ending), .retry) where ending.canRetry:
             guard let provider = signIn.provider else { return [] }
             signIn.phase = .requesting
+            signIn.trace = []
             return [.startSignIn(provider.id, signIn.mode)]
+        case (.requesting, .inspect), (.waiting, .inspect), (.finished, .inspect):
+            inspectorShown.toggle()
         default:
             break
         }

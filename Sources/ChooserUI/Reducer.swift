@@ -79,6 +79,10 @@ extension AppState {
                 dialog.phase = .waiting(code)
             }
             return []
+        case .signInTraced(let entries):
+            // Each carries every entry so far: a late one never takes entries away.
+            updateSignIn { if entries.count >= $0.trace.count { $0.trace = entries } }
+            return []
         case .signInEnded(let ending, let conflict):
             if let conflict {
                 dialog = .conflict(conflict)

@@ -51,5 +51,10 @@ public struct DeviceAuthorization: Hashable, Sendable, CustomStringConvertible, 
     public static let longestLifetime = 86_400
     /// Seconds between polls are kept in this range, `slow_down` included.
     public static let pollIntervals = 1...600
+
+    /// The interval after a `slow_down` answer: five seconds more (RFC 8628 §3.5), within `pollIntervals`.
+    public static func interval(afterSlowDown interval: Int) -> Int {
+        min(interval + 5, pollIntervals.upperBound)
+    }
 }
 

@@ -151,7 +151,7 @@ public final class DeviceFlow: Sendable {
                 retryDelay = interval
                 next = clock.now().addingTimeInterval(TimeInterval(interval))
             case "slow_down"?:
-                interval = min(interval + 5, DeviceAuthorization.pollIntervals.upperBound)
+                interval = DeviceAuthorization.interval(afterSlowDown: interval)
                 retryDelay = interval
                 onEvent(.slowedDown(interval: interval))
                 next = clock.now().addingTimeInterval(TimeInterval(interval))

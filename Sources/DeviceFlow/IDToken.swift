@@ -15,7 +15,18 @@ struct IDTokenVerifier {
     /// Seconds of clock difference tolerated on `exp`, `nbf` and `iat`.
     var leeway: TimeInterval = 60
 
+    /// The checked claims, with the key id and algorithm of the signature.
+    struct Verified {
+        let claims: IDTokenClaims
+        let keyID: String?
+        let algorithm: String
+    }
+
     func verify(_ token: String) async throws(FlowFailure) -> IDTokenClaims {
+        try await verified(token).claims
+    }
+
+    func verified(_ token: String) async throws(FlowFailure) -> Verified {
         let signed = try SignedToken(token, as: "the id_token")
         let keys = try await fetchKeys()
         try await checkSignature(signed, with: keys.candidates(algorithm: signed.algorithm, kid: signed.keyID))
@@ -32,7 +43,7 @@ struct IDTokenVerifier {
         }
         try claims.checkTimes(at: now, leeway: leeway)
         guard claims.sub != nil else { throw .unverifiable("the id_token has no sub") }
-        return claims
+        return Verified(claims: claims, keyID: signed.keyID, algorithm: signed.algorithm)
     }
 
     private func fetchKeys() async throws(FlowFailure) -> KeySet {

@@ -13,11 +13,14 @@ public struct IdentityResolver: Sendable {
     public let subjectClaims: [String]
     public let transport: any HTTPTransport
     public let clock: any FlowClock
+    /// Where the id_token's checked claims are recorded, when traced.
+    public let trace: FlowTrace?
 
     public init(
         provider: ProviderID, endpoints: ProviderEndpoints, clientID: String, subjectClaims: [String] = ["sub"],
-        transport: any HTTPTransport, clock: any FlowClock = SystemFlowClock()
+        transport: any HTTPTransport, clock: any FlowClock = SystemFlowClock(), trace: FlowTrace? = nil
     ) {
+        self.trace = trace
         self.provider = provider
         self.endpoints = endpoints
         self.clientID = clientID
@@ -29,7 +32,10 @@ public struct IdentityResolver: Sendable {
     /// The identity behind freshly issued tokens.
     public func identity(for tokens: TokenSet) async throws(FlowFailure) -> LinkedIdentity {
         if let idToken = tokens.idToken, let jwks = endpoints.jwks, let issuer = endpoints.issuer {
-            let claims = try await IDTokenVerifier(jwks: jwks, issuer: issuer, clientID: clientID, transport: transport, now: clock.now()).verify(idToken)
+            let now = clock.now()
+            let verified = try await IDTokenVerifier(jwks: jwks, issuer: issuer, clientID: clientID, transport: transport, now: now).verified(idToken)
+            let claims = verified.claims
+            trace?.recordIDToken(claims, keyID: verified.keyID, algorithm: verified.algorithm, at: now)
             let parts = subjectClaims.compactMap { claims.claim($0) }
             guard parts.count == subjectClaims.count else {
                 throw .unverifiable("the id_token lacks \(subjectClaims.joined(separator: " and "))")

@@ -160,10 +160,11 @@ public struct ResolvedProvider: Sendable {
             scopes: scopes, transport: transport, clock: clock)
     }
 
-    public func identityResolver(transport: any HTTPTransport, clock: any FlowClock = SystemFlowClock()) -> IdentityResolver {
+    /// Finds out who signed in; with `trace`, the id_token's checked claims are recorded there.
+    public func identityResolver(transport: any HTTPTransport, clock: any FlowClock = SystemFlowClock(), trace: FlowTrace? = nil) -> IdentityResolver {
         IdentityResolver(
             provider: id, endpoints: endpoints, clientID: client.clientID, subjectClaims: template.subjectClaims,
-            transport: transport, clock: clock)
+            transport: transport, clock: clock, trace: trace)
     }
 
     public func tokenClient(transport: any HTTPTransport, clock: any FlowClock = SystemFlowClock()) -> TokenClient {

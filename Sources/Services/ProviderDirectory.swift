@@ -29,10 +29,15 @@ public actor ProviderDirectory {
     }
 
     /// The provider ready to sign in with; `startedDemo` is the address of
-    /// a demo provider this call had to start in-process.
-    public func resolveForSignIn(_ id: ProviderID) async throws(FlowFailure) -> (provider: ResolvedProvider, startedDemo: URL?) {
-        if let known = resolved[id] { return (known, nil) }
-        let settings = try settings(id)
+    /// a demo provider this call had to start in-process. With `trace`, the
+    /// provider is discovered afresh through it, so the trace of a sign-in
+    /// begins with its discovery.
+    public func resolveForSignIn(_ id: ProviderID, trace: FlowTrace? = nil) async throws(FlowFailure) -> (provider: ResolvedProvider, startedDemo: URL?) {
+        if trace == nil, let known = resolved[id] { return (known, nil) }
+        let transport = trace.map { TracingTransport(self.transport, trace: $0) } ?? self.transport
+        // A demo provider started here earlier is where its settings point now.
+        let settings: ProviderSettings
+        if let known = resolved[id] { settings = known.settings } else { settings = try self.settings(id) }
         var startedDemo: URL?
         let provider: ResolvedProvider
         do {

@@ -46,18 +46,23 @@ public final class SignInRun: Sendable {
     private let bus: NotificationBus?
     private let flow: DeviceFlow
     private let resolver: IdentityResolver
+    private let trace: FlowTrace?
 
+    /// With `trace`, every exchange of the run (and the id_token's checked
+    /// claims) is recorded there as it happens.
     public init(
         provider: ResolvedProvider, mode: AuthMode, session: SessionKey, database: AppDatabase, bus: NotificationBus?,
-        transport: any HTTPTransport, clock: any FlowClock = SystemFlowClock()
+        transport: any HTTPTransport, clock: any FlowClock = SystemFlowClock(), trace: FlowTrace? = nil
     ) {
         self.provider = provider
         self.mode = mode
         self.session = session
         self.database = database
         self.bus = bus
+        self.trace = trace
+        let transport = trace.map { TracingTransport(transport, trace: $0) } ?? transport
         flow = provider.makeFlow(transport: transport, clock: clock)
-        resolver = provider.identityResolver(transport: transport, clock: clock)
+        resolver = provider.identityResolver(transport: transport, clock: clock, trace: trace)
     }
 
     /// Asks the provider for the code to show.
@@ -91,7 +96,9 @@ public final class SignInRun: Sendable {
                 report = SignInRun.ended(Self.outcome(for: error as? FlowFailure ?? .invalidResponse("\(error)")))
             }
         case .denied: report = SignInRun.ended(.denied)
-        case .expired: report = SignInRun.ended(.expired)
+        case .expired:
+            trace?.recordExpiry()
+            report = SignInRun.ended(.expired)
         case .cancelled: report = SignInRun.ended(.cancelled)
         case .failed(let failure): report = SignInRun.ended(Self.outcome(for: failure))
         }

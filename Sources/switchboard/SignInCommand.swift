@@ -43,6 +43,9 @@ struct SignInCommand: IOCommand, TakesCommonOptions {
     @Option(name: .customLong("on-conflict"), help: "What to do when the identity belongs to another account: merge, switch or cancel (default: ask, or cancel without a terminal).")
     var onConflict: ConflictChoice?
 
+    @Flag(name: .long, help: "Print each exchange with the provider to standard error as it happens: the RFC 8628 or OpenID Connect step, the HTTP status, the time since the start; secrets as their length and a short hash.")
+    var trace = false
+
     @Option(name: .long, help: .hidden)
     var transportTimeout: Double = 15
 
@@ -60,9 +63,10 @@ struct SignInCommand: IOCommand, TakesCommonOptions {
         let transport = URLSessionTransport(timeout: transportTimeout)
         let settings = try providerSettings(io)
         let directory = ProviderDirectory(configuration: ProviderConfiguration(providers: [settings]), transport: transport)
+        let trace = self.trace ? FlowTrace { entries in entries.last.map(output.trace) } : nil
         let resolved: ResolvedProvider
         do {
-            let found = try await directory.resolveForSignIn(settings.id)
+            let found = try await directory.resolveForSignIn(settings.id, trace: trace)
             resolved = found.provider
             if let url = found.startedDemo {
                 let asked = settings.issuer?.absoluteString ?? "http://127.0.0.1:8628"
@@ -74,7 +78,8 @@ struct SignInCommand: IOCommand, TakesCommonOptions {
             throw ExitCode(ExitStatus(SignInRun.outcome(for: error)).rawValue)
         }
 
-        let run = SignInRun(provider: resolved, mode: link ? .link : .signIn, session: session, database: database, bus: nil, transport: transport)
+        let run = SignInRun(provider: resolved, mode: link ? .link : .signIn, session: session, database: database, bus: nil,
+                            transport: transport, trace: trace)
         let interrupt = io.takesSignals ? Interrupt { run.cancel() } : nil
         defer { interrupt?.stop() }
         let authorization: DeviceAuthorization

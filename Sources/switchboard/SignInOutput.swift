@@ -18,6 +18,13 @@ struct SignInOutput: Sendable {
         io.stderr.write("\(text)\n")
     }
 
+    /// One exchange of `--trace`, on standard error; on a terminal the
+    /// countdown's line is cleared first, and drawn again at its next tick.
+    func trace(_ entry: FlowTraceEntry) {
+        if interactive && !json { io.stdout.write("\r\u{1B}[2K") }
+        io.stderr.write(entry.lines.map { "trace: " + $0.displaySafe }.joined(separator: "\n") + "\n")
+    }
+
     func code(_ authorization: DeviceAuthorization, provider: ResolvedProvider) {
         if json {
             io.printJSON(CodeEvent(

@@ -115,6 +115,17 @@ struct ChooserLoopTests {
             let frame = Screen.draw(t.loop.state).text
             #expect(frame.contains("Welcome, Grace Hopper!"))
             #expect(frame.contains("● Grace Hopper"))
+            // Every sign-in is traced: i shows its exchanges, from discovery to the id_token's claims.
+            t.press(.character("i"))
+            try await t.wait("the id_token's claims in the inspector") { state in
+                guard case .signIn(let dialog) = state.dialog else { return false }
+                return dialog.trace.last?.step == "id_token"
+            }
+            guard case .signIn(let traced) = t.loop.state.dialog else { return }
+            #expect(traced.trace.first?.step == "discovery" && traced.trace.contains { $0.step == "device authorization" })
+            #expect(traced.trace.contains { $0.step.hasPrefix("poll") && $0.result == "OK: tokens" })
+            let inspected = Screen.draw(t.loop.state).text
+            #expect(inspected.contains("Inspector · each exchange with Demo") && inspected.contains("name=Grace Hopper"))
         }
     }
 

@@ -290,6 +290,28 @@ struct ReducerTests {
         #expect(state.dialog == nil && !state.needsTicks)
     }
 
+    @Test("i shows and hides the inspector once the sign-in talks to the provider; it stays open for the next sign-in, whose exchanges start afresh")
+    func inspector() {
+        var state = Fixture.state(size: Self.size)
+        _ = Fixture.press(.character("a"), on: &state)
+        #expect(Fixture.press(.character("i"), on: &state).isEmpty)
+        #expect(!state.inspectorShown && state.inspectorArea == nil, "no inspector while choosing a provider")
+        _ = Fixture.press(.down, .down, .enter, .character("i"), on: &state)
+        #expect(state.inspectorShown && state.inspectorArea != nil)
+        let entry = FlowTraceEntry(elapsed: 0, reference: "OIDC Discovery §4", step: "discovery", status: 200, result: "OK")
+        _ = state.reduce(.signInTraced([entry, entry]))
+        _ = state.reduce(.signInTraced([entry]))  // a late, older list takes nothing away
+        guard case .signIn(let dialog) = state.dialog else { Issue.record("no dialog"); return }
+        #expect(dialog.trace.count == 2)
+        _ = state.reduce(.signInEnded(SignInEnding(outcome: .expired), conflict: nil))
+        #expect(state.inspectorArea != nil)
+        #expect(Fixture.press(.character("r"), on: &state) == [.startSignIn("demo", .signIn)])
+        guard case .signIn(let again) = state.dialog else { Issue.record("no dialog"); return }
+        #expect(again.trace.isEmpty && state.inspectorShown)
+        _ = Fixture.press(.character("i"), on: &state)
+        #expect(!state.inspectorShown && state.inspectorArea == nil)
+    }
+
     @Test("outcomes: approved closes on Enter; expired and denied offer r to restart")
     func outcomes() {
         var state = Fixture.state(size: Self.size)

@@ -7,10 +7,14 @@ import TerminalUI
 enum Snapshot {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
 
-    static func check(_ buffer: Buffer, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    /// `normalising` replaces, row by row, what differs from run to run
+    /// (a port, a random code) with text of the same width.
+    static func check(
+        _ buffer: Buffer, _ name: String, normalising: (String) -> String = { $0 }, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         // A frame keeps the right edge visible in the golden file.
         let border = "+" + String(repeating: "-", count: buffer.width) + "+"
-        let body = buffer.lines.map { line in "|" + line + String(repeating: " ", count: max(0, buffer.width - line.displayWidth)) + "|" }
+        let body = buffer.lines.map(normalising).map { line in "|" + line + String(repeating: " ", count: max(0, buffer.width - line.displayWidth)) + "|" }
         let text = ([border] + body + [border]).joined(separator: "\n") + "\n"
         let file = folder.appendingPathComponent(name + ".txt")
         if ProcessInfo.processInfo.environment["SWITCHBOARD_RECORD_SNAPSHOTS"] == "1" {

@@ -1,6 +1,7 @@
 import DemoProvider
 import Foundation
 import Testing
+import TestBasics
 import TestSupport
 import Store
 import SwitchboardCore
@@ -211,5 +212,45 @@ struct SignInCLITests {
         #expect(approval.status == 0, "\(approval.stderr)")
         #expect(await signIn.exitStatus() == 0)
         #expect(signIn.stderr.contains("started one at"))
+    }
+}
+
+@Suite("sign-in --trace")
+struct SignInTraceCLITests {
+    @Test("--trace prints each exchange to standard error as it happens, with step, status and time; no 8 bytes in a row of a token or the client secret")
+    func trace() async throws {
+        let demo = try await LocalDemo(DemoSettings(interval: 1, slowDownPolls: 1))
+        try "[providers.demo]\nissuer = \"\(demo.url)\"\nclient_secret = \"CLIENT-SECRET-VALUE-7\"\n"
+            .write(toFile: demo.config, atomically: true, encoding: .utf8)
+        chmod(demo.config, 0o600)
+        let signIn = demo.cli.start("sign-in", "demo", "--json", "--trace", environment: demo.environment)
+        let code = try await demo.code(of: signIn)
+        try await waitUntil("the slow_down shows in the trace", within: 30) { signIn.stderr.contains("interval now 6 s") }
+        #expect(await demo.approve(code, ["--as", "grace"]).status == 0)
+        #expect(try await demo.outcome(of: signIn)["outcome"] as? String == "approved")
+        #expect(await signIn.exitStatus() == 0)
+        let trace = signIn.stderr
+        let headlines = trace.split(separator: "\n").filter { !$0.hasPrefix("trace:     ") }
+        #expect(headlines.count == 6, "\(trace)")
+        for (line, expected) in zip(headlines, [
+            "OIDC Discovery §4 discovery  HTTP 200 OK", "RFC 8628 §3.1–3.2 device authorization  HTTP 200 OK",
+            "RFC 8628 §3.4–3.5 poll 1  HTTP 400 slow_down", "RFC 8628 §3.4–3.5 poll 2  HTTP 200 OK: tokens",
+            "OIDC Core §10.1 signing keys  HTTP 200 OK", "OIDC Core §3.1.3.7 id_token  checked: signature, iss, aud, exp",
+        ]) {
+            #expect(line.hasPrefix("trace: +") && line.hasSuffix(expected), "\(line)")
+        }
+        #expect(trace.contains("user_code=\(code)") && trace.contains("name=Grace Hopper"))
+        #expect(signIn.lines.allSatisfy { !$0.contains("trace:") }, "the trace goes to standard error only")
+
+        let database = try AppDatabase(testing: demo.cli.path)
+        let tokens = try #require(try database.credential(for: Identity(provider: "demo", subject: "1906")))
+        for secret in [tokens.accessToken, tokens.refreshToken!, tokens.idToken!, "CLIENT-SECRET-VALUE-7"] {
+            let bytes = Array(secret.utf8)
+            for start in 0...(bytes.count - 8) {
+                let window = String(decoding: bytes[start..<(start + 8)], as: UTF8.self)
+                #expect(!(trace + signIn.lines.joined()).contains(window), "\(window) of a secret is shown")
+            }
+        }
+        await demo.stop()
     }
 }

@@ -14,7 +14,9 @@ public enum Screen {
         GuidePane.draw(state, layout: layout, into: &buffer)
         if let dialog = state.dialog {
             switch dialog {
-            case .signIn(let signIn): SignInDialogView.draw(signIn, state: state, into: &buffer)
+            case .signIn(let signIn):
+                SignInDialogView.draw(signIn, state: state, into: &buffer)
+                if let area = state.inspectorArea { InspectorPane.draw(signIn, state: state, in: area, into: &buffer) }
             case .conflict(let conflict): ConflictDialogView.draw(conflict, state: state, into: &buffer)
             case .disconnect(let confirm): DisconnectDialogView.draw(confirm, state: state, into: &buffer)
             case .pin(let pin): PINDialogView.draw(pin, state: state, into: &buffer)

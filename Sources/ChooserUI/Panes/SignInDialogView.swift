@@ -9,7 +9,7 @@ enum SignInDialogView {
         case .signIn: dialog.provider == nil ? "Add an account" : "Sign in with \(providerName)"
         case .link: "Link \(providerName) to \(state.active.account?.name.displaySafe ?? "the active account")"
         }
-        let wanted = Size(width: min(78, state.size.width - 4), height: state.size.height - 2)
+        let wanted = Size(width: min(78, state.size.width - 4), height: state.dialogArea.height)
         switch dialog.phase {
         case .choosing(let selection):
             let inner = DialogFrame.draw(title: title, size: Size(width: min(60, wanted.width), height: min(wanted.height, dialog.providers.count + 6)), state: state, into: &buffer)
@@ -18,16 +18,27 @@ enum SignInDialogView {
             let inner = DialogFrame.draw(title: title, size: Size(width: min(60, wanted.width), height: min(wanted.height, people.count + 7)), state: state, into: &buffer)
             continuing(people, selection: selection, providerName: providerName, state: state, in: inner, into: &buffer)
         case .requesting:
-            let inner = DialogFrame.draw(title: title, size: Size(width: min(60, wanted.width), height: 5), state: state, into: &buffer)
+            let inner = DialogFrame.draw(title: title, size: Size(width: min(60, wanted.width), height: min(wanted.height, height(of: dialog))), state: state, into: &buffer)
             buffer.write("Asking \(providerName) for a code…", x: inner.x, y: inner.y + 1, style: state.theme[.text], limit: inner.width)
         case .waiting(let code):
-            // Tall enough for the text, and for the QR code when it shows.
-            let height = min(wanted.height, max(code.qrRows.count, 17) + 2)
-            let inner = DialogFrame.draw(title: title, size: Size(width: wanted.width, height: height), state: state, into: &buffer)
+            let inner = DialogFrame.draw(title: title, size: Size(width: wanted.width, height: min(wanted.height, height(of: dialog))), state: state, into: &buffer)
             waiting(code, providerName: providerName, state: state, in: inner, into: &buffer)
         case .finished(let ending):
-            let inner = DialogFrame.draw(title: title, size: Size(width: min(64, wanted.width), height: min(wanted.height, 10)), state: state, into: &buffer)
+            let inner = DialogFrame.draw(title: title, size: Size(width: min(64, wanted.width), height: min(wanted.height, height(of: dialog))), state: state, into: &buffer)
             finished(ending, providerName: providerName, state: state, in: inner, into: &buffer)
+        }
+    }
+
+    /// The rows the dialog takes, when they fit, once it talks to the
+    /// provider: the inspector has the rest of the screen.
+    static func height(of dialog: SignInDialog) -> Int {
+        switch dialog.phase {
+        case .choosing(_): dialog.providers.count + 6
+        case .continuing(let people, _): people.count + 7
+        case .requesting: 5
+        // Tall enough for the text, and for the QR code when it shows.
+        case .waiting(let code): max(code.qrRows.count, 17) + 2
+        case .finished: 10
         }
     }
 

@@ -29,8 +29,7 @@ enum DialogFrame {
     /// Draws the frame and returns the area inside it.
     static func draw(title: String, size wanted: Size, state: AppState, into buffer: inout Buffer) -> Rect {
         let theme = state.theme
-        let screen = Rect(x: 0, y: 1, width: state.size.width, height: state.size.height - 2)
-        let rect = screen.centered(wanted)
+        let rect = state.dialogArea.centered(wanted)
         buffer.fill(rect, style: theme[.dialog])
         let inner = buffer.drawBox(rect, title: title, style: theme[.borderFocused], titleStyle: theme[.dialogTitle])
         return inner.inset(dx: 1, dy: 0)
