@@ -33,14 +33,18 @@ public struct ChooserEnvironment: Sendable {
     /// See `handOff`.
     public typealias HandOff = @MainActor @Sendable (AccountID) async -> (text: String, kind: Toast.Kind)?
 
+    /// What `demo tour` asks of the world; nil unless on tour.
+    public var tour: TourDriver?
+
     public init(
         database: AppDatabase, bus: NotificationBus, providers: ProviderDirectory, clock: any FlowClock = SystemFlowClock(),
         copy: @escaping @MainActor @Sendable (String) -> Void, open: @escaping @Sendable (String) throws -> Void,
         nextTheme: @escaping @Sendable (String) -> (Theme, String?), now: @escaping @Sendable () -> Moment = { Moment.now() },
         runCommand: @escaping @Sendable ([String]) async -> CommandOutcome = { _ in .failed("running commands is not set up") },
-        handOff: HandOff? = nil
+        handOff: HandOff? = nil, tour: TourDriver? = nil
     ) {
         self.handOff = handOff
+        self.tour = tour
         self.database = database
         self.bus = bus
         self.providers = providers
@@ -61,5 +65,19 @@ public struct ChooserEnvironment: Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
+    }
+}
+
+/// How the tour's requests are carried out: the demo provider's approval
+/// and settings API, and a new empty store for each round.
+public struct TourDriver: Sendable {
+    /// Carries out a request to the demo provider; nil when done, else why not.
+    public var provider: @Sendable (TourRequest) async -> String?
+    /// An empty store, the one the chooser shows from then on.
+    public var freshStore: @MainActor @Sendable () throws -> AppDatabase
+
+    public init(provider: @escaping @Sendable (TourRequest) async -> String?, freshStore: @escaping @MainActor @Sendable () throws -> AppDatabase) {
+        self.provider = provider
+        self.freshStore = freshStore
     }
 }

@@ -14,7 +14,8 @@ import TerminalUI
 @MainActor
 public final class ChooserLoop {
     public private(set) var state: AppState
-    let environment: ChooserEnvironment
+    /// Its store changes only on tour, for each round (`TourDriver.freshStore`).
+    private(set) var environment: ChooserEnvironment
     private let render: @MainActor (AppState) -> Void
     private var subscriptions: [Subscription] = []
     private var renderScheduled = false
@@ -49,6 +50,7 @@ public final class ChooserLoop {
             reduce(.loaded(AccountList(try database.accounts(), protected: try database.protectedAccounts()), active: active))
         } catch { fail(error) }
         flush()
+        scheduleTimers()
         checkActiveCredentials()
     }
 
@@ -120,7 +122,8 @@ public final class ChooserLoop {
         // kept (a deadline that moved later, as the idle one does at every
         // key, is met by the tick after it): a burst of keys, a paste, never
         // leaves a task per key behind it, cancelled but not yet run.
-        guard let expiry = state.nextDeadline, ticker == nil else {
+        // While the ticker runs, only a deadline due within its second needs a wake-up of its own (the tour's).
+        guard let expiry = state.nextDeadline, ticker == nil || environment.now().distance(to: expiry) < 1 else {
             toastTimer?.cancel()
             (toastTimer, toastTimerDue) = (nil, nil)
             return
@@ -211,6 +214,8 @@ public final class ChooserLoop {
                 let outcome = await run(command)
                 self?.send(.powerCommandRan(choice, outcome))
             }
+        case .tour(let request, let id):
+            tour(request, id: id)
         case .endHandOff:
             handOff?.cancel()
         case .quit:
@@ -220,6 +225,31 @@ public final class ChooserLoop {
             subscriptions.forEach { $0.cancel() }
             quitContinuation?.resume()
             quitContinuation = nil
+        }
+    }
+
+    /// Carries out a request of the tour: an empty store now, in place of
+    /// the one shown (any sign-in ended first); the demo provider's API off
+    /// the main actor. The answer comes back as `.tourAnswered`.
+    private func tour(_ request: TourRequest, id: Int) {
+        guard let driver = environment.tour else { return reduce(.tourAnswered(id: id, problem: "there is no tour here")) }
+        guard request == .freshStore else {
+            Task { @MainActor [weak self] in
+                let problem = await driver.provider(request)
+                self?.send(.tourAnswered(id: id, problem: problem))
+            }
+            return
+        }
+        signIn?.run?.cancel()
+        signIn?.task.cancel()
+        (signIn, pendingConflict) = (nil, nil)
+        do {
+            environment.database = try driver.freshStore()
+            let database = environment.database
+            reduce(.loaded(AccountList(try database.accounts(), protected: try database.protectedAccounts()), active: try database.active(in: state.session)))
+            reduce(.tourAnswered(id: id, problem: nil))
+        } catch {
+            reduce(.tourAnswered(id: id, problem: "no empty store: \(error)"))
         }
     }
 

@@ -52,6 +52,8 @@ public enum Action: Sendable {
     case remembered(AccountID?)
     /// A station's reboot or power-off command ended.
     case powerCommandRan(OperatorChoice, CommandOutcome)
+    /// The tour's request `id` was carried out; `problem` says why not.
+    case tourAnswered(id: Int, problem: String?)
 }
 
 /// The store's answer to a PIN typed in the chooser.
@@ -97,6 +99,8 @@ public enum Effect: Hashable, Sendable {
     case endHandOff
     /// Run a station's reboot or power-off command (no shell).
     case power(OperatorChoice, command: [String])
+    /// Carry out a request of the tour; `.tourAnswered(id:)` follows.
+    case tour(TourRequest, id: Int)
     case quit
 }
 

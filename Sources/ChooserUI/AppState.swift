@@ -107,6 +107,8 @@ public struct AppState: Sendable {
     public var kiosk: KioskState?
     /// Whether the sign-in dialog shows its inspector (`i`); kept from one sign-in to the next.
     public var inspectorShown = false
+    /// Set when the chooser walks itself through a tour (`startTour`).
+    public internal(set) var tour: TourState?
 
     public init(session: SessionKey, size: Size, now: Moment, guide: Guide, theme: Theme, providers: [ProviderChoice]) {
         self.session = session
@@ -129,5 +131,5 @@ public struct AppState: Sendable {
 
     /// When the state next changes by itself: a toast goes away, or a
     /// station's idle countdown starts or ends.
-    public var nextDeadline: Moment? { (toasts.map(\.expiresAt) + [nextKioskDeadline].compactMap { $0 }).min() }
+    public var nextDeadline: Moment? { (toasts.map(\.expiresAt) + [nextKioskDeadline, nextTourDeadline].compactMap { $0 }).min() }
 }

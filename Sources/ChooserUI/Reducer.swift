@@ -7,7 +7,8 @@ extension AppState {
     /// A station's actions go through its layer (`Station.swift`), which
     /// comes back here for the chooser's part.
     public mutating func reduce(_ action: Action) -> [Effect] {
-        kiosk == nil ? apply(action) : reduceAtStation(action)
+        if tour != nil { return reduceOnTour(action) }
+        return kiosk == nil ? apply(action) : reduceAtStation(action)
     }
 
     /// The chooser's reducer, a station or not.
@@ -28,6 +29,9 @@ extension AppState {
             return []
         case .started, .activity, .handOffEnded, .remembered, .powerCommandRan, .operatorPINChecked:
             // A station's own (`Station.swift`); the plain chooser has none.
+            return []
+        case .tourAnswered:
+            // The tour's own (`Tour.swift`).
             return []
         case .terminate:
             return quit()

@@ -101,7 +101,7 @@ public enum FlowFailure: Error, Hashable, Sendable, CustomStringConvertible {
     /// A transport failure as the flow reports it: an answer that came but
     /// cannot be used (too large, a redirect to another origin) is the
     /// provider's fault (`invalidResponse`); no answer at all is `offline`.
-    init(_ error: TransportError) {
+    public init(_ error: TransportError) {
         if error == .cancelled {
             self = .cancelled
         } else if error.isProviderFault {

@@ -67,9 +67,12 @@ enum Chooser {
     /// a station when `kiosk` is given. Returns what went wrong on the way
     /// (failing bus subscribers), to print once the terminal is back, and
     /// the signal (SIGTERM, SIGHUP, SIGQUIT, SIGINT) that ended it, if one did.
+    /// On `tour`, the chooser walks itself through its script, with no
+    /// change feed: its stores are its own.
     static func run(
         session: SessionKey, database: AppDatabase, configuration: ProviderConfiguration, guide: Guide,
-        selection: ThemeSelection, environment: [String: String], notices: [String], kiosk: KioskSettings?
+        selection: ThemeSelection, environment: [String: String], notices: [String], kiosk: KioskSettings?,
+        tour: (TourState, TourDriver)? = nil
     ) async throws -> (failures: [String], signal: Int32?) {
         let failures = Mutex<[String]>([])
         let received = Mutex<Int32?>(nil)
@@ -77,11 +80,13 @@ enum Chooser {
         let providers = ProviderDirectory(configuration: configuration, transport: URLSessionTransport(timeout: 15))
         // Before the store is first read, so that no other program's change falls in between.
         var feedProblem: String?
-        let feed: ChangeFeed?
-        do {
-            feed = try ChangeFeed(database: database, bus: bus) { error in failures.withLock { $0.append("\(error)") } }
-        } catch {
-            (feed, feedProblem) = (nil, "Changes made by other programs will show only after a restart: \(error)")
+        var feed: ChangeFeed?
+        if tour == nil {
+            do {
+                feed = try ChangeFeed(database: database, bus: bus) { error in failures.withLock { $0.append("\(error)") } }
+            } catch {
+                (feed, feedProblem) = (nil, "Changes made by other programs will show only after a restart: \(error)")
+            }
         }
         defer { feed?.cancel() }
         let terminal = CursesTerminal()
@@ -104,6 +109,7 @@ enum Chooser {
             handOff = { id in await station.run(id, terminal: terminal) }
         }
         for notice in notices + [feedProblem].compactMap({ $0 }) { state.notify(notice.displaySafe, .warning) }
+        if let (script, _) = tour { state.startTour(script) }
         let loop = ChooserLoop(
             state: state,
             environment: ChooserEnvironment(
@@ -115,7 +121,7 @@ enum Chooser {
                         requested: Theme.builtInName(after: current), environment: [:], builtInText: BundledFiles.themeText)
                     return (next.theme.reduced(toColors: colors), next.warning)
                 },
-                runCommand: { await StationCommand.run($0) }, handOff: handOff),
+                runCommand: { await StationCommand.run($0) }, handOff: handOff, tour: tour?.1),
             render: { terminal.draw(Screen.draw($0)) })
         terminal.listen(
             onEvent: { loop.send(.input($0)) },

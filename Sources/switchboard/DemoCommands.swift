@@ -3,12 +3,13 @@ import Configuration
 import DemoProvider
 import DeviceFlow
 import Foundation
+import Services
 import SwitchboardCore
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo", abstract: "Run the built-in demo provider, and approve its codes from a terminal.",
-        subcommands: [DemoServe.self, DemoApprove.self])
+        subcommands: [DemoServe.self, DemoApprove.self, DemoTour.self])
 }
 
 struct DemoServe: IOCommand {
@@ -159,27 +160,23 @@ struct DemoApprove: IOCommand {
     var server = "http://127.0.0.1:8628"
 
     func run(io: CommandIO) async throws {
-        guard let base = URL(string: server), let url = URL(string: base.absoluteString + "/api/approve") else {
+        guard let base = URL(string: server), URL(string: base.absoluteString + "/api/approve") != nil else {
             throw io.fail("--server \(server.displaySafe) is not a URL", .usage)
         }
         if let problem = EndpointPolicy.problem(with: base, as: "--server") { throw io.fail(problem, .usage) }
-        let body = try JSONSerialization.data(withJSONObject: ["user_code": code, "person": person, "deny": deny])
-        let response: HTTPResponse
+        let answer: DemoAPI.Answer
         do {
-            response = try await URLSessionTransport(timeout: 10).send(HTTPRequest(
-                method: "POST", url: url, headers: ["Content-Type": "application/json", "Accept": "application/json"], body: body))
+            answer = try await DemoAPI(server: base, transport: URLSessionTransport(timeout: 10)).decide(userCode: code, person: person, deny: deny)
         } catch {
             throw io.fail("\(error); is `switchboard demo serve` running at \(server)?", .offline)
         }
-        let answer = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
-        switch (response.status, answer?["error"] as? String) {
-        case (200, _): io.print(deny ? "Denied \(code)." : "Approved \(code) as \(person).")
-        case (_, "unknown_code"?): throw io.fail("no pending code \(code) at \(server)", .notFound)
-        case (_, "unknown_person"?): throw io.fail("no demo person \(person); choose ada, grace, zoe or alan", .usage)
-        case (_, "expired_token"?): throw io.fail("code \(code) has expired", .expired)
-        case (_, "code_already_used"?): throw io.fail("code \(code) was already used", .conflict)
-        case (429, _): throw io.fail("too many wrong codes; wait a minute", .providerError)
-        case (let status, let error): throw io.fail("the demo provider answered HTTP \(status)\(error.map { " (\($0))" } ?? "")", .providerError)
+        switch answer {
+        case .approved, .denied: io.print(deny ? "Denied \(code)." : "Approved \(code) as \(person).")
+        case .unknownCode: throw io.fail("no pending code \(code) at \(server)", .notFound)
+        case .unknownPerson: throw io.fail("no demo person \(person); choose ada, grace, zoe or alan", .usage)
+        case .expired: throw io.fail("code \(code) has expired", .expired)
+        case .alreadyUsed: throw io.fail("code \(code) was already used", .conflict)
+        case .tooManyAttempts, .failed: throw io.fail(answer.problem ?? "", .providerError)
         }
     }
 }

@@ -7,17 +7,20 @@ extension AppState {
     /// rows the dialog takes (at least `inspectorRows` of them).
     public var inspectorArea: Rect? {
         guard inspectorShown, case .signIn(let signIn) = dialog, signIn.talksToProvider, ScreenLayout(size) != nil else { return nil }
-        let body = size.height - 2
+        let body = bodyRows
         let height = max(Self.inspectorRows, body - SignInDialogView.height(of: signIn))
         return Rect(x: 0, y: 1 + body - height, width: size.width, height: height)
     }
+
+    /// The rows between the bars (and above the tour's caption).
+    private var bodyRows: Int { size.height - 2 - (tour == nil ? 0 : 1) }
 
     /// The fewest rows the inspector takes: the dialog gives way first.
     static let inspectorRows = 6
 
     /// Where dialogs are centred: between the bars, or above the inspector when it shows.
     var dialogArea: Rect {
-        let body = Rect(x: 0, y: 1, width: size.width, height: size.height - 2)
+        let body = Rect(x: 0, y: 1, width: size.width, height: bodyRows)
         guard let inspector = inspectorArea else { return body }
         return Rect(x: 0, y: 1, width: size.width, height: inspector.y - 1)
     }

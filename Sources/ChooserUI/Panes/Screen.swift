@@ -28,7 +28,8 @@ public enum Screen {
         buffer.drawKeyBar(
             state.keyBar, in: layout.keyBar, keyStyle: state.theme[.keyBarKey], labelStyle: state.theme[.keyBarLabel],
             dimStyle: state.theme[.keyBarLabel].adding(.dim))
-        Toasts.draw(state, above: layout.keyBar, into: &buffer)
+        TourCaption.draw(state, into: &buffer)
+        Toasts.draw(state, above: TourCaption.rect(state) ?? layout.keyBar, into: &buffer)
         KioskBanner.draw(state, into: &buffer)
         return buffer
     }
