@@ -176,7 +176,8 @@ extension AppState {
         switch tour.mode {
         case .person(let last): return tour.idle.isFinite ? last.advanced(by: tour.idle) : nil
         case .touring:
-            if tour.pending != nil { return nil }
+            // Too small a terminal makes no moves: the resize that ends it comes as an action.
+            if tour.pending != nil || ScreenLayout(size) == nil { return nil }
             if tour.due { return now }
             if let until = tour.pauseUntil { return until }
             return tour.waitingSince?.advanced(by: TourState.waitLimit)
@@ -214,9 +215,10 @@ extension AppState {
 
     // MARK: The script
 
-    /// Makes the script's moves from where it is, as far as they go now.
+    /// Makes the script's moves from where it is, as far as they go now;
+    /// none while the terminal is too small to show them (a resize goes on).
     mutating func advanceTour() -> [Effect] {
-        guard tour?.mode == .touring else { return [] }
+        guard tour?.mode == .touring, ScreenLayout(size) != nil else { return [] }
         tour?.due = false
         var effects: [Effect] = []
         // Moves that are done at once follow each other in one turn; the

@@ -106,6 +106,16 @@ struct TourTests {
         #expect(again == .settings(expiresIn: 600, interval: 1, slowDownPolls: 0), "from its first move")
     }
 
+    @Test("in a terminal too small to show the chooser the tour waits, and goes on once it is large enough")
+    func tooSmall() {
+        var state = Self.touring()
+        _ = state.reduce(.input(.resize(Size(width: 50, height: 12))))
+        #expect(Self.tick(&state, 0).isEmpty && state.tour?.step == 0 && state.tour?.move == 0)
+        #expect(state.nextDeadline == nil, "no ticks while it waits")
+        _ = state.reduce(.input(.resize(Self.size)))
+        #expect(Self.requests(Self.tick(&state, 0.1)).first?.0 == .settings(expiresIn: 600, interval: 1, slowDownPolls: 0))
+    }
+
     @Test("Ctrl-C quits even while the tour has the chooser")
     func controlCQuits() {
         var state = Self.touring()
