@@ -5,10 +5,10 @@ enum ApprovalPage {
     static func form(userCode: String, people: [DemoPerson], selected: String?, notice: String? = nil) -> String {
         let chosen = people.contains { $0.id == selected } ? selected : people.first?.id
         let radios = people.map { person in
-            let email = person.email.map { " <small>\(escape($0))\(person.emailVerified ? "" : " (unverified)")</small>" } ?? ""
+            let email = person.email.map { "<small>\(escape($0))\(person.emailVerified ? "" : " (unverified)")</small>" } ?? ""
             return """
                 <label class="person"><input type="radio" name="person" value="\(escape(person.id))"\
-                \(person.id == chosen ? " checked" : "")> \(escape(person.name))\(email)</label>
+                \(person.id == chosen ? " checked" : "")><span>\(escape(person.name))\(email)</span></label>
                 """
         }.joined(separator: "\n")
         let noticeHTML = notice.map { "<p class=\"notice\" role=\"alert\">\(escape($0))</p>\n" } ?? ""
@@ -68,10 +68,14 @@ enum ApprovalPage {
         <style>
         body { font: 16px/1.5 system-ui, sans-serif; max-width: 30rem; margin: 3rem auto; padding: 0 1rem; }
         input#user_code { font: 1.5rem ui-monospace, monospace; letter-spacing: .1em; width: 100%; \
-        box-sizing: border-box; text-transform: uppercase; }
-        fieldset { margin: 1rem 0; } label.person { display: block; margin: .25rem 0; }
-        small { color: #555; } .notice { color: #a00; font-weight: bold; }
-        button { font-size: 1rem; padding: .5rem 1.25rem; margin-right: .5rem; } .deny { background: #fee; }
+        box-sizing: border-box; text-transform: uppercase; padding: .25rem .5rem; }
+        fieldset { margin: 1rem 0; }
+        label.person { display: flex; align-items: center; gap: .75rem; min-height: 2.75rem; padding: .25rem 0; }
+        label.person input { width: 1.25rem; height: 1.25rem; margin: 0; flex: none; }
+        small { display: block; color: #555; font-size: .85rem; } .notice { color: #a00; font-weight: bold; }
+        .actions { display: flex; gap: .75rem; }
+        button { font-size: 1rem; min-height: 2.75rem; padding: .5rem 1.5rem; } .deny { background: #fee; }
+        @media (max-width: 30rem) { body { margin-top: 1.5rem; } h1 { font-size: 1.6rem; } button { flex: 1; } }
         </style>
         </head>
         <body>
