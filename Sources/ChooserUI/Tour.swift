@@ -26,6 +26,17 @@ public enum TourCondition: Hashable, Sendable {
     case conflictShown
     /// No dialog is open.
     case noDialog
+
+    /// What is waited for, in words.
+    var waitedFor: String {
+        switch self {
+        case .codeShown: "a code"
+        case .slowedDown: "a slow_down answer"
+        case .signInEnded: "the sign-in to end"
+        case .conflictShown: "the conflict dialog"
+        case .noDialog: "the dialog to close"
+        }
+    }
 }
 
 /// One move of the tour: keys pressed as a person would, the demo
@@ -293,7 +304,7 @@ extension AppState {
                 return .waiting
             }
             return now.distance(to: since.advanced(by: TourState.waitLimit)) > 0 ? .waiting
-                : .lost("waited \(Int(TourState.waitLimit)) s for \(condition)")
+                : .lost("waited \(Int(TourState.waitLimit)) s for \(condition.waitedFor)")
         case .again:
             effects += restartTour(notice: nil)
             return .waiting

@@ -206,14 +206,8 @@ struct InspectorTests {
                 // A secret wrapped over rows would be whole again without the frame and the spaces.
                 shown.append(rows.joined().filter { !$0.isWhitespace && !"│─┌┐└┘".contains($0) })
             }
+            #expect(shownPieces(of: flow.secrets, in: shown).isEmpty)
             for secret in flow.secrets {
-                let bytes = Array(secret.utf8)
-                for start in 0...(bytes.count - 8) {
-                    let window = String(decoding: bytes[start..<(start + 8)], as: UTF8.self)
-                    for text in shown where text.contains(window) {
-                        Issue.record("\"\(window)\" of a \(bytes.count)-byte secret is shown")
-                    }
-                }
                 #expect(trace.contains(FlowTrace.redacted(secret)), "each secret shows as its length and a short hash")
             }
         }

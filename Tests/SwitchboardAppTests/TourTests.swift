@@ -136,7 +136,7 @@ struct TourTests {
         var effects = Self.tick(&state, 1.1 + TourState.waitLimit)
         #expect(effects.contains(.cancelSignIn))
         var (fresh, id) = try #require(Self.requests(effects).first)
-        #expect(fresh == .freshStore && state.tourCaption == "The tour starts again: waited 60 s for codeShown")
+        #expect(fresh == .freshStore && state.tourCaption == "The tour starts again: waited 60 s for a code")
         _ = state.reduce(.tourAnswered(id: id, problem: nil))
         // The provider refuses the settings.
         let (_, again) = try #require(Self.requests(Self.tick(&state, 70)).first)

@@ -210,3 +210,19 @@ public final class Recorder<Element: Sendable>: Sendable {
     public func add(_ item: Element) { items.withLock { $0.append(item) } }
     public var all: [Element] { items.withLock { $0 } }
 }
+
+/// Every run of eight bytes of a secret that shows in `texts`: what a test
+/// of redaction expects to be empty. Eight bytes in a row of a random token
+/// do not turn up by chance; fewer would match ordinary words.
+public func shownPieces(of secrets: [String], in texts: [String]) -> [String] {
+    var shown: [String] = []
+    for secret in secrets {
+        let bytes = Array(secret.utf8)
+        guard bytes.count >= 8 else { continue }
+        for start in 0...(bytes.count - 8) {
+            let window = String(decoding: bytes[start..<(start + 8)], as: UTF8.self)
+            if texts.contains(where: { $0.contains(window) }) { shown.append(window) }
+        }
+    }
+    return shown
+}
