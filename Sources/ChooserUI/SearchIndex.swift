@@ -1,0 +1,223 @@
+import SwitchboardCore
+
+/// The filter's index: every account's searchable text (its name, and each
+/// identity's provider, email and display name, lower-cased) in one buffer,
+/// and the accounts' positions in the list's order. Built once, from a
+/// stream of the store's accounts, then kept up to date a few accounts at a
+/// time from the change feed (`update`, `reorder`); never rebuilt per key.
+///
+/// Each account has a slot: its id and where its text is. Text replaced
+/// leaves garbage behind, and an account gone leaves an empty slot; both
+/// are squeezed out when they make up half the index.
+public struct SearchIndex: Sendable {
+    /// The order `positions` follow.
+    public let order: AccountOrder
+    /// Each slot's account id (0 for an empty slot: ids start at 1).
+    private var ids: [Int64] = []
+    /// Every slot's text, one after another, ending with `padding` zero
+    /// bytes so that the search may read a whole vector past any text.
+    private var text: [UInt8] = Array(repeating: 0, count: SearchIndex.padding)
+    private var starts: [Int32] = []
+    private var ends: [Int32] = []
+    /// The slot of each id.
+    private var slots: [Int64: Int32] = [:]
+    /// The slots in the list's order.
+    private var positions: [Int32] = []
+    /// Bytes of text and slots no longer used.
+    private var garbage = 0, emptySlots = 0
+    private static let padding = 32
+
+    /// An empty index for a list in `order`.
+    public init(order: AccountOrder) { self.order = order }
+
+    /// The index of `accounts`, in the order given, which is `order`.
+    public init(_ accounts: [Account], order: AccountOrder) {
+        self.order = order
+        ids.reserveCapacity(accounts.count)
+        for account in accounts { append(account) }
+    }
+
+    /// How many accounts it has.
+    public var count: Int { positions.count }
+
+    /// The account at `position` of the list.
+    public func id(at position: Int) -> AccountID? {
+        positions.indices.contains(position) ? AccountID(ids[Int(positions[position])]) : nil
+    }
+
+    /// Whether the account is in the index.
+    public func contains(_ id: AccountID) -> Bool { slots[id.rawValue] != nil }
+
+    /// Where the account stands in the list.
+    public func position(of id: AccountID) -> Int? {
+        guard let slot = slots[id.rawValue] else { return nil }
+        return positions.firstIndex(of: slot)
+    }
+
+    /// Adds an account after the last (building the index in order).
+    public mutating func append(_ account: Account) {
+        guard slots[account.id.rawValue] == nil else { return update(account) }
+        let slot = newSlot(account)
+        positions.append(slot)
+    }
+
+    /// The account's text as it is now; an account not in the index gets a
+    /// slot, and a place in the list at the next `reorder`.
+    public mutating func update(_ account: Account) {
+        guard let slot = slots[account.id.rawValue] else {
+            _ = newSlot(account)
+            return
+        }
+        garbage += Int(ends[Int(slot)] - starts[Int(slot)])
+        let (start, end) = appendText(of: account)
+        (starts[Int(slot)], ends[Int(slot)]) = (start, end)
+        compactIfWasteful()
+    }
+
+    /// Puts the accounts in the order of `ids`, the store's list; those
+    /// not listed are gone, and listed ones without a slot are left out
+    /// (give them to `update` first).
+    public mutating func reorder(_ listed: [AccountID]) {
+        var seen = [Bool](repeating: false, count: ids.count)
+        var reordered: [Int32] = []
+        reordered.reserveCapacity(listed.count)
+        for id in listed {
+            guard let slot = slots[id.rawValue], !seen[Int(slot)] else { continue }
+            seen[Int(slot)] = true
+            reordered.append(slot)
+        }
+        for slot in ids.indices where !seen[slot] && ids[slot] != 0 { empty(slot) }
+        positions = reordered
+        compactIfWasteful()
+    }
+
+    /// Moves the account to the top of the list (a switch to it, in the
+    /// order by use); false when it is not in the index.
+    @discardableResult
+    public mutating func moveToFront(_ id: AccountID) -> Bool {
+        guard let slot = slots[id.rawValue], let position = positions.firstIndex(of: slot) else { return false }
+        positions.remove(at: position)
+        positions.insert(slot, at: 0)
+        return true
+    }
+
+    /// Positions of the accounts whose name, email, provider or display
+    /// name contains `query` (case-insensitive), in the list's order.
+    /// Searching within `candidates` — the result for a shorter query this
+    /// one extends — keeps typing fast.
+    public func matches(_ query: String, within candidates: [Int32]? = nil) -> [Int32] {
+        let needle = Array(query.lowercased().utf8)
+        guard !needle.isEmpty else { return Array(0..<Int32(positions.count)) }
+        return text.withUnsafeBufferPointer { text in
+            needle.withUnsafeBufferPointer { needle in
+                let base = text.baseAddress!
+                var result: [Int32] = []
+                func check(_ position: Int32) {
+                    let slot = Int(positions[Int(position)])
+                    if Self.contains(base, Int(starts[slot]), Int(ends[slot]), needle) { result.append(position) }
+                }
+                if let candidates {
+                    for position in candidates where Int(position) < positions.count { check(position) }
+                } else {
+                    for position in 0..<Int32(positions.count) { check(position) }
+                }
+                return result
+            }
+        }
+    }
+
+    // MARK: Slots and text
+
+    private mutating func newSlot(_ account: Account) -> Int32 {
+        let slot = Int32(ids.count)
+        let (start, end) = appendText(of: account)
+        ids.append(account.id.rawValue)
+        starts.append(start)
+        ends.append(end)
+        slots[account.id.rawValue] = slot
+        return slot
+    }
+
+    private mutating func empty(_ slot: Int) {
+        slots[ids[slot]] = nil
+        garbage += Int(ends[slot] - starts[slot])
+        (ids[slot], starts[slot], ends[slot]) = (0, 0, 0)
+        emptySlots += 1
+    }
+
+    /// Appends the account's text before the padding; returns where it is.
+    private mutating func appendText(of account: Account) -> (Int32, Int32) {
+        text.removeLast(Self.padding)
+        let start = Int32(text.count)
+        Self.append(account.name, to: &text)
+        for identity in account.identities {
+            Self.append(identity.provider.rawValue, to: &text, separated: true)
+            if let email = identity.email { Self.append(email, to: &text, separated: true) }
+            if let name = identity.displayName { Self.append(name, to: &text, separated: true) }
+        }
+        let end = Int32(text.count)
+        text.append(contentsOf: repeatElement(0, count: Self.padding))
+        return (start, end)
+    }
+
+    /// Squeezes out garbage and empty slots once they are half the index.
+    private mutating func compactIfWasteful() {
+        guard garbage > 4096 && garbage * 2 > text.count || emptySlots > 64 && emptySlots * 2 > ids.count else { return }
+        var packed = SearchIndex(order: order)
+        packed.text.removeLast(Self.padding)
+        var renumbered = [Int32](repeating: -1, count: ids.count)
+        for slot in ids.indices where ids[slot] != 0 {
+            renumbered[slot] = Int32(packed.ids.count)
+            let start = Int32(packed.text.count)
+            packed.text.append(contentsOf: text[Int(starts[slot])..<Int(ends[slot])])
+            packed.ids.append(ids[slot])
+            packed.starts.append(start)
+            packed.ends.append(Int32(packed.text.count))
+            packed.slots[ids[slot]] = renumbered[slot]
+        }
+        packed.text.append(contentsOf: repeatElement(0, count: Self.padding))
+        packed.positions = positions.map { renumbered[Int($0)] }
+        self = packed
+    }
+
+    /// Appends `field` lower-cased, after a U+001F separator if `separated`.
+    /// ASCII (most names, every email and provider) is lower-cased byte by
+    /// byte, without the Unicode tables `lowercased()` consults.
+    private static func append(_ field: String, to text: inout [UInt8], separated: Bool = false) {
+        if separated { text.append(0x1F) }
+        var field = field
+        let ascii = field.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return false }
+            for byte in bytes { text.append(byte &- 0x41 < 26 ? byte | 0x20 : byte) }
+            return true
+        }
+        if !ascii { text.append(contentsOf: field.lowercased().utf8) }
+    }
+
+    /// Whether `base[start..<end]` contains `needle` (non-empty). Sixteen
+    /// positions at a time: a position is looked at only when both the
+    /// needle's first and last bytes are where they would be (Muła's
+    /// "SIMD-friendly" substring search); may read up to 15 bytes past `end`.
+    @inline(__always)
+    static func contains(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = needle.count
+        let lastStart = end - n
+        guard lastStart >= start else { return false }
+        let first = SIMD16<UInt8>(repeating: needle[0]), last = SIMD16<UInt8>(repeating: needle[n - 1])
+        var position = start
+        while position <= lastStart {
+            let heads = UnsafeRawPointer(base + position).loadUnaligned(as: SIMD16<UInt8>.self)
+            let tails = UnsafeRawPointer(base + position + n - 1).loadUnaligned(as: SIMD16<UInt8>.self)
+            let hits = (heads .== first) .& (tails .== last)
+            if any(hits) {
+                for lane in 0..<min(16, lastStart - position + 1) where hits[lane] {
+                    var j = 1
+                    while j < n - 1 && base[position + lane + j] == needle[j] { j += 1 }
+                    if j >= n - 1 { return true }
+                }
+            }
+            position += 16
+        }
+        return false
+    }
+}
