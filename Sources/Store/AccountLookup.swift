@@ -30,6 +30,23 @@ extension AppDatabase {
     }
 }
 
+extension AppDatabase {
+    /// The identities of `account` that have stored tokens.
+    public func identitiesWithCredentials(of account: AccountID) throws(StoreError) -> [LinkedIdentity] {
+        try read { db in
+            try IdentityRecord.fetchAll(db, sql: """
+                SELECT identity.* FROM identity JOIN credential USING (provider, subject)
+                WHERE identity.accountId = ? ORDER BY provider, subject
+                """, arguments: [account.rawValue]).map(\.linked)
+        }
+    }
+
+    /// An identity as stored, or nil when nobody has it.
+    public func linkedIdentity(_ identity: Identity) throws(StoreError) -> LinkedIdentity? {
+        try read { db in try IdentityRecord.fetchOne(db, key: IdentityRecord.key(identity))?.linked }
+    }
+}
+
 /// The lookups' SQL.
 enum AccountLookupSQL {
     /// The owner of an identity: its primary key.
