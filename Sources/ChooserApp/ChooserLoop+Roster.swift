@@ -54,37 +54,37 @@ extension ChooserLoop {
     }
 
     /// Builds the filter's index, or refreshes it, off the main actor; one
-    /// read at a time (a change meanwhile asks for another after it).
+    /// read at a time (a change meanwhile asks for another after it). A
+    /// refresh works from a copy of the index that it lets go of before the
+    /// main actor applies what it found, so the index is changed in place,
+    /// never copied whole.
     func refreshIndex() {
         guard !roster.reading else {
             roster.again = true
             return
         }
         roster.reading = true
-        let database = environment.database, order = state.accounts.order, list = state.accounts.list
-        let base = list.index?.order == order && !list.allStale ? list.index : nil
-        let revision = list.revision, reread = list.stale
+        let database = environment.database, order = state.accounts.order
+        let copy = IndexCopy(state.accounts.list.index.flatMap { $0.order == order && !state.accounts.list.allStale ? $0 : nil })
+        let revision = state.accounts.list.revision, reread = state.accounts.list.stale
         Task.detached(priority: .userInitiated) { [weak self] in
-            let result = Result { () throws(StoreError) -> SearchIndex in
-                guard var index = base else {
+            let result = Result { () throws(StoreError) -> IndexRefresh.Content in
+                guard let base = copy.take() else {
                     var built = SearchIndex(order: order)
                     try database.forEachAccount(in: order) { built.append($0) }
-                    return built
+                    return .built(built)
                 }
                 let listed = try database.accountIDs(in: order)
-                let added = listed.filter { !index.contains($0) }
-                for account in try database.accounts(ids: added + reread.sorted()) { index.update(account) }
-                index.reorder(listed)
-                return index
+                let added = listed.filter { !base.contains($0) }
+                let accounts = try database.accounts(ids: added + reread.sorted())
+                return .changes(base.changes(listing: listed, reread: accounts))
             }
             await MainActor.run {
                 guard let self else { return }
                 self.roster.reading = false
                 switch result {
-                case .success(let index):
-                    self.send(.indexRead(IndexRefresh(index: index, revision: revision, reread: reread, all: base == nil)))
-                case .failure(let error):
-                    self.fail(error)
+                case .success(let content): self.send(.indexRead(IndexRefresh(content, revision: revision, reread: reread)))
+                case .failure(let error): self.fail(error)
                 }
                 if self.roster.again {
                     self.roster.again = false
@@ -119,6 +119,22 @@ extension ChooserLoop {
                 signedInAt: provider, except: state.active.id, in: state.accounts.order, limit: Self.continueAsLimit)
             reduce(.signedInFound(provider, people))
         } catch { fail(error) }
+    }
+}
+
+/// The index a refresh works from, handed over once: taken, the refresh
+/// holds the only other reference, and lets it go when done.
+final class IndexCopy: @unchecked Sendable {
+    private var index: SearchIndex?
+    private let lock = NSLock()
+
+    init(_ index: SearchIndex?) { self.index = index }
+
+    func take() -> SearchIndex? {
+        lock.lock()
+        defer { lock.unlock() }
+        defer { index = nil }
+        return index
     }
 }
 

@@ -132,21 +132,37 @@ public struct AccountList: Sendable {
         (stale, allStale, revision) = (older.stale, older.allStale, older.revision)
     }
 
-    /// A refreshed index (see `AppState.indexRead`): taken unless this list
-    /// changed the order since it was read; the accounts it read again are
-    /// no longer stale. Returns whether it was taken.
-    mutating func take(_ refreshed: SearchIndex, revision: Int, reread: Set<AccountID>, all: Bool) -> Bool {
-        guard revision == self.revision, refreshed.order == order else { return false }
-        index = refreshed
+    /// A built index, or a refresh's changes (see `AppState.indexRead`):
+    /// taken unless this list changed the order since they were read (or,
+    /// for changes, has no index they apply to); the accounts read again
+    /// are no longer stale. Returns whether it was taken.
+    mutating func take(_ refresh: IndexRefresh) -> Bool {
+        guard refresh.revision == revision else { return false }
+        switch refresh.content {
+        case .built(let built):
+            guard built.order == order else { return false }
+            index = built
+            allStale = false
+        case .changes(let changes):
+            guard index?.order == order, index?.apply(changes) == true else { return false }
+        }
         paged = [:]
-        if all { allStale = false }
-        stale.subtract(reread)
+        stale.subtract(refresh.reread)
         return true
     }
 
-    /// The store changed these accounts (all of them, with `all`).
+    /// The store changed these accounts (all of them, with `all`: then the
+    /// index goes at once, rather than be held beside the one built anew,
+    /// and the list is read by position until that one comes).
     mutating func markStale(_ ids: [AccountID], all: Bool) {
-        if all { allStale = true } else { stale.formUnion(ids) }
+        guard all else { return stale.formUnion(ids) }
+        allStale = true
+        stale = []
+        if index != nil {
+            index = nil
+            paged = [:]
+            revision += 1
+        }
     }
 
     /// Rows read (from position `offset` of the list, with no index yet);

@@ -61,20 +61,24 @@ public enum Action: Sendable {
     case powerCommandRan(OperatorChoice, CommandOutcome)
 }
 
-/// The filter's index as read from the store: built whole, or refreshed
-/// (its order read again, and the accounts in `reread`, or all of them).
+/// The filter's index as read from the store: built whole, or the changes
+/// a refresh found (the list's order read again, and the accounts in
+/// `reread`).
 public struct IndexRefresh: Sendable {
-    public let index: SearchIndex
+    public enum Content: Sendable {
+        case built(SearchIndex)
+        case changes(SearchIndex.Changes)
+    }
+
+    public let content: Content
     /// The list's `revision` when the read began.
     public let revision: Int
     public let reread: Set<AccountID>
-    public let all: Bool
 
-    public init(index: SearchIndex, revision: Int, reread: Set<AccountID>, all: Bool) {
-        self.index = index
+    public init(_ content: Content, revision: Int, reread: Set<AccountID>) {
+        self.content = content
         self.revision = revision
         self.reread = reread
-        self.all = all
     }
 }
 

@@ -39,7 +39,12 @@ extension AppState {
         case .indexRead(let refresh):
             return indexRead(refresh)
         case .accountsChanged(let change):
+            let selected = accounts.selectedItem
             accounts.list.markStale(change.accounts, all: change.everything)
+            if accounts.list.index == nil {
+                refilter()
+                keepSelection(selected)
+            }
             return [.reload]
         case .statusChanged(let change):
             return statusChanged(change)
@@ -163,9 +168,7 @@ extension AppState {
     /// and the accounts read again; so are accounts changed meanwhile.
     private mutating func indexRead(_ refresh: IndexRefresh) -> [Effect] {
         let selected = accounts.selectedItem
-        guard accounts.list.take(refresh.index, revision: refresh.revision, reread: refresh.reread, all: refresh.all) else {
-            return [.reload]
-        }
+        guard accounts.list.take(refresh) else { return [.reload] }
         refilter()
         keepSelection(selected)
         clampAll()

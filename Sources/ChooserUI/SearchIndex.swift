@@ -68,10 +68,15 @@ public struct SearchIndex: Sendable {
             _ = newSlot(account)
             return
         }
+        replaceText(of: slot, with: account)
+        compactIfWasteful()
+    }
+
+    /// The slot's text replaced by the account's; the old text is garbage.
+    private mutating func replaceText(of slot: Int32, with account: Account) {
         garbage += Int(ends[Int(slot)] - starts[Int(slot)])
         let (start, end) = appendText(of: account)
         (starts[Int(slot)], ends[Int(slot)]) = (start, end)
-        compactIfWasteful()
     }
 
     /// Puts the accounts in the order of `ids`, the store's list; those
@@ -89,6 +94,60 @@ public struct SearchIndex: Sendable {
         for slot in ids.indices where !seen[slot] && ids[slot] != 0 { empty(slot) }
         positions = reordered
         compactIfWasteful()
+    }
+
+    /// Where the accounts stand after the store changed, worked out from a
+    /// copy of this index (off the main actor, `changes(listing:reread:)`)
+    /// and then applied to the index itself in place (`apply`): the copy
+    /// only reads, so no buffer is copied.
+    public struct Changes: Sendable {
+        /// How many slots the index had: the added accounts take the next ones.
+        let slotCount: Int
+        /// The slots in the list's new order.
+        let positions: [Int32]
+        /// Accounts new to the index, in their slots' order.
+        let added: [Account]
+        /// Accounts whose text is read again.
+        let changed: [Account]
+    }
+
+    /// The changes that bring this index to the store's list `listed`,
+    /// with `reread` the accounts read again (those changed, and those new
+    /// to it); an account listed but neither known nor read is left out.
+    public func changes(listing listed: [AccountID], reread: [Account]) -> Changes {
+        let read = Dictionary(reread.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        var added: [Account] = [], changed: [Account] = []
+        var addedSlots: [AccountID: Int32] = [:]
+        var positions: [Int32] = []
+        positions.reserveCapacity(listed.count)
+        for id in listed {
+            if let slot = slots[id.rawValue] {
+                positions.append(slot)
+                if let account = read[id] { changed.append(account) }
+            } else if let slot = addedSlots[id] {
+                positions.append(slot)
+            } else if let account = read[id] {
+                let slot = Int32(ids.count + added.count)
+                addedSlots[id] = slot
+                added.append(account)
+                positions.append(slot)
+            }
+        }
+        return Changes(slotCount: ids.count, positions: positions, added: added, changed: changed)
+    }
+
+    /// Applies `changes` worked out from a copy of this index; false (and
+    /// nothing done) when the index gained slots since the copy was made.
+    public mutating func apply(_ changes: Changes) -> Bool {
+        guard changes.slotCount == ids.count else { return false }
+        for account in changes.added { _ = newSlot(account) }
+        for account in changes.changed { if let slot = slots[account.id.rawValue] { replaceText(of: slot, with: account) } }
+        var seen = [Bool](repeating: false, count: ids.count)
+        for slot in changes.positions { seen[Int(slot)] = true }
+        for slot in ids.indices where !seen[slot] && ids[slot] != 0 { empty(slot) }
+        positions = changes.positions
+        compactIfWasteful()
+        return true
     }
 
     /// Moves the account to the top of the list (a switch to it, in the
@@ -146,18 +205,36 @@ public struct SearchIndex: Sendable {
     }
 
     /// Appends the account's text before the padding; returns where it is.
+    /// A field already contained in the account's text (a display name
+    /// that is the account's name, a provider twice) is left out: any query
+    /// it would match, the text matches already.
     private mutating func appendText(of account: Account) -> (Int32, Int32) {
         text.removeLast(Self.padding)
-        let start = Int32(text.count)
+        let start = text.count
         Self.append(account.name, to: &text)
         for identity in account.identities {
-            Self.append(identity.provider.rawValue, to: &text, separated: true)
-            if let email = identity.email { Self.append(email, to: &text, separated: true) }
-            if let name = identity.displayName { Self.append(name, to: &text, separated: true) }
+            for field in [identity.provider.rawValue, identity.email, identity.displayName] {
+                guard let field else { continue }
+                let mark = text.count
+                Self.append(field, to: &text, separated: true)
+                if Self.occurs(text[(mark + 1)...], in: text[start..<mark]) { text.removeSubrange(mark...) }
+            }
         }
-        let end = Int32(text.count)
+        let end = text.count
         text.append(contentsOf: repeatElement(0, count: Self.padding))
-        return (start, end)
+        return (Int32(start), Int32(end))
+    }
+
+    /// Whether `needle` occurs in `haystack` (a plain search: an account's text is short).
+    private static func occurs(_ needle: ArraySlice<UInt8>, in haystack: ArraySlice<UInt8>) -> Bool {
+        guard let first = needle.first, needle.count <= haystack.count else { return needle.isEmpty }
+        var index = haystack.startIndex
+        let last = haystack.endIndex - needle.count
+        while index <= last {
+            if haystack[index] == first, haystack[index..<index + needle.count].elementsEqual(needle) { return true }
+            index += 1
+        }
+        return false
     }
 
     /// Squeezes out garbage and empty slots once they are half the index.

@@ -103,7 +103,7 @@ enum AccountPageSQL {
     static let pageSize = 256
 
     /// The `ORDER BY` terms of `order`, each with an index behind it
-    /// (`account_in_listed_order`, `account_by_name`).
+    /// (`account_listed`, `account_by_name`, which hold the name too).
     static func orderBy(_ order: AccountOrder) -> String {
         switch order {
         case .recentUse: "lastUsedAt DESC NULLS LAST, useCount DESC, id"

@@ -163,40 +163,54 @@ public final class ChangeReader: Sendable {
         return changes
     }
 
-    /// A long backlog, caught up at once: every account may have changed,
-    /// and each followed session named in it reports its current status if
-    /// that is news. Nothing is replayed, so an identity's new state shows
-    /// only in the accounts read again.
+    /// A long backlog, caught up at once, in one scan of it: the accounts
+    /// whose identities its events changed (any account, past
+    /// `accountsNamed` of them), and the current status of each followed
+    /// session it names, where that is news. Nothing is replayed, so an
+    /// identity's new state shows only in the accounts read again. A reader
+    /// of a few sessions scans nothing: it reads their status, and says any
+    /// account may have changed.
     private func catchUp(_ db: Database, _ state: inout ReaderState) throws -> [StoreChange] {
         let last = try Int64.fetchOne(db, sql: "SELECT max(id) FROM event") ?? state.cursor
-        let named: [String]
+        var named: Set<String> = [], accounts: Set<Int64> = []
         switch sessions {
         case .only(let followed):
-            named = followed.map(\.rawValue).sorted()
+            named = Set(followed.map(\.rawValue))
+            accounts = []
         case .all:
-            // The sessions the backlog names, but in this instance's own events.
+            // The sessions and accounts the backlog names, but in this instance's own events.
             let own = database.ownEvents.withLock { $0?.filter { $0 > state.cursor } ?? [] }.sorted()
             let notOwn = own.isEmpty || own.count > 500 ? "" : "AND id NOT IN (\(databaseQuestionMarks(count: own.count)))"
-            named = try String.fetchAll(
-                db, sql: "SELECT DISTINCT session FROM event WHERE id > ? AND id <= ? AND session IS NOT NULL \(notOwn) ORDER BY session",
-                arguments: StatementArguments([state.cursor, last]) + (notOwn.isEmpty ? [] : StatementArguments(own)))
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT DISTINCT session, CASE WHEN kind IN ('signIn', 'link', 'merge', 'disconnect', 'pin') THEN accountId END
+                FROM event WHERE id > ? AND id <= ? \(notOwn)
+                """, arguments: StatementArguments([state.cursor, last]) + (notOwn.isEmpty ? [] : StatementArguments(own)))
+            while let row = try rows.next() {
+                if let session: String = row[0] { named.insert(session) }
+                if let account: Int64 = row[1], accounts.count <= Self.accountsNamed { accounts.insert(account) }
+            }
         }
         state.cursor = last
-        var changes: [StoreChange] = [.accounts(.anyAccount)]
-        for name in named {
-            let session = SessionKey(stored: name)
-            changes += Self.report(try AppDatabase.stored(db, name: name).active, in: session, known: &state.known)
+        let changed = accounts.count > Self.accountsNamed || sessions != .all
+            ? AccountsChanged.anyAccount : AccountsChanged(accounts: accounts.sorted().map { AccountID($0) })
+        var changes: [StoreChange] = [.accounts(changed)]
+        for name in named.sorted() {
+            changes += Self.report(try AppDatabase.stored(db, name: name).active, in: SessionKey(stored: name), known: &state.known)
         }
         return changes
     }
 
+    /// The most accounts a catch-up names; past them, any account may have changed.
+    static let accountsNamed = 10_000
+
     /// A status change for `session`, now acting as `current`, if that is
-    /// not what `known` holds; `known` then holds it (nothing for nobody).
+    /// another account than `known` holds; `known` then holds it (nothing
+    /// for nobody).
     private static func report(_ current: ActiveAccount, in session: SessionKey, known: inout [SessionKey: ActiveAccount]) -> [StoreChange] {
         let before = known[session] ?? .anonymous
-        // Several events may leave a session as it was.
-        guard current != before else { return [] }
         known[session] = current == .anonymous ? nil : current
+        // Several events may leave a session acting as whom it was (its identities may have changed: not news here).
+        guard current.id != before.id else { return [] }
         return [.status(UserStatusChanged(session: session, previous: before, current: current, reason: .external))]
     }
 

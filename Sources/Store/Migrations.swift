@@ -133,8 +133,12 @@ var migrator: DatabaseMigrator {
                 sql: "UPDATE identity SET emailKey = ? WHERE provider = ? AND subject = ?",
                 arguments: [AccountOrder.emailKey(email), provider, subject])
         }
+        // The listing's indexes hold the name too: a page of the list, or the
+        // whole of it as a stream, is read from the index alone, in order.
         try db.execute(sql: """
-            CREATE INDEX account_by_name ON account(nameKey, id);
+            DROP INDEX account_in_listed_order;
+            CREATE INDEX account_listed ON account(lastUsedAt DESC, useCount DESC, id, name);
+            CREATE INDEX account_by_name ON account(nameKey, id, name);
             CREATE INDEX identity_by_email ON identity(emailKey);
             DROP TRIGGER event_is_append_only_delete;
             CREATE TRIGGER event_is_pruned_oldest_first BEFORE DELETE ON event

@@ -44,7 +44,7 @@ struct AccountsOutput {
 
     private mutating func flush() {
         guard !buffer.isEmpty else { return }
-        output.write(String(decoding: buffer, as: UTF8.self))
+        output.write(utf8: buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -52,7 +52,9 @@ struct AccountsOutput {
 
     /// `{"active","id","identities":[{"email","name","provider","state","subject"}],"name"}`.
     private mutating func appendJSON(_ account: Account, active: Bool) {
-        append("{\"active\":\(active),\"id\":\(account.id.rawValue),\"identities\":[")
+        append(active ? "{\"active\":true,\"id\":" : "{\"active\":false,\"id\":")
+        appendNumber(account.id.rawValue)
+        append(",\"identities\":[")
         for (index, identity) in account.identities.enumerated() {
             append(index == 0 ? "{\"email\":" : ",{\"email\":")
             appendJSON(identity.email)
@@ -71,7 +73,14 @@ struct AccountsOutput {
         append("}")
     }
 
-    private mutating func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
+    private mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { buffer.append(contentsOf: $0) }
+    }
+
+    /// A whole number in decimal, as JSONEncoder writes it.
+    private mutating func appendNumber(_ value: Int64) {
+        buffer.append(contentsOf: String(value).utf8)
+    }
 
     private mutating func appendJSON(_ value: String?) {
         guard var text = value else { return append("null") }
@@ -88,7 +97,7 @@ struct AccountsOutput {
                 } else if scalar.isTerminalControl {
                     appendEscape(scalar.value)
                 } else {
-                    buffer.append(contentsOf: String(scalar).utf8)
+                    buffer.append(contentsOf: UTF8.encode(scalar)!)
                 }
             }
         }
