@@ -24,6 +24,11 @@ public struct AccountsPaneState: Sendable {
     /// order; nil when every account does (no filter). Empty while the
     /// index a filter needs is still being built (`isSearching`).
     public var visible: [Int32]?
+    /// The results of the filter's shorter prefixes as it was typed (the
+    /// shortest first, at most `shorterKept`): erasing a character takes
+    /// the one before back instead of searching again.
+    var shorter: [(filter: String, visible: [Int32])] = []
+    static let shorterKept = 16
     /// The selected item, an index into `items`.
     public var selection = 0
     /// The first item shown.

@@ -272,7 +272,23 @@ extension AppState {
 
     mutating func setFilter(_ text: String) {
         let extends = !accounts.filter.isEmpty && text.hasPrefix(accounts.filter)
-        accounts.visible = text.isEmpty ? nil : accounts.list.matches(text, within: extends ? accounts.visible : nil) ?? []
+        if extends, let visible = accounts.visible, accounts.list.index != nil {
+            accounts.shorter.append((accounts.filter, visible))
+            if accounts.shorter.count > AccountsPaneState.shorterKept { accounts.shorter.removeFirst() }
+        } else if !extends {
+            // Erased back to a prefix typed before: its result, kept.
+            while let last = accounts.shorter.last, last.filter.count > text.count || last.filter != String(text.prefix(last.filter.count)) {
+                accounts.shorter.removeLast()
+            }
+        }
+        if !extends, let last = accounts.shorter.last, last.filter == text {
+            accounts.visible = accounts.shorter.removeLast().visible
+        } else {
+            // Within the result of a shorter prefix: the filter as it was, or one kept.
+            let candidates = extends ? accounts.visible : accounts.shorter.last?.visible
+            accounts.visible = text.isEmpty ? nil : accounts.list.matches(text, within: candidates) ?? []
+        }
+        if text.isEmpty { accounts.shorter = [] }
         accounts.filter = text
         accounts.selection = 0
         accounts.scroll = 0
@@ -280,11 +296,13 @@ extension AppState {
 
     /// The filter run again over the whole list (it was read again).
     mutating func refilter() {
+        accounts.shorter = []
         accounts.visible = accounts.filter.isEmpty ? nil : accounts.list.matches(accounts.filter) ?? []
     }
 
     /// The account at `position` went to the top: the filter's positions follow, with no search.
     private mutating func movedToFront(from position: Int?) {
+        accounts.shorter = []
         guard let visible = accounts.visible else { return }
         // From outside the list read so far: a new place at the top, which a search must decide on.
         guard let position else { return refilter() }

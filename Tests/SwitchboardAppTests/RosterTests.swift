@@ -75,6 +75,22 @@ struct RosterTests {
         #expect(index.id(at: 0) == accounts[9].id && index.id(at: 1) == newcomer.id)
     }
 
+    @Test("typing a filter and erasing it, even past what was typed, shows what a plain search shows at every step")
+    func typeAndErase() {
+        let accounts = Self.people(400)
+        var state = Fixture.state(size: Self.size, accounts: accounts)
+        _ = Fixture.press(.character("/"), on: &state)
+        var typed = ""
+        for key in Array("ada 1").map(Key.character) + [.backspace, .backspace, .character("3"), .backspace, .backspace, .backspace]
+            + [.backspace, .character("é"), .backspace, .backspace, .backspace]
+        {
+            _ = state.reduce(.input(.key(key)))
+            if case .character(let c) = key { typed.append(c) } else if !typed.isEmpty { typed.removeLast() }
+            #expect(state.accounts.filter == typed)
+            #expect(state.accounts.visible == (typed.isEmpty ? nil : Self.plainSearch(accounts, typed)), "“\(typed)”")
+        }
+    }
+
     @Test("a list read a page at a time: rows are wanted as the selection scrolls past them; a filter waits for the index; an index older than a switch made here is dropped")
     func pages() {
         let accounts = Self.people(500)
