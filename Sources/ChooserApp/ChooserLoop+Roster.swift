@@ -1,4 +1,5 @@
 import ChooserUI
+import CSystem
 import Foundation
 import Store
 import SwitchboardCore
@@ -86,6 +87,8 @@ extension ChooserLoop {
                 case .success(let content): self.send(.indexRead(IndexRefresh(content, revision: revision, reread: reread)))
                 case .failure(let error): self.fail(error)
                 }
+                // What the read left behind (its accounts, the index it replaced) goes back to the system.
+                cpt_release_free_memory()
                 if self.roster.again {
                     self.roster.again = false
                     self.refreshIndex()

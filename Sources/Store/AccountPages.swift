@@ -36,12 +36,12 @@ extension AppDatabase {
     }
 
     /// Calls `body` with every account and its identities, in `order`, as
-    /// they are read, in one read (one moment of the store): only a page of
-    /// accounts is held at a time, whatever the roster's size.
+    /// they are read, in one read (one moment of the store): only a chunk
+    /// of accounts is held at a time, whatever the roster's size.
     public func forEachAccount(in order: AccountOrder = .recentUse, _ body: (Account) -> Void) throws(StoreError) {
         try read { db in
             var page: [(id: Int64, name: String)] = []
-            page.reserveCapacity(AccountPageSQL.pageSize)
+            page.reserveCapacity(AccountPageSQL.streamChunk)
             func flush() throws {
                 guard !page.isEmpty else { return }
                 let identities = try Self.identities(db, of: page.map(\.id))
@@ -51,7 +51,7 @@ extension AppDatabase {
             let rows = try Row.fetchCursor(db, sql: "SELECT id, name FROM account ORDER BY \(AccountPageSQL.orderBy(order))")
             while let row = try rows.next() {
                 page.append((row[0], row[1]))
-                if page.count == AccountPageSQL.pageSize { try flush() }
+                if page.count == AccountPageSQL.streamChunk { try flush() }
             }
             try flush()
         }
@@ -101,6 +101,10 @@ extension AppDatabase {
 enum AccountPageSQL {
     /// Accounts read at a time (and the most ids in one `IN` list).
     static let pageSize = 256
+    /// Accounts a stream reads at a time: enough that their identities,
+    /// looked up in order of their accounts' ids, share the table's pages
+    /// (identities are mostly stored in that order), few enough to hold.
+    static let streamChunk = 4096
 
     /// The `ORDER BY` terms of `order`, each with an index behind it
     /// (`account_listed`, `account_by_name`, which hold the name too).

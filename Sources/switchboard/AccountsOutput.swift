@@ -87,7 +87,14 @@ struct AccountsOutput {
         buffer.append(UInt8(ascii: "\""))
         let plain = text.withUTF8 { bytes in
             guard !bytes.contains(where: { $0 >= 0x80 }) else { return false }
-            for byte in bytes { appendASCII(byte) }
+            // Runs that need no escape go in whole.
+            var run = bytes.startIndex
+            for index in bytes.indices where bytes[index] < 0x20 || bytes[index] == 0x22 || bytes[index] == 0x5C || bytes[index] == 0x7F {
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                appendASCII(bytes[index])
+                run = index + 1
+            }
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
             return true
         }
         if !plain {

@@ -75,6 +75,19 @@ struct RosterTests {
         #expect(index.id(at: 0) == accounts[9].id && index.id(at: 1) == newcomer.id)
     }
 
+    @Test("ids far apart (a store whose accounts came and went by the million, or bytes no store would write) are found as dense ones are")
+    func farIDs() {
+        var accounts = Self.people(50)
+        accounts[10].id = AccountID(5_000_000_000)
+        accounts[20].id = AccountID(-7)
+        var index = SearchIndex(accounts, order: .recentUse)
+        #expect(accounts.allSatisfy { index.contains($0.id) } && !index.contains(AccountID(11)) && !index.contains(AccountID(0)))
+        #expect(index.position(of: AccountID(5_000_000_000)) == 10 && index.position(of: AccountID(-7)) == 20)
+        index.reorder(accounts.filter { $0.id.rawValue != 5_000_000_000 }.map(\.id))
+        #expect(!index.contains(AccountID(5_000_000_000)) && index.count == 49 && index.id(at: 19) == AccountID(-7))
+        #expect(index.matches("zoë 2") == Self.plainSearch(accounts.filter { $0.id.rawValue != 5_000_000_000 }, "zoë 2"))
+    }
+
     @Test("typing a filter and erasing it, even past what was typed, shows what a plain search shows at every step")
     func typeAndErase() {
         let accounts = Self.people(400)
