@@ -78,7 +78,7 @@ let package = Package(
         // carries out its effects with the services.
         .target(
             name: "ChooserApp",
-            dependencies: ["Services", "SwitchboardCore", "ChooserUI", "DeviceFlow", "Store", "QRCode", "TerminalUI", "ConfigFile"]
+            dependencies: ["Services", "SwitchboardCore", "ChooserUI", "DeviceFlow", "Store", "QRCode", "TerminalUI", "ConfigFile", "CSystem"]
         ),
         // The program: the command line, and the chooser's UI loop on curses.
         .executableTarget(
@@ -92,8 +92,10 @@ let package = Package(
             name: "switchboard-bench",
             dependencies: [
                 "SwitchboardCore", "Store", "Services", "ChooserApp", "ChooserUI", "TerminalUI", "ProcessKit",
-                // Run by `switchboard-bench tui`; listed so they are built with it.
-                "switchboard", "curses-baseline", "curses-frames", "c-baseline",
+                // `roster` fills its stores, and appends its burst of events, with plain SQL.
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // Run by `switchboard-bench tui` and `roster`; listed so they are built with it.
+                "switchboard", "curses-baseline", "curses-frames", "c-baseline", "peak-probe",
             ]
         ),
         // Anchors of `switchboard-bench tui`: bare curses start-up, the
@@ -101,6 +103,8 @@ let package = Package(
         // anchors only: like the backend, the first two call curses directly.
         .executableTarget(name: "curses-baseline", dependencies: ["CNcurses"]),
         .executableTarget(name: "c-baseline"),
+        // For `switchboard-bench roster`: a whole process's time and peak memory, spawned from a small process.
+        .executableTarget(name: "peak-probe"),
         // For ProcessKitTests: a station's hand-off alone, `Supervisor` on its own terminal.
         .executableTarget(name: "processkit-probe", dependencies: ["ProcessKit"]),
         .executableTarget(

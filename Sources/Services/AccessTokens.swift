@@ -157,8 +157,7 @@ public struct AccessTokens: Sendable {
 
     /// A refresh worked: an identity recorded as expired or revoked is authorized again.
     private func markAuthorized(_ identity: Identity) throws(StoreError) {
-        let known = try database.identitiesWithCredentials().first { $0.identity.identity == identity }
-        guard let known, known.identity.state != .authorized else { return }
+        guard let known = try database.linkedIdentity(identity), known.state != .authorized else { return }
         publish(try database.recordCheck(identity, state: .authorized, at: clock.now()))
     }
 

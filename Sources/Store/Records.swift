@@ -9,9 +9,18 @@ struct AccountRecord: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "account"
     var id: Int64?
     var name: String
+    /// `AccountOrder.nameKey(name)`: what the name is found and sorted by.
+    var nameKey: String
     var createdAt: Date
     var lastUsedAt: Date?
     var useCount: Int
+
+    init(name: String, createdAt: Date, useCount: Int) {
+        self.name = name
+        nameKey = AccountOrder.nameKey(name)
+        self.createdAt = createdAt
+        self.useCount = useCount
+    }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
@@ -25,6 +34,8 @@ struct IdentityRecord: Codable, FetchableRecord, PersistableRecord {
     var accountId: Int64
     var displayName: String?
     var email: String?
+    /// `AccountOrder.emailKey(email)`: what the email is found by.
+    var emailKey: String?
     var emailVerified: Bool
     var state: String
     var linkedAt: Date
@@ -36,6 +47,7 @@ struct IdentityRecord: Codable, FetchableRecord, PersistableRecord {
         accountId = account.rawValue
         displayName = linked.displayName
         email = linked.email
+        emailKey = linked.email.map(AccountOrder.emailKey)
         emailVerified = linked.emailVerified
         state = linked.state.rawValue
         linkedAt = date

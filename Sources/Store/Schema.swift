@@ -13,6 +13,7 @@ enum StoreSchema {
         "v3: identities of an issuer named by URL keyed by the whole issuer, not its host",
         "v4: profile and operator PINs with their failed attempts",
         "v5: a terminal's session bound to the terminal's lifetime",
+        "v6: accounts found by name and email and listed by name through indexes; the oldest events may be pruned",
     ]
 
     /// Accounts (`id`, `name`), most recently then most often used first;

@@ -53,7 +53,7 @@ struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
         let notices = [options.missingConfigNotice(environment: environment), readOnlyNotice].compactMap { $0 }
         let (failures, signal) = try await Chooser.run(
             session: session, database: database, configuration: configuration.providers, guide: guide, selection: selection,
-            environment: environment, notices: notices, kiosk: kiosk)
+            environment: environment, notices: notices, kiosk: kiosk, keepEvents: configuration.store.eventsKept)
         for failure in failures { io.stderr.write("switchboard: \(failure)\n") }
         // Ended by a signal: the terminal is back; the status says which, as a shell's would.
         if let signal { throw ExitCode(128 + signal) }
@@ -64,12 +64,13 @@ struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
 @MainActor
 enum Chooser {
     /// Shows `notices` (a configuration file not found, a read-only store) as toasts; runs as
-    /// a station when `kiosk` is given. Returns what went wrong on the way
+    /// a station when `kiosk` is given; prunes events older than `keepEvents`
+    /// in the background (`EventPruner`). Returns what went wrong on the way
     /// (failing bus subscribers), to print once the terminal is back, and
     /// the signal (SIGTERM, SIGHUP, SIGQUIT, SIGINT) that ended it, if one did.
     static func run(
         session: SessionKey, database: AppDatabase, configuration: ProviderConfiguration, guide: Guide,
-        selection: ThemeSelection, environment: [String: String], notices: [String], kiosk: KioskSettings?
+        selection: ThemeSelection, environment: [String: String], notices: [String], kiosk: KioskSettings?, keepEvents: Duration
     ) async throws -> (failures: [String], signal: Int32?) {
         let failures = Mutex<[String]>([])
         let received = Mutex<Int32?>(nil)
@@ -123,7 +124,13 @@ enum Chooser {
                 received.withLock { $0 = $0 ?? signal }
                 loop.send(.terminate)
             })
+        // Off the paths a person waits on: after the first frame, a batch at a time.
+        let pruner = EventPruner(database: database, keep: keepEvents, onError: { error in
+            failures.withLock { $0.append("pruning old events: \(error)") }
+        })
+        pruner.start()
         await loop.run()
+        pruner.cancel()
         terminal.stop()
         await providers.shutdown()
         return (failures.withLock { $0 }, received.withLock { $0 })

@@ -8,6 +8,12 @@ import SwitchboardCore
 /// Where a command's text goes: standard output or standard error.
 protocol TextOutput: Sendable {
     func write(_ text: String)
+    /// Writes `bytes`, UTF-8 text; a writer that keeps text takes it as a string.
+    func write(utf8 bytes: [UInt8])
+}
+
+extension TextOutput {
+    func write(utf8 bytes: [UInt8]) { write(String(decoding: bytes, as: UTF8.self)) }
 }
 
 /// Where a command's lines of input come from: standard input.
@@ -98,8 +104,10 @@ extension IOCommand {
 struct DescriptorOutput: TextOutput {
     let descriptor: Int32
 
-    func write(_ text: String) {
-        var bytes = Array(text.utf8)[...]
+    func write(_ text: String) { write(utf8: Array(text.utf8)) }
+
+    func write(utf8 text: [UInt8]) {
+        var bytes = text[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written > 0 {

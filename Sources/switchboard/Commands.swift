@@ -14,13 +14,11 @@ struct AccountsCommand: IOCommand, TakesCommonOptions {
         let session = try options.sessionKey(io)
         try io.reportingErrors { () throws(StoreError) in
             let database = try options.openDatabase(io, .readOnlyIfUnwritable)
-            let accounts = try database.accounts()
             let active = try database.active(in: session).id
-            if options.json { return io.printJSON(accounts.map { AccountJSON($0, active: $0.id == active) }) }
-            if accounts.isEmpty { return io.print("No accounts yet. Sign in to add one.") }
-            for account in accounts {
-                io.print("\(account.id == active ? "●" : " ") \(account.id)\t\(describe(account))")
-            }
+            // Written as read: a page of accounts in memory at a time, whatever the roster's size.
+            var output = AccountsOutput(to: io.stdout, json: options.json)
+            try database.forEachAccount { output.add($0, active: $0.id == active) }
+            output.finish()
         }
     }
 }

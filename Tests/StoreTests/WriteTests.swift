@@ -155,16 +155,20 @@ struct WriteTests {
         #expect(try db.accounts().map(\.id) == [ids[1], ids[0]])
     }
 
-    @Test("the event log is append-only")
+    @Test("the event log is append-only: no event changes, and only the oldest may go (pruning), oldest first")
     func appendOnly() throws {
         let fixture = try Fixture()
-        try Sample.signIn([Sample.adaGitHub], into: fixture.database, session: terminal1)
-        #expect(throws: DatabaseError.self) {
-            try fixture.database.writer.write { try $0.execute(sql: "DELETE FROM event") }
-        }
+        try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: fixture.database, session: terminal1)
+        let ids = try fixture.database.writer.read { try Int64.fetchAll($0, sql: "SELECT id FROM event ORDER BY id") }
+        #expect(ids.count == 2)
         #expect(throws: DatabaseError.self) {
             try fixture.database.writer.write { try $0.execute(sql: "UPDATE event SET kind = 'x'") }
         }
+        #expect(throws: DatabaseError.self, "not the oldest") {
+            try fixture.database.writer.write { try $0.execute(sql: "DELETE FROM event WHERE id = ?", arguments: [ids[1]]) }
+        }
+        #expect(try fixture.database.eventCount() == 2)
+        try fixture.database.writer.write { try $0.execute(sql: "DELETE FROM event WHERE id = ?", arguments: [ids[0]]) }
         #expect(try fixture.database.eventCount() == 1)
     }
 }
