@@ -109,5 +109,10 @@ var migrator: DatabaseMigrator {
     migrator.registerMigration(StoreSchema.migrations[4]) { db in
         try db.alter(table: "session") { t in t.add(column: "lifetime", .text) }
     }
+    // The name a person signs in to the provider with (GitHub's login), for
+    // git's username; NULL where the provider did not say.
+    migrator.registerMigration(StoreSchema.migrations[5]) { db in
+        try db.alter(table: "identity") { t in t.add(column: "login", .text) }
+    }
     return migrator
 }

@@ -312,8 +312,8 @@ extension AppDatabase {
     private static func refresh(_ identity: LinkedIdentity, tokens: TokenSet?, db: Database, at date: Date) throws {
         if let tokens { try CredentialRecord(identity.identity, tokens, at: date).upsert(db) }
         try db.execute(
-            sql: "UPDATE identity SET displayName = ?, email = ?, emailVerified = ?, state = ?, checkedAt = ? WHERE provider = ? AND subject = ?",
-            arguments: [identity.displayName, identity.email, identity.emailVerified, identity.state.rawValue, date,
+            sql: "UPDATE identity SET displayName = ?, email = ?, emailVerified = ?, state = ?, checkedAt = ?, login = ? WHERE provider = ? AND subject = ?",
+            arguments: [identity.displayName, identity.email, identity.emailVerified, identity.state.rawValue, date, identity.login,
                         identity.provider.rawValue, identity.identity.subject])
     }
 
