@@ -56,9 +56,8 @@ struct GitCredentialCommand: IOCommand, TakesCommonOptions {
             return
         }
         let fresh = try await context.freshToken(linked.identity, minValid: Self.minValid)
-        let kind = context.configuration.provider(linked.provider)?.kind ?? .oidc
         let answer = GitCredentialAnswer(
-            username: GitCredentialAnswer.username(kind: kind, login: linked.login), password: fresh.tokens.accessToken,
+            username: GitCredentialAnswer.username(kind: context.kind(of: linked.provider), login: linked.login), password: fresh.tokens.accessToken,
             expiresAt: fresh.tokens.expiresAt.map { Int64($0.secondsSince1970.rounded(.down)) })
         if let text = answer.text { io.stdout.write(text) }
     }

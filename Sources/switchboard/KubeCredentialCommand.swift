@@ -47,7 +47,7 @@ struct KubeCredentialCommand: IOCommand, TakesCommonOptions {
     /// The account's one identity at a provider that issues id_tokens
     /// (every kind but GitHub).
     private func openIDIdentity(of account: Account, _ context: TokenContext) throws -> Identity {
-        let candidates = account.identities.filter { (context.configuration.provider($0.provider)?.kind ?? .oidc) != .github }
+        let candidates = account.identities.filter { context.kind(of: $0.provider) != .github }
         guard candidates.count == 1 else {
             let providers = candidates.map(\.provider.rawValue).joined(separator: ", ")
             throw candidates.isEmpty

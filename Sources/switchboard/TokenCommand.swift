@@ -74,6 +74,12 @@ struct TokenContext {
         io.fail("session \(session) acts as nobody; switch to an account (`switchboard switch`) or name one with --account", .noActiveAccount)
     }
 
+    /// The kind of `provider`: as configured, else the kind it is named
+    /// after (an identity of a provider no longer configured), else OpenID Connect.
+    func kind(of provider: ProviderID) -> ProviderKind {
+        configuration.provider(provider)?.kind ?? ProviderKind(rawValue: provider.rawValue) ?? .oidc
+    }
+
     /// One line for a tool that found nobody chosen here: which terminal
     /// (or session) it is and how to choose someone there.
     func nobodyChosen(for tool: String) -> String {
