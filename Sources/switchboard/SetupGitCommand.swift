@@ -117,9 +117,10 @@ struct GitConfigFile {
             try run(["--unset-all", key])
             for value in kept { try run(["--add", key, value]) }
         }
+        // git takes out a section its last key leaves empty; one left behind (an older git) goes too.
         let prefix = section + "."
         let names = try run(["--null", "--name-only", "--list"]).split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-        if !names.contains(where: { $0.hasPrefix(prefix) }) { try run(["--remove-section", section]) }
+        if !names.contains(where: { $0.hasPrefix(prefix) }) { try run(["--remove-section", section], absent: "no such section") }
         return "removed"
     }
 
@@ -130,9 +131,10 @@ struct GitConfigFile {
     }
 
     /// Runs `git config --<scope> arguments`; returns its output. An exit
-    /// with `absentStatus` (git's "no such key") gives no output.
+    /// with `absentStatus` (git's "no such key"), or a failure whose message
+    /// holds `absent`, gives no output.
     @discardableResult
-    private func run(_ arguments: [String], absentStatus: Int32? = nil) throws(Failure) -> [UInt8] {
+    private func run(_ arguments: [String], absentStatus: Int32? = nil, absent: String? = nil) throws(Failure) -> [UInt8] {
         let result: ChildProcess.Output
         do {
             result = try ChildProcess.runCapturing(
@@ -143,6 +145,7 @@ struct GitConfigFile {
         if result.status == 0 { return result.stdout }
         if result.status == absentStatus { return [] }
         let said = String(decoding: result.stderr, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? "status \(result.status)"
-        throw Failure(description: "git config \(arguments.first ?? "") failed: \(said.displaySafe)")
+        if let absent, said.contains(absent) { return [] }
+        throw Failure(description: "git config --\(scope.rawValue) failed: \(said.displaySafe)")
     }
 }
