@@ -182,6 +182,62 @@ final class GitHTTPServer: Sendable {
     }
 }
 
+/// TLS in front of a loopback HTTP server, as a Kubernetes API server is
+/// reached: kubectl runs an exec credential plugin only for an https
+/// server. A certificate for 127.0.0.1 made by `openssl` for the test, and
+/// Python's `ssl` relaying each connection to `target`.
+final class TLSFront: Sendable {
+    let url: URL
+    private let relay: LiveChildProcess
+
+    static let script = """
+        import socket, ssl, sys, threading
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(sys.argv[1], sys.argv[2])
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)
+        print(listener.getsockname()[1], flush=True)
+        def pipe(source, sink):
+            try:
+                while data := source.recv(65536):
+                    sink.sendall(data)
+            except OSError:
+                pass
+            for end in (source, sink):
+                try:
+                    end.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+        def serve(connection):
+            try:
+                secure = context.wrap_socket(connection, server_side=True)
+            except (ssl.SSLError, OSError):
+                connection.close()
+                return
+            upstream = socket.create_connection(("127.0.0.1", int(sys.argv[3])))
+            threading.Thread(target=pipe, args=(secure, upstream), daemon=True).start()
+            pipe(upstream, secure)
+        while True:
+            connection, _ = listener.accept()
+            threading.Thread(target=serve, args=(connection,), daemon=True).start()
+        """
+
+    init(target: URL, folder: TemporaryFolder) async throws {
+        let (key, certificate) = (folder.file("tls-key.pem"), folder.file("tls-cert.pem"))
+        let made = try await runProcess("/usr/bin/openssl", [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+            "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        relay = try LiveChildProcess("/usr/bin/python3", ["-c", Self.script, certificate, key, String(target.port!)], environment: [:])
+        let port = try #require(await relay.line(within: 30) { Int($0) != nil }, "\(relay.stderr)")
+        url = URL(string: "https://127.0.0.1:\(port)")!
+    }
+
+    func stop() { relay.terminate() }
+}
+
 /// A Kubernetes API server's front door on loopback: `GET /api` answers
 /// only a bearer token that is an id_token the demo provider signed (its
 /// JWKS), for its issuer and Switchboard's client, not expired, and says
@@ -197,7 +253,9 @@ final class KubeAPIServer: Sendable {
         func verify(using algorithm: some JWTAlgorithm) async throws { try exp.verifyNotExpired() }
     }
 
-    init(issuer: URL) async throws {
+    private let tls: TLSFront
+
+    init(issuer: URL, folder: TemporaryFolder) async throws {
         let (data, _) = try await URLSession(configuration: .ephemeral).data(from: issuer.appendingPathComponent("jwks"))
         let keys = try await JWTKeyCollection().add(jwksJSON: String(decoding: data, as: UTF8.self))
         http = try await LoopbackServer { request in
@@ -212,11 +270,16 @@ final class KubeAPIServer: Sendable {
             let body = #"{"kind":"APIVersions","versions":["v1"],"user":"\#(claims.email ?? "?")"}"#
             return HTTPResponse(statusCode: .ok, headers: HTTPHeaders([HTTPHeader("Content-Type"): "application/json"]), body: Data(body.utf8))
         }
+        tls = try await TLSFront(target: http.url, folder: folder)
     }
 
-    var url: URL { http.url }
+    /// Where kubectl reaches it: https on loopback.
+    var url: URL { tls.url }
 
-    func stop() async { await http.stop() }
+    func stop() async {
+        tls.stop()
+        await http.stop()
+    }
 }
 
 private extension Optional {
