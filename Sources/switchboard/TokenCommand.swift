@@ -84,14 +84,13 @@ struct TokenContext {
     /// (or session) it is and how to choose someone there.
     func nobodyChosen(for tool: String) -> String {
         if let terminal = io.terminal(), terminal.name == session.rawValue {
-            return "terminal \(session) has nobody chosen, so \(tool) gets no token; choose someone in that terminal with "
-                + "`switchboard` (or `switchboard switch NAME`)"
+            return "terminal \(session) has nobody chosen, so \(tool) gets no token; choose with `switchboard` there"
         }
         if session.isMachine {
-            return "this process has no terminal and the machine default has nobody chosen, so \(tool) gets no token; name a "
-                + "session with SWITCHBOARD_SESSION, or choose with `switchboard switch NAME --session '*'`"
+            return "the machine default (no terminal) has nobody chosen, so \(tool) gets no token; "
+                + "choose with `switchboard switch NAME --session '*'`"
         }
-        return "session \(session) has nobody chosen, so \(tool) gets no token; choose someone with `switchboard switch NAME --session \(session)`"
+        return "session \(session) has nobody chosen, so \(tool) gets no token; choose with `switchboard switch NAME --session \(session)`"
     }
 
     /// The account named by `--account`, else the session's active one, else nil.

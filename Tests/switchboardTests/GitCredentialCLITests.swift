@@ -55,7 +55,7 @@ struct GitCredentialCLITests {
         let nobody = await rig.run("git-credential", "get", session: "nobody-here", input: request())
         #expect(nobody.status == 0 && nobody.stdout.isEmpty)
         #expect(nobody.stderr == "switchboard: session nobody-here has nobody chosen, so git (http://127.0.0.1:9418) gets no token; "
-            + "choose someone with `switchboard switch NAME --session nobody-here`\n")
+            + "choose with `switchboard switch NAME --session nobody-here`\n")
         // An account whose identities are elsewhere (GitHub) answers nothing for the demo's git server.
         let database = try AppDatabase(testing: rig.cli.path)
         try Sample.signIn([Sample.graceGitHub], into: database, session: SessionKey("github-only")!)

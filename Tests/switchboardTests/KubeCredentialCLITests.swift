@@ -60,12 +60,14 @@ struct KubeCredentialCLITests {
         let rig = try await ToolRig()
         let nobody = await rig.run("kube-credential", session: "empty", environment: ["KUBERNETES_EXEC_INFO": Self.v1])
         #expect(nobody.status == 16 && nobody.stdout.isEmpty)
-        #expect(nobody.stderr == "switchboard: session empty has nobody chosen, so kubectl gets no token; choose someone with "
+        #expect(nobody.stderr == "switchboard: session empty has nobody chosen, so kubectl gets no token; choose with "
             + "`switchboard switch NAME --session empty`\n")
         // A terminal's own session says "terminal".
         let terminal = TerminalIdentity(name: "pts/41", lifetime: nil)
         let inTerminal = await TestIO(environment: rig.environment(session: nil), terminal: terminal).run(["kube-credential"])
         #expect(inTerminal.status == 16 && inTerminal.stderr.hasPrefix("switchboard: terminal pts/41 has nobody chosen") && inTerminal.stderr.split(separator: "\n").count == 1)
+        let machine = await TestIO(environment: rig.environment(session: nil)).run(["kube-credential"])
+        #expect(machine.status == 16 && machine.stderr.hasPrefix("switchboard: the machine default (no terminal) has nobody chosen"))
         let alpha = #"{"kind":"ExecCredential","apiVersion":"client.authentication.k8s.io/v1alpha1"}"#
         let old = await rig.run("kube-credential", session: "empty", environment: ["KUBERNETES_EXEC_INFO": alpha])
         #expect(old.status == 64 && old.stderr.contains("v1alpha1") && old.stderr.contains("users[].user.exec.apiVersion"))
