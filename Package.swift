@@ -145,7 +145,7 @@ let package = Package(
         .testTarget(
             name: "switchboardTests",
             dependencies: [
-                "switchboard", "Store", "TestSupport", "TestBasics", "ProcessKit", "DemoProvider",
+                "switchboard", "Store", "TestSupport", "TestBasics", "ProcessKit", "DemoProvider", "ToolCredentials",
                 // The loopback git and Kubernetes servers of the git and kubectl tests.
                 .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "JWTKit", package: "jwt-kit"),
             ]

@@ -3,6 +3,8 @@ import Store
 import SwitchboardCore
 import Testing
 import TestSupport
+import ToolCredentials
+@testable import switchboard
 
 /// Commits carry the person: `env`, `status` (in this process).
 @Suite("switchboard env and status: whose name and email commits carry")
@@ -35,6 +37,21 @@ struct CommitIdentityCLITests {
         #expect(!(await cli.run("status", environment: ["SWITCHBOARD_CONFIG": off]).stdout.contains("commits")))
         #expect(await cli.run("sign-out").status == 0)
         #expect(try json(await cli.run("env", "--json").stdout)["GIT_AUTHOR_NAME"] is NSNull)
+    }
+
+    @Test("a command run as an account (exec, a station's hand-off) gets its commit identity over the environment's, or none of it")
+    func forCommand() {
+        let base = ["GIT_AUTHOR_NAME": "Last Person", "GIT_COMMITTER_EMAIL": "last@example.org", "HOME": "/home/x"]
+        let ada = Account(id: AccountID(1), name: "Ada Lovelace", identities: [Sample.adaGitHub])
+        let session = SessionKey("station")!
+        let given = AccountEnvironment.forCommand(account: ada, session: session, configuration: .init(providers: []), git: .init(), tokens: [], base: base)
+        #expect(given["GIT_AUTHOR_NAME"] == "Ada Lovelace" && given["GIT_COMMITTER_EMAIL"] == "ada@example.org" && given["HOME"] == "/home/x")
+        let none = Account(id: AccountID(2), name: "Grace Hopper", identities: [Sample.graceGitHub])
+        let cleared = AccountEnvironment.forCommand(account: none, session: session, configuration: .init(providers: []), git: .init(), tokens: [], base: base)
+        #expect(cleared["GIT_AUTHOR_NAME"] == nil && cleared["GIT_COMMITTER_EMAIL"] == nil)
+        let off = AccountEnvironment.forCommand(
+            account: ada, session: session, configuration: .init(providers: []), git: .init(setIdentity: false), tokens: [], base: base)
+        #expect(off["GIT_AUTHOR_NAME"] == "Last Person" && off["GIT_AUTHOR_EMAIL"] == nil)
     }
 
     @Test("status shows the name and email commits carry, after the status's own words")
