@@ -30,6 +30,10 @@ let package = Package(
             dependencies: ["SwitchboardCore", .product(name: "JWTKit", package: "jwt-kit")]
         ),
         .target(name: "QRCode"),
+        // What git and kubectl are handed: git's credential helper protocol,
+        // which git servers take which provider's tokens, kubectl's
+        // ExecCredential, and whose name and email commits carry.
+        .target(name: "ToolCredentials", dependencies: ["SwitchboardCore", "DeviceFlow"]),
         .target(
             name: "DemoProvider",
             dependencies: [
@@ -63,7 +67,8 @@ let package = Package(
         ),
         // config.toml, read once into the values each module takes: DeviceFlow's
         // providers, the chooser's theme and kiosk settings, [store] and [git].
-        .target(name: "Configuration", dependencies: ["SwitchboardCore", "ConfigFile", "DeviceFlow", "TerminalUI", "ChooserUI"]),
+        .target(
+            name: "Configuration", dependencies: ["SwitchboardCore", "ConfigFile", "DeviceFlow", "TerminalUI", "ChooserUI", "ToolCredentials"]),
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
         .target(name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI"]),
         .target(name: "CSystem"),
@@ -85,6 +90,7 @@ let package = Package(
             name: "switchboard",
             dependencies: [
                 "SwitchboardCore", "Store", "PINHash", "DeviceFlow", "Configuration", "QRCode", "DemoProvider", "Services", "ChooserApp", "ChooserUI",
+                "ToolCredentials",
                 "TerminalUI", "CNcurses", "CursesBackend", "ProcessKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -129,8 +135,10 @@ let package = Package(
             dependencies: ["DeviceFlow", "DemoProvider", "TestSupport", .product(name: "JWTKit", package: "jwt-kit")]
         ),
         .testTarget(
-            name: "ConfigurationTests", dependencies: ["Configuration", "ConfigFile", "DeviceFlow", "ChooserUI", "TerminalUI", "SwitchboardCore"]
+            name: "ConfigurationTests",
+            dependencies: ["Configuration", "ConfigFile", "DeviceFlow", "ChooserUI", "TerminalUI", "SwitchboardCore", "ToolCredentials"]
         ),
+        .testTarget(name: "ToolCredentialsTests", dependencies: ["ToolCredentials", "DeviceFlow", "SwitchboardCore"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "SwitchboardAppTests",
@@ -138,7 +146,14 @@ let package = Package(
             exclude: ["Snapshots"]
         ),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PINHash", "TestSupport"]),
-        .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport", "TestBasics", "ProcessKit", "DemoProvider"]),
+        .testTarget(
+            name: "switchboardTests",
+            dependencies: [
+                "switchboard", "Store", "TestSupport", "TestBasics", "ProcessKit", "DemoProvider", "ToolCredentials",
+                // The loopback git and Kubernetes servers of the git and kubectl tests.
+                .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "JWTKit", package: "jwt-kit"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

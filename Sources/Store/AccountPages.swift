@@ -91,7 +91,7 @@ extension AppDatabase {
             arguments: StatementArguments(accounts))
         while let row = try rows.next() {
             identities[row[0], default: []].append(StoreSchema.identity(
-                provider: row[1], subject: row[2], displayName: row[3], email: row[4], emailVerified: row[5], state: row[6]))
+                provider: row[1], subject: row[2], displayName: row[3], email: row[4], emailVerified: row[5], state: row[6], login: row[7]))
         }
         return identities
     }

@@ -146,5 +146,10 @@ var migrator: DatabaseMigrator {
             BEGIN SELECT RAISE(ABORT, 'the event log is append-only: only its oldest events are pruned'); END;
             """)
     }
+    // The name a person signs in to the provider with (GitHub's login), for
+    // git's username; NULL where the provider did not say.
+    migrator.registerMigration(StoreSchema.migrations[6]) { db in
+        try db.alter(table: "identity") { t in t.add(column: "login", .text) }
+    }
     return migrator
 }

@@ -63,7 +63,7 @@ extension AppDatabase {
         let identityRows = try Row.fetchCursor(db, sql: StoreSchema.identitiesSQL(filter: only), arguments: arguments)
         while let row = try identityRows.next() {
             identities[row[0], default: []].append(StoreSchema.identity(
-                provider: row[1], subject: row[2], displayName: row[3], email: row[4], emailVerified: row[5], state: row[6]))
+                provider: row[1], subject: row[2], displayName: row[3], email: row[4], emailVerified: row[5], state: row[6], login: row[7]))
         }
         return StoreSchema.assemble(accounts, identities: identities)
     }

@@ -40,6 +40,7 @@ struct IdentityRecord: Codable, FetchableRecord, PersistableRecord {
     var state: String
     var linkedAt: Date
     var checkedAt: Date?
+    var login: String?
 
     init(_ linked: LinkedIdentity, account: AccountID, at date: Date) {
         provider = linked.identity.provider.rawValue
@@ -52,6 +53,7 @@ struct IdentityRecord: Codable, FetchableRecord, PersistableRecord {
         state = linked.state.rawValue
         linkedAt = date
         checkedAt = date
+        login = linked.login
     }
 
     var identity: Identity { Identity(provider: ProviderID(provider), subject: subject) }
@@ -59,7 +61,7 @@ struct IdentityRecord: Codable, FetchableRecord, PersistableRecord {
     var linked: LinkedIdentity {
         LinkedIdentity(
             identity: identity, displayName: displayName, email: email, emailVerified: emailVerified,
-            state: CredentialState(rawValue: state) ?? .notFound)
+            state: CredentialState(rawValue: state) ?? .notFound, login: login)
     }
 
     static func key(_ identity: Identity) -> [String: any DatabaseValueConvertible] {

@@ -314,8 +314,9 @@ extension AppDatabase {
     private static func refresh(_ identity: LinkedIdentity, tokens: TokenSet?, db: Database, at date: Date) throws {
         if let tokens { try CredentialRecord(identity.identity, tokens, at: date).upsert(db) }
         try db.execute(
-            sql: "UPDATE identity SET displayName = ?, email = ?, emailKey = ?, emailVerified = ?, state = ?, checkedAt = ? WHERE provider = ? AND subject = ?",
+            sql: "UPDATE identity SET displayName = ?, email = ?, emailKey = ?, emailVerified = ?, state = ?, checkedAt = ?, login = ? WHERE provider = ? AND subject = ?",
             arguments: [identity.displayName, identity.email, identity.email.map(AccountOrder.emailKey), identity.emailVerified, identity.state.rawValue, date,
+                        identity.login,
                         identity.provider.rawValue, identity.identity.subject])
     }
 
