@@ -30,6 +30,10 @@ let package = Package(
             dependencies: ["SwitchboardCore", .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(name: "QRCode"),
+        // What git and kubectl are handed: git's credential helper protocol,
+        // which git servers take which provider's tokens, kubectl's
+        // ExecCredential, and whose name and email commits carry.
+        .target(name: "ToolCredentials", dependencies: ["SwitchboardCore", "DeviceFlow"]),
         .target(
             name: "DemoProvider",
             dependencies: [
@@ -63,7 +67,8 @@ let package = Package(
         ),
         // config.toml, read once into the values each module takes: DeviceFlow's
         // providers, the chooser's theme and kiosk settings, [store] and [git].
-        .target(name: "Configuration", dependencies: ["SwitchboardCore", "ConfigFile", "DeviceFlow", "TerminalUI", "ChooserUI"]),
+        .target(
+            name: "Configuration", dependencies: ["SwitchboardCore", "ConfigFile", "DeviceFlow", "TerminalUI", "ChooserUI", "ToolCredentials"]),
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
         .target(name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI"]),
         .target(name: "CSystem"),
@@ -78,13 +83,14 @@ let package = Package(
         // carries out its effects with the services.
         .target(
             name: "ChooserApp",
-            dependencies: ["Services", "SwitchboardCore", "ChooserUI", "DeviceFlow", "Store", "QRCode", "TerminalUI", "ConfigFile"]
+            dependencies: ["Services", "SwitchboardCore", "ChooserUI", "DeviceFlow", "Store", "QRCode", "TerminalUI", "ConfigFile", "CSystem"]
         ),
         // The program: the command line, and the chooser's UI loop on curses.
         .executableTarget(
             name: "switchboard",
             dependencies: [
                 "SwitchboardCore", "Store", "PINHash", "DeviceFlow", "Configuration", "QRCode", "DemoProvider", "Services", "ChooserApp", "ChooserUI",
+                "ToolCredentials",
                 "TerminalUI", "CNcurses", "CursesBackend", "ProcessKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -92,8 +98,10 @@ let package = Package(
             name: "switchboard-bench",
             dependencies: [
                 "SwitchboardCore", "Store", "Services", "ChooserApp", "ChooserUI", "TerminalUI", "ProcessKit",
-                // Run by `switchboard-bench tui`; listed so they are built with it.
-                "switchboard", "curses-baseline", "curses-frames", "c-baseline",
+                // `roster` fills its stores, and appends its burst of events, with plain SQL.
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // Run by `switchboard-bench tui` and `roster`; listed so they are built with it.
+                "switchboard", "curses-baseline", "curses-frames", "c-baseline", "peak-probe",
             ]
         ),
         // Anchors of `switchboard-bench tui`: bare curses start-up, the
@@ -101,6 +109,8 @@ let package = Package(
         // anchors only: like the backend, the first two call curses directly.
         .executableTarget(name: "curses-baseline", dependencies: ["CNcurses"]),
         .executableTarget(name: "c-baseline"),
+        // For `switchboard-bench roster`: a whole process's time and peak memory, spawned from a small process.
+        .executableTarget(name: "peak-probe"),
         // For ProcessKitTests: a station's hand-off alone, `Supervisor` on its own terminal.
         .executableTarget(name: "processkit-probe", dependencies: ["ProcessKit"]),
         .executableTarget(
@@ -125,8 +135,10 @@ let package = Package(
             dependencies: ["DeviceFlow", "DemoProvider", "TestSupport", .product(name: "JWTKit", package: "jwt-kit")]
         ),
         .testTarget(
-            name: "ConfigurationTests", dependencies: ["Configuration", "ConfigFile", "DeviceFlow", "ChooserUI", "TerminalUI", "SwitchboardCore"]
+            name: "ConfigurationTests",
+            dependencies: ["Configuration", "ConfigFile", "DeviceFlow", "ChooserUI", "TerminalUI", "SwitchboardCore", "ToolCredentials"]
         ),
+        .testTarget(name: "ToolCredentialsTests", dependencies: ["ToolCredentials", "DeviceFlow", "SwitchboardCore"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "SwitchboardAppTests",
@@ -134,7 +146,14 @@ let package = Package(
             exclude: ["Snapshots"]
         ),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PINHash", "TestSupport"]),
-        .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport", "TestBasics", "ProcessKit", "DemoProvider"]),
+        .testTarget(
+            name: "switchboardTests",
+            dependencies: [
+                "switchboard", "Store", "TestSupport", "TestBasics", "ProcessKit", "DemoProvider", "ToolCredentials",
+                // The loopback git and Kubernetes servers of the git and kubectl tests.
+                .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "JWTKit", package: "jwt-kit"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

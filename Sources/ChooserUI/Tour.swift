@@ -364,6 +364,8 @@ extension AppState {
         dialog = nil
         accounts.isFiltering = false
         if !accounts.filter.isEmpty { setFilter("") }
+        // The next store's list is another: nothing of this one (its index above all) is kept.
+        accounts.list = AccountList(page: [], offset: 0, count: 0, protected: [], order: accounts.order)
         (accounts.selection, accounts.scroll, guide.selection, guide.scroll) = (0, 0, 0, 0)
         focus = .accounts
         tour?.mode = .touring

@@ -2,8 +2,9 @@ import ConfigFile
 import Foundation
 import SwitchboardCore
 
-/// The `[store]` table: a store shared by several stations, and how long
-/// its events are kept. Read and checked now; nothing uses it yet.
+/// The `[store]` table: a store shared by several stations (read and
+/// checked; nothing uses it yet), and how long its events are kept (the
+/// chooser prunes older ones in the background).
 ///
 /// ```toml
 /// [store]
@@ -16,8 +17,15 @@ public struct StoreSettings: Hashable, Sendable {
     public var url: URL?
     /// `station`: the name this station goes by in the store.
     public var station: String?
-    /// `keep_events`: how long events are kept; nil to keep them all.
+    /// `keep_events`: how long events are kept; nil when not set, and then
+    /// `defaultKeepEvents` applies (`eventsKept`).
     public var keepEvents: Duration?
+
+    /// How long events are kept when `keep_events` is not set: 400 days.
+    public static let defaultKeepEvents: Duration = .seconds(400 * 86_400)
+
+    /// How long events are kept: `keep_events`, else the default.
+    public var eventsKept: Duration { keepEvents ?? Self.defaultKeepEvents }
 
     public init(url: URL? = nil, station: String? = nil, keepEvents: Duration? = nil) {
         self.url = url

@@ -26,8 +26,6 @@ public final class ChangeFeed: Sendable {
     private let onError: @Sendable (StoreError) -> Void
     private let queue = DispatchQueue(label: "switchboard.change-feed")
     private let watch: Mutex<(descriptor: Int32, source: (any DispatchSourceRead)?)>
-    /// Who each session acts as, as far as this feed has seen.
-    private let known = Mutex<[SessionKey: ActiveAccount]>([:])
     /// The files whose changes mean a commit: the database and its journals.
     private let names: Set<String>
     /// The looks after a wake-up, in milliseconds after the one before.
@@ -36,9 +34,14 @@ public final class ChangeFeed: Sendable {
     private let wakeUps = Mutex(0)
 
     /// Starts watching `database`'s folder, from the newest event now in its
-    /// log. `onError` hears of a read that failed (the feed goes on).
-    public init(database: AppDatabase, bus: NotificationBus, onError: @escaping @Sendable (StoreError) -> Void = { _ in }) throws(StoreError) {
-        reader = try ChangeReader(database)
+    /// log, publishing the status changes of `sessions` (and every accounts
+    /// and identity change). `onError` hears of a read that failed (the
+    /// feed goes on).
+    public init(
+        database: AppDatabase, bus: NotificationBus, sessions: ChangeReader.Sessions = .all,
+        onError: @escaping @Sendable (StoreError) -> Void = { _ in }
+    ) throws(StoreError) {
+        reader = try ChangeReader(database, following: sessions)
         self.bus = bus
         self.onError = onError
         let (folder, file) = Self.split(database.path)
@@ -106,15 +109,13 @@ public final class ChangeFeed: Sendable {
     private func publishChanges() {
         let changes: [StoreChange]
         do {
-            changes = try reader.changes(previous: { session in known.withLock { $0[session] } ?? .anonymous })
+            changes = try reader.changes()
         } catch {
             return onError(error)
         }
         for change in changes {
             switch change {
-            case .status(let event):
-                known.withLock { $0[event.session] = event.current }
-                bus.publish(event)
+            case .status(let event): bus.publish(event)
             case .accounts(let event): bus.publish(event)
             case .identity(let event): bus.publish(event)
             }

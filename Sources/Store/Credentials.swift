@@ -81,6 +81,19 @@ extension AppDatabase {
         }
     }
 
+    /// Marks `accessToken` of `identity` as run out at `date`, when it is
+    /// still the one stored (in one transaction): a server refused it, so
+    /// the next one handed out is refreshed first. Returns false, changing
+    /// nothing, when another token is stored by now (or none).
+    public func expireAccessToken(_ accessToken: String, of identity: Identity, at date: Date = Date()) throws(StoreError) -> Bool {
+        try write { db in
+            try db.execute(
+                sql: "UPDATE credential SET expiresAt = ?, updatedAt = ? WHERE provider = ? AND subject = ? AND accessToken = ?",
+                arguments: [date, date, identity.provider.rawValue, identity.subject, accessToken])
+            return db.changesCount > 0
+        }
+    }
+
     /// Records what a credential check found. When an identity is
     /// revoked or gone and its account has no authorized identity left, every
     /// session acting as that account is signed out, with the reason.

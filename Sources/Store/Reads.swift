@@ -28,28 +28,6 @@ extension AppDatabase {
         try read { db in try Self.active(db, session: session) }
     }
 
-    /// The account a person means by `query`: an account id, an identity as
-    /// `provider:subject`, or a name or email (case-insensitive, exact).
-    public func findAccount(_ query: String) throws(StoreError) -> Account {
-        let accounts = try accounts()
-        if let id = Int64(query), let match = accounts.first(where: { $0.id.rawValue == id }) { return match }
-        if let identity = Identity(parsing: query),
-            let match = accounts.first(where: { $0.identities.contains { $0.identity == identity } })
-        {
-            return match
-        }
-        let folded = query.lowercased()
-        let matches = accounts.filter { account in
-            account.name.lowercased() == folded
-                || account.identities.contains { $0.email?.lowercased() == folded }
-        }
-        switch matches.count {
-        case 1: return matches[0]
-        case 0: throw .accountNotFound(query)
-        default: throw .ambiguousAccount(query, candidates: matches.map { "\($0.id) \($0.name)" })
-        }
-    }
-
     /// The starred shows of an account.
     public func favourites(of account: AccountID) throws(StoreError) -> Set<String> {
         try read { db in
@@ -85,7 +63,7 @@ extension AppDatabase {
         let identityRows = try Row.fetchCursor(db, sql: StoreSchema.identitiesSQL(filter: only), arguments: arguments)
         while let row = try identityRows.next() {
             identities[row[0], default: []].append(StoreSchema.identity(
-                provider: row[1], subject: row[2], displayName: row[3], email: row[4], emailVerified: row[5], state: row[6]))
+                provider: row[1], subject: row[2], displayName: row[3], email: row[4], emailVerified: row[5], state: row[6], login: row[7]))
         }
         return StoreSchema.assemble(accounts, identities: identities)
     }

@@ -9,9 +9,18 @@ struct AccountRecord: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "account"
     var id: Int64?
     var name: String
+    /// `AccountOrder.nameKey(name)`: what the name is found and sorted by.
+    var nameKey: String
     var createdAt: Date
     var lastUsedAt: Date?
     var useCount: Int
+
+    init(name: String, createdAt: Date, useCount: Int) {
+        self.name = name
+        nameKey = AccountOrder.nameKey(name)
+        self.createdAt = createdAt
+        self.useCount = useCount
+    }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
@@ -25,10 +34,13 @@ struct IdentityRecord: Codable, FetchableRecord, PersistableRecord {
     var accountId: Int64
     var displayName: String?
     var email: String?
+    /// `AccountOrder.emailKey(email)`: what the email is found by.
+    var emailKey: String?
     var emailVerified: Bool
     var state: String
     var linkedAt: Date
     var checkedAt: Date?
+    var login: String?
 
     init(_ linked: LinkedIdentity, account: AccountID, at date: Date) {
         provider = linked.identity.provider.rawValue
@@ -36,10 +48,12 @@ struct IdentityRecord: Codable, FetchableRecord, PersistableRecord {
         accountId = account.rawValue
         displayName = linked.displayName
         email = linked.email
+        emailKey = linked.email.map(AccountOrder.emailKey)
         emailVerified = linked.emailVerified
         state = linked.state.rawValue
         linkedAt = date
         checkedAt = date
+        login = linked.login
     }
 
     var identity: Identity { Identity(provider: ProviderID(provider), subject: subject) }
@@ -47,7 +61,7 @@ struct IdentityRecord: Codable, FetchableRecord, PersistableRecord {
     var linked: LinkedIdentity {
         LinkedIdentity(
             identity: identity, displayName: displayName, email: email, emailVerified: emailVerified,
-            state: CredentialState(rawValue: state) ?? .notFound)
+            state: CredentialState(rawValue: state) ?? .notFound, login: login)
     }
 
     static func key(_ identity: Identity) -> [String: any DatabaseValueConvertible] {

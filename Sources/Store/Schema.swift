@@ -13,6 +13,8 @@ enum StoreSchema {
         "v3: identities of an issuer named by URL keyed by the whole issuer, not its host",
         "v4: profile and operator PINs with their failed attempts",
         "v5: a terminal's session bound to the terminal's lifetime",
+        "v6: accounts found by name and email and listed by name through indexes; the oldest events may be pruned",
+        "v7: an identity's login name at its provider",
     ]
 
     /// Accounts (`id`, `name`), most recently then most often used first;
@@ -25,11 +27,11 @@ enum StoreSchema {
     }
 
     /// Identities (`accountId`, `provider`, `subject`, `displayName`,
-    /// `email`, `emailVerified`, `state`), oldest link first; `filter` is a
+    /// `email`, `emailVerified`, `state`, `login`), oldest link first; `filter` is a
     /// condition on `accountId`, or nil for all.
     static func identitiesSQL(filter: String?) -> String {
         """
-        SELECT accountId, provider, subject, displayName, email, emailVerified, state
+        SELECT accountId, provider, subject, displayName, email, emailVerified, state, login
         FROM identity \(filter.map { "WHERE accountId \($0)" } ?? "")
         ORDER BY linkedAt, provider, subject
         """
@@ -62,11 +64,11 @@ enum StoreSchema {
 
     /// One identity row of `identitiesSQL`, as the chooser sees it.
     static func identity(
-        provider: String, subject: String, displayName: String?, email: String?, emailVerified: Bool, state: String
+        provider: String, subject: String, displayName: String?, email: String?, emailVerified: Bool, state: String, login: String?
     ) -> LinkedIdentity {
         LinkedIdentity(
             identity: Identity(provider: ProviderID(provider), subject: subject), displayName: displayName, email: email,
-            emailVerified: emailVerified, state: CredentialState(rawValue: state) ?? .notFound)
+            emailVerified: emailVerified, state: CredentialState(rawValue: state) ?? .notFound, login: login)
     }
 
     /// Accounts in their order, each with its identities.

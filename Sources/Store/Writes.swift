@@ -21,6 +21,8 @@ public enum SignInResult: Hashable, Sendable {
 public struct DisconnectResult: Hashable, Sendable {
     /// The identity forgotten.
     public let identity: Identity
+    /// The account it belonged to (gone when `accountRemoved`).
+    public let owner: AccountID
     /// Who the session acts as now.
     public let change: UserStatusChanged
     /// The identity was its account's last, so the account is gone too.
@@ -192,7 +194,7 @@ extension AppDatabase {
                 session: session, previous: previous, current: try Self.active(db, session: session),
                 reason: .disconnected(identity))
             return .success(DisconnectResult(
-                identity: identity, change: change, accountRemoved: remaining == 0, signedOut: signedOut, forgotten: forgotten))
+                identity: identity, owner: AccountID(record.accountId), change: change, accountRemoved: remaining == 0, signedOut: signedOut, forgotten: forgotten))
         }
         return try outcome.get()
     }
@@ -312,8 +314,9 @@ extension AppDatabase {
     private static func refresh(_ identity: LinkedIdentity, tokens: TokenSet?, db: Database, at date: Date) throws {
         if let tokens { try CredentialRecord(identity.identity, tokens, at: date).upsert(db) }
         try db.execute(
-            sql: "UPDATE identity SET displayName = ?, email = ?, emailVerified = ?, state = ?, checkedAt = ? WHERE provider = ? AND subject = ?",
-            arguments: [identity.displayName, identity.email, identity.emailVerified, identity.state.rawValue, date,
+            sql: "UPDATE identity SET displayName = ?, email = ?, emailKey = ?, emailVerified = ?, state = ?, checkedAt = ?, login = ? WHERE provider = ? AND subject = ?",
+            arguments: [identity.displayName, identity.email, identity.email.map(AccountOrder.emailKey), identity.emailVerified, identity.state.rawValue, date,
+                        identity.login,
                         identity.provider.rawValue, identity.identity.subject])
     }
 

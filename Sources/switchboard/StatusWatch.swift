@@ -44,7 +44,7 @@ enum StatusWatch {
             guard all || change.session == session else { return }
             shown.show(change.current, in: change.session, reason: "changed", json: json)
         }
-        let feed = try ChangeFeed(database: database, bus: bus) { error in
+        let feed = try ChangeFeed(database: database, bus: bus, sessions: all ? .all : .only([session])) { error in
             FileHandle.standardError.write(Data("switchboard: \(error)\n".utf8))
         }
         shown.show(try database.active(in: session), in: session, reason: "current", json: json)

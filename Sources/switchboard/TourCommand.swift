@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChooserApp
 import ChooserUI
+import Configuration
 import DemoProvider
 import DeviceFlow
 import Foundation
@@ -9,6 +10,7 @@ import Store
 import SwitchboardCore
 import Synchronization
 import TerminalUI
+import ToolCredentials
 
 /// `switchboard demo tour`: the chooser against a demo provider of its own,
 /// walking itself through every outcome of a sign-in with a caption each,
@@ -71,8 +73,9 @@ struct DemoTour: AsyncParsableCommand {
         do { guide = try Guide.bundled() } catch { throw io.fail(error.description, .configuration) }
         let selection = ThemeSelection.chooser(flag: theme, configured: nil, environment: io.environment)
         let (failures, signal) = try await Chooser.run(
-            session: session, database: database, configuration: ProviderConfiguration(providers: [first, second]), guide: guide,
-            selection: selection, environment: io.environment, notices: [], kiosk: nil, tour: (tour, driver))
+            session: session, database: database, configuration: ProviderConfiguration(providers: [first, second]), git: GitSettings(),
+            guide: guide, selection: selection, environment: io.environment, notices: [], kiosk: nil,
+            keepEvents: StoreSettings.defaultKeepEvents, tour: (tour, driver))
         await server.stop()
         for failure in failures { io.stderr.write("switchboard: \(failure)\n") }
         if let signal { throw ExitCode(128 + signal) }

@@ -11,6 +11,8 @@ struct StoreSectionTests {
         #expect(store.station == "Lab 3 — front desk")
         #expect(store.keepEvents == .seconds(400 * 24 * 3600))
         #expect(try read("[store]\n").store == StoreSettings(), "every key may be left out")
+        #expect(try read("[store]\n").store.eventsKept == .seconds(400 * 24 * 3600), "events are kept 400 days unless said")
+        #expect(try read("[store]\nkeep_events = \"2w\"\n").store.eventsKept == .seconds(14 * 24 * 3600))
         #expect(try read("[store]\nurl = \"http://127.0.0.1:8700/store\"\n").store.url?.port == 8700, "plain http on loopback")
     }
 
