@@ -166,10 +166,11 @@ final class Tmux: Sendable {
     // MARK: Waiting
 
     /// Waits until the screen contains `text`; returns that screen. Polls
-    /// every 50 ms; on timeout the error holds the last screen.
+    /// every 50 ms (or `every` seconds: a long wait for what stays a while
+    /// spawns fewer tmux clients); on timeout the error holds the last screen.
     @discardableResult
-    func waitFor(text: String, timeout: Double = 10, fileID: String = #fileID, line: Int = #line) async throws -> String {
-        try await waitUntil("the screen shows “\(text)”", timeout: timeout, fileID: fileID, line: line) { $0.contains(text) }
+    func waitFor(text: String, timeout: Double = 10, every: Double = 0.05, fileID: String = #fileID, line: Int = #line) async throws -> String {
+        try await waitUntil("the screen shows “\(text)”", timeout: timeout, every: every, fileID: fileID, line: line) { $0.contains(text) }
     }
 
     /// Waits until the screen no longer contains `text`.
@@ -184,7 +185,8 @@ final class Tmux: Sendable {
     /// the last screen.
     @discardableResult
     func waitUntil(
-        _ what: String, timeout: Double = 10, fileID: String = #fileID, line: Int = #line, _ condition: (String) throws -> Bool
+        _ what: String, timeout: Double = 10, every: Double = 0.05, fileID: String = #fileID, line: Int = #line,
+        _ condition: (String) throws -> Bool
     ) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var satisfied: String?
@@ -202,7 +204,7 @@ final class Tmux: Sendable {
             }
             satisfied = nil
             if late { break }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(Int(every * 1000)))
         }
         throw TmuxError("\(fileID):\(line): timed out after \(timeout) s waiting until \(what). Last screen:\n\(framed(last))")
     }
