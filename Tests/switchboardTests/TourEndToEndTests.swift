@@ -11,7 +11,10 @@ struct TourEndToEndTests {
     func wholeRoundTakeOverResume() async throws {
         try #require(Tmux.isInstalled, "tmux is not installed (.ci/run installs it)")
         let cli = CLI()
-        let environment = ["SWITCHBOARD_DATABASE": cli.path, "HOME": cli.folder.path]
+        // The tour's own stores go in a folder under TMPDIR, removed when it ends.
+        let temporary = cli.folder.file("tmp")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        let environment = ["SWITCHBOARD_DATABASE": cli.path, "HOME": cli.folder.path, "TMPDIR": temporary]
         try await withTmux(builtProduct("switchboard"), arguments: ["demo", "tour", "--pace", "0.1", "--idle", "5"], environment: environment) { tmux in
             let steps: [(caption: String, shows: String?)] = [
                 ("1/8 · Approved", "● Ada Lovelace"),
@@ -32,6 +35,9 @@ struct TourEndToEndTests {
             #expect(screen.contains("any key: your turn"))
             // Round two.
             try await tmux.waitFor(text: "1/8 · Approved", timeout: 30, every: 0.25)
+            let stores = try FileManager.default.contentsOfDirectory(atPath: temporary)
+            #expect(stores.count == 1 && stores[0].hasPrefix("switchboard-tour-"), "\(stores)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: temporary + "/" + stores[0]).contains("round-2.sqlite"))
 
             // A key takes over, and does nothing else (x is no key of the chooser's anyway); the next ones are
             // the person's: Esc closes what the tour had open, a opens the provider list.
@@ -50,5 +56,6 @@ struct TourEndToEndTests {
             #expect(try await tmux.terminalLeftovers().isEmpty)
         }
         #expect(!FileManager.default.fileExists(atPath: cli.path), "the person's store was never opened")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty, "the tour's stores are gone with it")
     }
 }
