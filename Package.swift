@@ -44,7 +44,14 @@ let package = Package(
             name: "PINHash",
             dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]
         ),
-        .target(name: "Store", dependencies: ["SwitchboardCore", "ConfigFile", "PINHash", .product(name: "GRDB", package: "GRDB.swift")]),
+        // libpq, PostgreSQL's own client (Debian: libpq-dev to build, libpq5
+        // to run), and the small connection type over it.
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "Postgres", dependencies: ["CLibPQ"]),
+        .target(
+            name: "Store",
+            dependencies: ["SwitchboardCore", "ConfigFile", "PINHash", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .target(name: "TerminalUI", dependencies: ["ConfigFile"]),
         // The chooser's state, reducer, panes and dialogs: everything that
         // draws a frame, without Foundation. The guide's listings and the
@@ -70,6 +77,9 @@ let package = Package(
         // Child processes: the program's `exec` and a station's hand-off
         // (`Supervisor`), the tests' processes and pseudo-terminals.
         .target(name: "ProcessKit", dependencies: ["CSystem"]),
+        // A throwaway PostgreSQL server (initdb, postgres on loopback, a TLS
+        // CA of its own) for the tests and `switchboard-bench fleet`.
+        .target(name: "PostgresServer", dependencies: ["Postgres", "ProcessKit"]),
         // The operations the command line and the chooser share: a sign-in
         // from code to store, credential checks, disconnects, access tokens,
         // the providers, and the change feed from other processes.
@@ -110,7 +120,7 @@ let package = Package(
         // What every test target may use: the one way to wait for something
         // to happen, and the one seeded random generator.
         .target(name: "TestBasics", path: "Tests/TestBasics"),
-        .target(name: "TestSupport", dependencies: ["Store", "DeviceFlow", "ProcessKit", "TestBasics"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Store", "DeviceFlow", "ProcessKit", "Postgres", "PostgresServer", "TestBasics"], path: "Tests/TestSupport"),
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore", "TestBasics"]),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "TestBasics"]),
         .testTarget(name: "ProcessKitTests", dependencies: ["ProcessKit", "processkit-probe", "TestBasics"]),
@@ -133,6 +143,7 @@ let package = Package(
             dependencies: ["Services", "ChooserApp", "ChooserUI", "DemoProvider", "TestSupport", "TestBasics", "TerminalUI"],
             exclude: ["Snapshots"]
         ),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresServer", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PINHash", "TestSupport"]),
         .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport", "TestBasics", "ProcessKit", "DemoProvider"]),
     ],
