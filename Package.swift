@@ -45,12 +45,12 @@ let package = Package(
             dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]
         ),
         // libpq, PostgreSQL's own client (Debian: libpq-dev to build, libpq5
-        // to run), and the small connection type over it.
+        // to run), and the small connection type over it; only the store uses it.
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "Postgres", dependencies: ["CLibPQ"]),
         .target(
             name: "Store",
-            dependencies: ["SwitchboardCore", "ConfigFile", "PINHash", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SwitchboardCore", "ConfigFile", "PINHash", "Postgres", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "TerminalUI", dependencies: ["ConfigFile"]),
         // The chooser's state, reducer, panes and dialogs: everything that

@@ -1,5 +1,5 @@
+import Dispatch
 import Foundation
-import GRDB
 import Synchronization
 import SwitchboardCore
 
@@ -13,17 +13,17 @@ public enum StoreChange: Sendable, Hashable {
     case identity(IdentityStateChanged)
 }
 
-/// Reads the event log from a cursor, on a read-only connection of its own,
-/// for a change feed: what other processes (and other `AppDatabase`
-/// instances) wrote since the last look. `PRAGMA data_version` on this
-/// connection tells, without reading the log, whether anyone committed.
-/// One reader follows an `AppDatabase` at a time: it forgets the instance's
-/// own events as it passes them.
+/// Reads the event log from a cursor, on a connection of its own (the
+/// engine's `ChangeFollower`), for a change feed: what other processes (and
+/// other `AppDatabase` instances) wrote since the last look. On SQLite,
+/// `PRAGMA data_version` tells, without reading the log, whether anyone
+/// committed. One reader follows an `AppDatabase` at a time: it forgets the
+/// instance's own events as it passes them.
 public final class ChangeReader: Sendable {
     private let database: AppDatabase
-    private let connection: DatabaseQueue
-    /// The last event read, and the data version seen then.
-    private let position: Mutex<(cursor: Int64, version: Int64)>
+    private let follower: any ChangeFollower
+    /// The last event read.
+    private let position: Mutex<Int64>
 
     /// Starts after the newest event now in the log.
     public init(_ database: AppDatabase) throws(StoreError) {
@@ -34,55 +34,51 @@ public final class ChangeReader: Sendable {
         }
         guard first else { throw .unavailable(path: database.path, detail: "another change reader already follows this database") }
         do {
-            var configuration = Configuration()
-            configuration.readonly = true
-            configuration.busyMode = .timeout(10)
-            configuration.label = "switchboard-changes"
-            // As the store itself reads a file in a folder this process may not write.
-            connection = try DatabaseQueue(path: AppDatabase.readOnlyLocation(database.path), configuration: configuration)
-            position = Mutex(try connection.read { db in
-                (try Int64.fetchOne(db, sql: "SELECT max(id) FROM event") ?? 0, try Self.dataVersion(db))
-            })
+            follower = try database.engine.follower()
+            position = Mutex(try follower.readIfChanged { db in try db.value("SELECT max(id) FROM event", as: Int64.self) ?? 0 } ?? 0)
         } catch {
-            throw AppDatabase.storeError(error, path: database.path)
+            database.ownEvents.withLock { $0 = nil }
+            throw database.engine.storeError(error)
         }
     }
 
     /// The id of the last event read.
-    public var cursor: Int64 { position.withLock { $0.cursor } }
+    public var cursor: Int64 { position.withLock { $0 } }
 
     /// What was logged since the last call, but by `database` itself, in
     /// log order; empty, without reading the log, when nobody has committed.
     /// `previous(session)` is who that session acted as, as far as the
     /// caller knows (it becomes the changes' `previous`).
     public func changes(previous: (SessionKey) -> ActiveAccount) throws(StoreError) -> [StoreChange] {
-        let (cursor, version) = position.withLock { $0 }
-        let read: (changes: [StoreChange], last: Int64?, version: Int64)
+        let cursor = position.withLock { $0 }
+        let read: (changes: [StoreChange], last: Int64?)?
         do {
             // One read: the log and the accounts it names, as of the same moment.
-            read = try connection.read { db in
-                let now = try Self.dataVersion(db)
-                guard now != version else { return ([], nil, now) }
+            read = try follower.readIfChanged { db in
                 var known: [SessionKey: ActiveAccount] = [:]
                 var changes: [StoreChange] = []
                 var last: Int64?
-                let rows = try Row.fetchCursor(
-                    db, sql: "SELECT id, kind, session, accountId, detail FROM event WHERE id > ? ORDER BY id", arguments: [cursor])
-                while let row = try rows.next() {
-                    let id: Int64 = row[0]
+                let events = try db.map(
+                    "SELECT id, kind, session, accountId, detail FROM event WHERE id > $1 ORDER BY id", [cursor]
+                ) { row in
+                    (id: try row[0] as Int64, event: LoggedEvent(kind: try row[1], session: try row[2], account: try row[3], detail: try row[4]))
+                }
+                for (id, event) in events {
                     last = id
                     // Visible, so committed, so noted before if it is ours.
                     guard !database.ownEvents.withLock({ $0?.contains(id) ?? false }) else { continue }
-                    let event = LoggedEvent(kind: row[1], session: row[2], account: row[3], detail: row[4])
                     changes += try Self.changes(for: event, db: db, previous: { known[$0] ?? previous($0) }, remember: { known[$0] = $1 })
                 }
-                return (changes, last, now)
+                return (changes, last)
             }
         } catch {
-            throw AppDatabase.storeError(error, path: database.path)
+            throw database.engine.storeError(error)
         }
-        position.withLock { $0 = (read.last ?? $0.cursor, read.version) }
-        if let last = read.last { database.ownEvents.withLock { own in own = own?.filter { $0 > last } } }
+        guard let read else { return [] }
+        if let last = read.last {
+            position.withLock { $0 = last }
+            database.ownEvents.withLock { own in own = own?.filter { $0 > last } }
+        }
         return read.changes
     }
 
@@ -97,7 +93,7 @@ public final class ChangeReader: Sendable {
 
     /// The bus events one logged event stands for.
     private static func changes(
-        for event: LoggedEvent, db: Database, previous: (SessionKey) -> ActiveAccount, remember: (SessionKey, ActiveAccount) -> Void
+        for event: LoggedEvent, db: any SQLConnection, previous: (SessionKey) -> ActiveAccount, remember: (SessionKey, ActiveAccount) -> Void
     ) throws -> [StoreChange] {
         let session = event.session.map { SessionKey(stored: $0) }
         /// Who the event's session acts as in this read's snapshot, if that
@@ -130,8 +126,15 @@ public final class ChangeReader: Sendable {
             return []
         }
     }
+}
 
-    private static func dataVersion(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+extension AppDatabase {
+    /// Starts watching for other processes' commits (inotify on SQLite's
+    /// files; `LISTEN` on PostgreSQL): `events` hears, on `queue`, of each
+    /// wake-up, and of a server going away and coming back.
+    public func watchChanges(
+        on queue: DispatchQueue, _ events: @escaping @Sendable (ChangeWatchEvent) -> Void
+    ) throws(StoreError) -> any ChangeWatch {
+        try engine.watch(on: queue, events)
     }
 }

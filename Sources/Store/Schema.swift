@@ -3,7 +3,7 @@ import SwitchboardCore
 /// The schema's identity and the queries that list accounts, in one place:
 /// the migrations create what these read.
 enum StoreSchema {
-    /// `PRAGMA application_id` of a Switchboard database ("SWBD").
+    /// `PRAGMA application_id` of a Switchboard SQLite database ("SWBD").
     static let applicationID: Int32 = 0x5357_4244
 
     /// The migrations' names, oldest first. Never edit a shipped one; add another.
@@ -36,13 +36,13 @@ enum StoreSchema {
     }
 
     /// The session row that decides who is active, with the lifetime of the terminal that chose.
-    static let activeSQL = "SELECT accountId, lifetime FROM session WHERE key = ?"
+    static let activeSQL = "SELECT accountId, lifetime FROM session WHERE key = $1"
 
     /// Stores who a session acts as, bound to the lifetime of the terminal
     /// that chose (NULL for a named session).
     static let chooseSQL = """
-        INSERT INTO session (key, accountId, updatedAt, lifetime) VALUES (?1, ?2, ?3, ?4)
-        ON CONFLICT(key) DO UPDATE SET accountId = ?2, updatedAt = ?3, lifetime = ?4
+        INSERT INTO session (key, accountId, updatedAt, lifetime) VALUES ($1, $2, $3, $4)
+        ON CONFLICT (key) DO UPDATE SET accountId = excluded.accountId, updatedAt = excluded.updatedAt, lifetime = excluded.lifetime
         """
 
     /// The account a session last acted as, from the event log: the newest
@@ -52,13 +52,13 @@ enum StoreSchema {
     static let lastActiveSQL = """
         SELECT account.id FROM (
             SELECT accountId FROM event
-            WHERE session = ? AND kind IN ('signIn', 'switch', 'signOut', 'merge') AND accountId IS NOT NULL
+            WHERE session = $1 AND kind IN ('signIn', 'switch', 'signOut', 'merge') AND accountId IS NOT NULL
             ORDER BY id DESC LIMIT 1
         ) AS last JOIN account ON account.id = last.accountId
         """
 
     /// The starred shows of one account.
-    static let favouritesSQL = "SELECT showId FROM favourite WHERE accountId = ?"
+    static let favouritesSQL = "SELECT showId FROM favourite WHERE accountId = $1"
 
     /// One identity row of `identitiesSQL`, as the chooser sees it.
     static func identity(

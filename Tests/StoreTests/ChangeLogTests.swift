@@ -11,10 +11,10 @@ import SwitchboardCore
 struct ChangeLogTests {
     let here = SessionKey("pts/1")!, there = SessionKey("pts/2")!
 
-    @Test("another writer's sign-in, switch, check and sign-out arrive in order, as the bus carries them; the reader's own writes do not")
-    func othersInOrder() throws {
-        let fixture = try Fixture()
-        let other = try AppDatabase(path: fixture.database.path)
+    @Test("another writer's sign-in, switch, check and sign-out arrive in order, as the bus carries them; the reader's own writes do not", arguments: Engine.allCases)
+    func othersInOrder(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
+        let other = try fixture.reopen()
         let reader = try ChangeReader(fixture.database)
         #expect(try reader.changes(previous: { _ in .anonymous }).isEmpty, "nothing committed yet")
 
@@ -52,10 +52,10 @@ struct ChangeLogTests {
         #expect(throws: StoreError.self, "one reader follows a database") { try ChangeReader(fixture.database) }
     }
 
-    @Test("a disconnect is an accounts change and, for its session, a status change; a reader started later sees only what came after it")
-    func startsAtTheEnd() throws {
-        let fixture = try Fixture()
-        let other = try AppDatabase(path: fixture.database.path)
+    @Test("a disconnect is an accounts change and, for its session, a status change; a reader started later sees only what came after it", arguments: Engine.allCases)
+    func startsAtTheEnd(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
+        let other = try fixture.reopen()
         let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: other, session: there)
         let reader = try ChangeReader(fixture.database)
         let before = reader.cursor
@@ -68,10 +68,10 @@ struct ChangeLogTests {
         #expect(reader.cursor > before)
     }
 
-    @Test("a merge tells every session that acted as the merged account, not only the one that merged")
-    func mergeMovesOtherSessions() throws {
-        let fixture = try Fixture()
-        let other = try AppDatabase(path: fixture.database.path)
+    @Test("a merge tells every session that acted as the merged account, not only the one that merged", arguments: Engine.allCases)
+    func mergeMovesOtherSessions(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
+        let other = try fixture.reopen()
         let ids = try Sample.signIn([Sample.adaGitHub], into: other, session: there)
         _ = try Sample.signIn([Sample.adaGoogle], into: other, session: here)  // a second account, active here
         _ = try other.switchAccount(to: ids[0], session: there)
