@@ -1,4 +1,5 @@
 import Foundation
+import PINHash
 import Synchronization
 import SwitchboardCore
 
@@ -25,6 +26,11 @@ public final class AppDatabase: Sendable {
     /// Whether the store is shared by several stations (PostgreSQL): their
     /// terminals' sessions then carry the station's name.
     public var isShared: Bool { engine.isShared }
+    /// The PBKDF2 iterations new PINs are stored with, and that a PIN
+    /// stored with fewer is raised to when it is next given right:
+    /// `StoredPIN.defaultRounds` but in tests, which run hundreds of PIN
+    /// checks in a debug build.
+    public let pinRounds: Int
     let engine: any StoreEngine
     /// Events this instance appended to the log that its change reader has
     /// not passed yet (nil while none follows it): its own writes are
@@ -32,7 +38,10 @@ public final class AppDatabase: Sendable {
     /// changes skips them.
     let ownEvents = Mutex<Set<Int64>?>(nil)
 
-    init(engine: any StoreEngine) { self.engine = engine }
+    init(engine: any StoreEngine, pinRounds: Int) {
+        self.engine = engine
+        self.pinRounds = pinRounds
+    }
 
     /// Opens (creating when missing) the SQLite database at `path`.
     ///
@@ -41,23 +50,23 @@ public final class AppDatabase: Sendable {
     /// Switchboard's, is newer than this build, or is damaged is refused with
     /// a `StoreError` and left exactly as it was, with no `-wal` or `-shm`
     /// file left beside it that was not there before.
-    public convenience init(path: String, access: Access = .readWrite) throws(StoreError) {
-        self.init(engine: try SQLiteEngine(path: path, access: access))
+    public convenience init(path: String, access: Access = .readWrite, pinRounds: Int = StoredPIN.defaultRounds) throws(StoreError) {
+        self.init(engine: try SQLiteEngine(path: path, access: access), pinRounds: pinRounds)
     }
 
     /// Connects to the PostgreSQL database `url` names and migrates it
     /// (once, however many stations start at the same moment). A database
     /// (or schema) holding other tables, or migrated by a newer Switchboard,
     /// is refused; a server that cannot be reached is `offline`.
-    public convenience init(url: String) throws(StoreError) {
-        self.init(engine: try PostgresEngine(url: url))
+    public convenience init(url: String, pinRounds: Int = StoredPIN.defaultRounds) throws(StoreError) {
+        self.init(engine: try PostgresEngine(url: url), pinRounds: pinRounds)
     }
 
     /// Opens the store at `location`.
-    public convenience init(_ location: StoreLocation, access: Access = .readWrite) throws(StoreError) {
+    public convenience init(_ location: StoreLocation, access: Access = .readWrite, pinRounds: Int = StoredPIN.defaultRounds) throws(StoreError) {
         switch location {
-        case .file(let path): try self.init(path: path, access: access)
-        case .server(let url): try self.init(url: url)
+        case .file(let path): try self.init(path: path, access: access, pinRounds: pinRounds)
+        case .server(let url): try self.init(url: url, pinRounds: pinRounds)
         }
     }
 

@@ -103,18 +103,15 @@ extension AppDatabase {
     /// PIN. A PIN not yet set needs no proof. A wrong proof is counted (on the
     /// profile and on the operator PIN, since either could have been meant)
     /// and the count is committed; then `wrongPIN` or `pinLockedOut` is thrown.
-    /// `rounds` below the default is only for tests.
-    public func setPIN(
-        _ newPIN: String?, for owner: PINOwner, proof: String?, at date: Date = Date(), rounds: Int = StoredPIN.defaultRounds
-    ) throws(StoreError) {
+    public func setPIN(_ newPIN: String?, for owner: PINOwner, proof: String?, at date: Date = Date()) throws(StoreError) {
         if let newPIN { try Self.checkPINFormat(newPIN, field: "new PIN") }
         // Hashed before the transaction: the slow part holds no lock.
-        let hashed = newPIN.map { StoredPIN(hashing: $0, rounds: rounds) }
+        let hashed = newPIN.map { StoredPIN(hashing: $0, rounds: pinRounds) }
         let outcome: Result<Void, StoreError> = try write { db in
             if case .account(let id) = owner, try !Rows.accountExists(id, db: db) {
                 throw StoreError.accountNotFound(id.description)
             }
-            switch try Self.authorize(owner, proof: proof, db: db, at: date) {
+            switch try Self.authorize(owner, proof: proof, db: db, at: date, rounds: pinRounds) {
             case .open, .accepted: break
             case .missing: return .failure(.pinRequired(owner.description))
             case .wrong(let retryAt): return .failure(.wrongPIN(owner.description, retryAt: retryAt))
@@ -139,13 +136,13 @@ extension AppDatabase {
     /// the wrong form is refused uncounted): the
     /// station's operator keys open only after this.
     public func checkOperatorPIN(_ pin: String, at date: Date = Date()) throws(StoreError) {
-        let outcome: Result<Void, StoreError> = try write { db in try Self.operatorVerdict(pin, db: db, at: date) }
+        let outcome: Result<Void, StoreError> = try write { db in try Self.operatorVerdict(pin, db: db, at: date, rounds: pinRounds) }
         try outcome.get()
     }
 
     /// The operator PIN's check as an outcome, counted in `db`'s transaction.
-    private static func operatorVerdict(_ pin: String?, db: any SQLConnection, at date: Date) throws -> Result<Void, StoreError> {
-        switch try verify(.operatorPIN, pin: pin, db: db, at: date) {
+    private static func operatorVerdict(_ pin: String?, db: any SQLConnection, at date: Date, rounds: Int) throws -> Result<Void, StoreError> {
+        switch try verify(.operatorPIN, pin: pin, db: db, at: date, rounds: rounds) {
         case .open: .failure(.pinNotSet(PINOwner.operatorPIN.description))
         case .accepted: .success(())
         case .missing: .failure(.pinRequired(PINOwner.operatorPIN.description))
@@ -159,7 +156,7 @@ extension AppDatabase {
     public func resetPINAttempts(of account: AccountID, operatorPIN: String?, at date: Date = Date()) throws(StoreError) {
         let outcome: Result<Void, StoreError> = try write { db in
             guard try Rows.accountExists(account, db: db) else { throw StoreError.accountNotFound(account.description) }
-            if case .failure(let error) = try Self.operatorVerdict(operatorPIN, db: db, at: date) { return .failure(error) }
+            if case .failure(let error) = try Self.operatorVerdict(operatorPIN, db: db, at: date, rounds: pinRounds) { return .failure(error) }
             try db.execute("UPDATE pin SET failures = 0, lastFailureAt = NULL WHERE owner = $1", [PINOwner.account(account).key])
             return .success(())
         }
@@ -186,14 +183,14 @@ extension AppDatabase {
     /// Checks `pin` against `owner`'s PIN and counts the outcome: a right
     /// PIN clears the count, a wrong one adds to it. A locked-out PIN is not
     /// looked at; a PIN of the wrong form is thrown as `badPIN` uncounted.
-    static func verify(_ owner: PINOwner, pin: String?, db: any SQLConnection, at date: Date) throws -> PINVerdict {
+    static func verify(_ owner: PINOwner, pin: String?, db: any SQLConnection, at date: Date, rounds: Int) throws -> PINVerdict {
         guard let row = try PINRecord.fetch(owner, db: db) else { return .open }
         if let pin { try checkPINFormat(pin, field: "PIN") }
         if let until = row.lockedUntil(now: date) { return .locked(until: until) }
         guard let pin else { return .missing }
         if row.stored.matches(pin) {
             try clearFailures(owner, db: db)
-            try rehashIfWeak(row, pin: pin, db: db)
+            try rehashIfWeak(row, pin: pin, db: db, rounds: rounds)
             return .accepted
         }
         return .wrong(retryAt: try countFailure(row, db: db, at: date))
@@ -201,8 +198,8 @@ extension AppDatabase {
 
     /// Replacing a profile's PIN: its own PIN or the operator's will do.
     /// Neither matching counts a failure on each that could be tried.
-    static func authorize(_ owner: PINOwner, proof: String?, db: any SQLConnection, at date: Date) throws -> PINVerdict {
-        guard case .account = owner else { return try verify(owner, pin: proof, db: db, at: date) }
+    static func authorize(_ owner: PINOwner, proof: String?, db: any SQLConnection, at date: Date, rounds: Int) throws -> PINVerdict {
+        guard case .account = owner else { return try verify(owner, pin: proof, db: db, at: date, rounds: rounds) }
         guard let own = try PINRecord.fetch(owner, db: db) else { return .open }
         let station = try PINRecord.fetch(.operatorPIN, db: db)
         let ownLock = own.lockedUntil(now: date), stationLock = station?.lockedUntil(now: date)
@@ -222,11 +219,12 @@ extension AppDatabase {
         return .wrong(retryAt: ownLock == nil ? waits[own.owner] : waits[PINOwner.operatorPIN.key])
     }
 
-    /// A PIN stored with parameters weaker than today's is stored again
-    /// with today's while it is known: raising the work factor needs no reset.
-    private static func rehashIfWeak(_ row: PINRecord, pin: String, db: any SQLConnection) throws {
-        guard row.stored.needsRehash else { return }
-        let stronger = StoredPIN(hashing: pin)
+    /// A PIN stored with parameters weaker than today's (`rounds`) is
+    /// stored again with today's while it is known: raising the work factor
+    /// needs no reset.
+    private static func rehashIfWeak(_ row: PINRecord, pin: String, db: any SQLConnection, rounds: Int) throws {
+        guard row.stored.needsRehash(toward: rounds) else { return }
+        let stronger = StoredPIN(hashing: pin, rounds: rounds)
         try db.execute(
             "UPDATE pin SET algorithm = $1, rounds = $2, salt = $3, hash = $4 WHERE owner = $5",
             [stronger.algorithm, stronger.rounds, Data(stronger.salt), Data(stronger.hash), row.owner])
@@ -256,7 +254,7 @@ extension AppDatabase {
     /// refusal, with a wrong proof counted on the PIN it was offered as and a
     /// locked-out PIN not looked at. A proof of the wrong form is thrown as
     /// `badPIN` before anything is looked at, so it costs no try.
-    static func admit(_ account: AccountID, proof: PINProof?, db: any SQLConnection, at date: Date) throws -> StoreError? {
+    static func admit(_ account: AccountID, proof: PINProof?, db: any SQLConnection, at date: Date, rounds: Int) throws -> StoreError? {
         let owner = PINOwner.account(account)
         guard let row = try PINRecord.fetch(owner, db: db) else { return nil }
         switch proof {
@@ -264,9 +262,9 @@ extension AppDatabase {
             if let until = row.lockedUntil(now: date) { return .pinLockedOut(owner.description, until: until) }
             return .pinRequired(owner.description)
         case .account(let pin):
-            return try refusal(verify(owner, pin: pin, db: db, at: date), owner: owner)
+            return try refusal(verify(owner, pin: pin, db: db, at: date, rounds: rounds), owner: owner)
         case .operatorPIN(let pin):
-            let verdict = try verify(.operatorPIN, pin: pin, db: db, at: date)
+            let verdict = try verify(.operatorPIN, pin: pin, db: db, at: date, rounds: rounds)
             if verdict == .open { return .pinNotSet(PINOwner.operatorPIN.description) }
             if verdict == .accepted { try clearFailures(owner, db: db) }
             return try refusal(verdict, owner: .operatorPIN)

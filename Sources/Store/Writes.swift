@@ -56,7 +56,7 @@ extension AppDatabase {
                 try Self.refresh(identity, tokens: tokens, db: db, at: date)
                 // Approving a code is no PIN: an account with one is made active by a switch
                 // that gives it (the tokens just stored stay for then).
-                if id != previous.id, let refusal = try Self.admit(id, proof: nil, db: db, at: date) {
+                if id != previous.id, let refusal = try Self.admit(id, proof: nil, db: db, at: date, rounds: pinRounds) {
                     return .success(.needsPIN(account: id, refusal: refusal))
                 }
                 let change = try Self.makeActive(id, session: session, previous: previous, reason: .signedIn(isNew: false), db: db, at: date)
@@ -106,7 +106,7 @@ extension AppDatabase {
                 try Self.refresh(identity, tokens: tokens, db: db, at: date)
                 // A switch, as any other: an account with a PIN takes it (`switchAccount(to:session:pin:)`);
                 // the tokens just signed in for are kept for when it is given.
-                if let refusal = try Self.admit(owner, proof: nil, db: db, at: date) { return .failure(refusal) }
+                if let refusal = try Self.admit(owner, proof: nil, db: db, at: date, rounds: pinRounds) { return .failure(refusal) }
                 let change = try Self.makeActive(owner, session: session, previous: previous, reason: .switched, db: db, at: date)
                 try Self.log("switch", session: session, account: owner, ["conflict": conflict.identity.description], db: db, at: date)
                 return .success(change)
@@ -136,7 +136,7 @@ extension AppDatabase {
             guard try Rows.accountExists(account, db: db) else {
                 throw StoreError.accountNotFound(account.description)
             }
-            if let refusal = try Self.admit(account, proof: pin, db: db, at: date) { return .failure(refusal) }
+            if let refusal = try Self.admit(account, proof: pin, db: db, at: date, rounds: pinRounds) { return .failure(refusal) }
             let change = try Self.makeActive(account, session: session, previous: previous, reason: .switched, db: db, at: date)
             try Self.log("switch", session: session, account: account, [:], db: db, at: date)
             return .success(change)
@@ -172,7 +172,7 @@ extension AppDatabase {
             guard let owner = try Rows.identity(identity, db: db)?.account else {
                 throw StoreError.identityNotFound(identity.description)
             }
-            if let refusal = try Self.admit(owner, proof: pin, db: db, at: date) { return .failure(refusal) }
+            if let refusal = try Self.admit(owner, proof: pin, db: db, at: date, rounds: pinRounds) { return .failure(refusal) }
             let forgotten = try Rows.tokens(of: identity, db: db)
             try db.execute("DELETE FROM identity WHERE provider = $1 AND subject = $2", identity.key)
             let remaining = try db.value("SELECT count(*) FROM identity WHERE accountId = $1", [owner.rawValue], as: Int.self) ?? 0
@@ -201,7 +201,7 @@ extension AppDatabase {
         let outcome: Result<Void, StoreError> = try write { db in
             guard try Rows.accountExists(account, db: db) else { throw StoreError.accountNotFound(account.description) }
             if try Self.activeID(db, session: session) == account { return .success(()) }
-            if let refusal = try Self.admit(account, proof: pin, db: db, at: date) { return .failure(refusal) }
+            if let refusal = try Self.admit(account, proof: pin, db: db, at: date, rounds: pinRounds) { return .failure(refusal) }
             return .success(())
         }
         try outcome.get()

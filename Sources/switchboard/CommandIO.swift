@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import PINHash
 import Store
 import SwitchboardCore
 
@@ -40,6 +41,10 @@ struct CommandIO: Sendable {
     /// Ctrl-C into a cancel): the process's own may; a test's, which
     /// shares its process with other tests, does not.
     var takesSignals: Bool
+    /// The PBKDF2 iterations the store hashes new PINs with
+    /// (`AppDatabase.pinRounds`): the standard figure in the program; tests
+    /// that run commands in their own process give a small one.
+    var pinRounds = StoredPIN.defaultRounds
 
     /// This process's own: its environment, descriptors 0, 1 and 2, and
     /// its controlling terminal.

@@ -55,7 +55,8 @@ struct CommonOptions: ParsableArguments {
     /// passes `.readOnlyIfUnwritable`, so it works on a file or folder it
     /// may not write.
     func openDatabase(_ io: CommandIO, _ access: AppDatabase.Access = .readWrite) throws(StoreError) -> AppDatabase {
-        try AppDatabase(path: DatabaseLocation.resolve(explicit: database, environment: io.environment), access: access)
+        try AppDatabase(
+            path: DatabaseLocation.resolve(explicit: database, environment: io.environment), access: access, pinRounds: io.pinRounds)
     }
 
     /// The session this invocation acts in. A terminal's own session ends

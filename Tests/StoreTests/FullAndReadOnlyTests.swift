@@ -47,8 +47,8 @@ struct FullAndReadOnlyTests {
         try Unwritable.make(path)
         defer { Unwritable.undo(path) }
 
-        #expect(throws: StoreError.self) { try AppDatabase(path: path) }
-        let database = try AppDatabase(path: path, access: .readOnlyIfUnwritable)
+        #expect(throws: StoreError.self) { try AppDatabase(testing: path) }
+        let database = try AppDatabase(testing: path, access: .readOnlyIfUnwritable)
         #expect(database.isReadOnly)
         #expect(try database.accounts().map(\.name).sorted() == ["Ada Lovelace", "Grace Hopper"])
         let refused = #expect(throws: StoreError.self) { try database.switchAccount(to: ids[1], session: terminal1) }
@@ -65,7 +65,7 @@ struct FullAndReadOnlyTests {
 enum Unwritable {
     static func make(_ path: String) throws {
         if geteuid() == 0 {
-            let result = try runProcess("/usr/bin/chattr", ["+i", path], timeout: 20)
+            let result = try runProcessBlocking("/usr/bin/chattr", ["+i", path], timeout: 20)
             guard result.status == 0 else { throw StoreError.unavailable(path: path, detail: "chattr +i: \(result.stderr)") }
         } else {
             chmod(path, 0o400)
@@ -73,6 +73,6 @@ enum Unwritable {
     }
 
     static func undo(_ path: String) {
-        if geteuid() == 0 { _ = try? runProcess("/usr/bin/chattr", ["-i", path], timeout: 20) } else { chmod(path, 0o600) }
+        if geteuid() == 0 { _ = try? runProcessBlocking("/usr/bin/chattr", ["-i", path], timeout: 20) } else { chmod(path, 0o600) }
     }
 }

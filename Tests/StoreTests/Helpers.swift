@@ -30,13 +30,13 @@ final class Fixture {
         case .sqlite: location = .file(folder.file("data/switchboard.sqlite"))
         case .postgres: location = .server(try TestPostgres.freshStore(suite: suite))
         }
-        database = try AppDatabase(location)
+        database = try AppDatabase(testing: location)
     }
 
     deinit { folder.remove() }
 
     /// Another connection to the same store, as a restarted program (or another station) opens it.
-    func reopen() throws -> AppDatabase { try AppDatabase(location) }
+    func reopen() throws -> AppDatabase { try AppDatabase(testing: location) }
 
     /// Every row of every table, as text: equal dumps mean nothing changed.
     func dump() throws -> String { try StoreTests.dump(database) }

@@ -35,8 +35,8 @@ struct PINGuardTests {
     private func setUp(_ engine: Engine) throws -> (Fixture, ada: AccountID, grace: AccountID) {
         let fixture = try Fixture(engine), db = fixture.database
         let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: db, session: terminal1)
-        try db.setPIN("2468", for: .account(ids[0]), proof: nil, rounds: rounds)
-        try db.setPIN("9753", for: .operatorPIN, proof: nil, rounds: rounds)
+        try db.setPIN("2468", for: .account(ids[0]), proof: nil)
+        try db.setPIN("9753", for: .operatorPIN, proof: nil)
         return (fixture, ids[0], ids[1])
     }
 

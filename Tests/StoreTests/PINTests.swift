@@ -6,8 +6,8 @@ import TestSupport
 @testable import Store
 import SwitchboardCore
 
-/// Few rounds, so the store's tests stay fast; the CLI's tests use the real work factor.
-private let testRounds = 1_000
+/// Few rounds, so the tests stay fast.
+private let testRounds = testPINRounds
 
 @Suite("PIN hashing")
 struct PINHashTests {
@@ -25,10 +25,10 @@ struct PINHashTests {
     @Test("new PINs get 600,000 rounds; weaker or unknown parameters are noted, an unknown algorithm never matches")
     func parameters() {
         let strong = StoredPIN(hashing: "123456")
-        #expect(strong.rounds >= 600_000 && !strong.needsRehash && strong.matches("123456"))
-        #expect(StoredPIN(hashing: "1234", rounds: testRounds).needsRehash)
+        #expect(strong.rounds >= 600_000 && !strong.needsRehash() && strong.matches("123456"))
+        #expect(StoredPIN(hashing: "1234", rounds: testRounds).needsRehash())
         let foreign = StoredPIN(algorithm: "md5", rounds: testRounds, salt: strong.salt, hash: strong.hash)
-        #expect(!foreign.matches("123456") && foreign.needsRehash)
+        #expect(!foreign.matches("123456") && foreign.needsRehash())
     }
 
     @Test("PBKDF2-HMAC-SHA256 agrees with RFC 7914's test vector")
@@ -97,7 +97,7 @@ struct StorePINTests {
     func switchNeedsPIN(_ engine: Engine) throws {
         let fixture = try Fixture(engine), db = fixture.database
         let (ada, grace) = try twoAccounts(fixture)
-        try db.setPIN("2468", for: .account(ada), proof: nil, rounds: testRounds)
+        try db.setPIN("2468", for: .account(ada), proof: nil)
         #expect(try db.protectedAccounts() == [ada])
         #expect(throws: StoreError.pinRequired("account \(ada)'s PIN")) { try db.switchAccount(to: ada, session: terminal1) }
         #expect(throws: StoreError.wrongPIN("account \(ada)'s PIN", retryAt: nil)) {
@@ -114,16 +114,16 @@ struct StorePINTests {
     func changeRules(_ engine: Engine) throws {
         let fixture = try Fixture(engine), db = fixture.database
         let (ada, _) = try twoAccounts(fixture)
-        try db.setPIN("1111", for: .account(ada), proof: nil, rounds: testRounds)
+        try db.setPIN("1111", for: .account(ada), proof: nil)
         #expect(throws: StoreError.pinRequired("account \(ada)'s PIN")) { try db.setPIN("2222", for: .account(ada), proof: nil) }
         #expect(throws: StoreError.wrongPIN("account \(ada)'s PIN", retryAt: nil)) {
-            try db.setPIN("2222", for: .account(ada), proof: "9999", rounds: testRounds)
+            try db.setPIN("2222", for: .account(ada), proof: "9999")
         }
-        try db.setPIN("2222", for: .account(ada), proof: "1111", rounds: testRounds)
-        try db.setPIN("7777", for: .operatorPIN, proof: nil, rounds: testRounds)
+        try db.setPIN("2222", for: .account(ada), proof: "1111")
+        try db.setPIN("7777", for: .operatorPIN, proof: nil)
         #expect(throws: StoreError.pinRequired("the operator PIN")) { try db.setPIN("8888", for: .operatorPIN, proof: nil) }
         #expect(throws: StoreError.wrongPIN("the operator PIN", retryAt: nil)) {
-            try db.setPIN("8888", for: .operatorPIN, proof: "2222", rounds: testRounds)
+            try db.setPIN("8888", for: .operatorPIN, proof: "2222")
         }
         // The operator clears a forgotten profile PIN.
         try db.setPIN(nil, for: .account(ada), proof: "7777")
@@ -136,7 +136,7 @@ struct StorePINTests {
     func countingSurvivesRestart(_ engine: Engine) throws {
         let fixture = try Fixture(engine)
         let (ada, _) = try twoAccounts(fixture)
-        try fixture.database.setPIN("2468", for: .account(ada), proof: nil, rounds: testRounds)
+        try fixture.database.setPIN("2468", for: .account(ada), proof: nil)
         let start = Date(timeIntervalSince1970: 2_000_000_000)
         for attempt in 1...4 {
             #expect(throws: StoreError.wrongPIN("account \(ada)'s PIN", retryAt: nil)) {
@@ -169,9 +169,9 @@ struct StorePINTests {
     func operatorReset(_ engine: Engine) throws {
         let fixture = try Fixture(engine), db = fixture.database
         let (ada, _) = try twoAccounts(fixture)
-        try db.setPIN("2468", for: .account(ada), proof: nil, rounds: testRounds)
+        try db.setPIN("2468", for: .account(ada), proof: nil)
         #expect(throws: StoreError.pinNotSet("the operator PIN")) { try db.resetPINAttempts(of: ada, operatorPIN: "1234") }
-        try db.setPIN("9753", for: .operatorPIN, proof: nil, rounds: testRounds)
+        try db.setPIN("9753", for: .operatorPIN, proof: nil)
         let now = Date(timeIntervalSince1970: 2_000_000_000)  // whole milliseconds, as the store keeps them
         for _ in 1...6 { _ = try? db.switchAccount(to: ada, session: terminal1, pin: .account("0000"), at: now) }
         #expect(try db.pinAttempts(of: .account(ada), at: now).lockedUntil != nil)
@@ -187,16 +187,16 @@ struct StorePINTests {
     func proofCounting(_ engine: Engine) throws {
         let fixture = try Fixture(engine), db = fixture.database
         let (ada, _) = try twoAccounts(fixture)
-        try db.setPIN("2468", for: .account(ada), proof: nil, rounds: testRounds)
-        try db.setPIN("9753", for: .operatorPIN, proof: nil, rounds: testRounds)
+        try db.setPIN("2468", for: .account(ada), proof: nil)
+        try db.setPIN("9753", for: .operatorPIN, proof: nil)
         let now = Date(timeIntervalSince1970: 2_000_000_000)  // whole milliseconds, as the store keeps them
-        for _ in 1...5 { _ = try? db.setPIN("1111", for: .account(ada), proof: "0000", at: now, rounds: testRounds) }
+        for _ in 1...5 { _ = try? db.setPIN("1111", for: .account(ada), proof: "0000", at: now) }
         #expect(try db.pinAttempts(of: .account(ada), at: now).failures == 5)
         #expect(try db.pinAttempts(of: .operatorPIN, at: now).failures == 5)
         try db.resetPINAttempts(of: ada, operatorPIN: "9753", at: now.addingTimeInterval(30))
         for _ in 1...5 { _ = try? db.switchAccount(to: ada, session: terminal1, pin: .account("0000"), at: now) }
         #expect(try db.pinAttempts(of: .account(ada), at: now).lockedUntil != nil)
-        try db.setPIN("1111", for: .account(ada), proof: "9753", at: now, rounds: testRounds)
+        try db.setPIN("1111", for: .account(ada), proof: "9753", at: now)
         #expect(try db.pinAttempts(of: .account(ada), at: now) == (0, nil))
     }
 
@@ -206,18 +206,20 @@ struct StorePINTests {
         let (ada, _) = try twoAccounts(fixture)
         let events = try db.eventCount()
         try fixture.failNext("INSERT", on: "event")
-        #expect(throws: StoreError.self) { try db.setPIN("2468", for: .account(ada), proof: nil, rounds: testRounds) }
+        #expect(throws: StoreError.self) { try db.setPIN("2468", for: .account(ada), proof: nil) }
         try fixture.clearFailure()
         #expect(try db.protectedAccounts() == [] && db.eventCount() == events)
-        try db.setPIN("2468", for: .account(ada), proof: nil, rounds: testRounds)
+        try db.setPIN("2468", for: .account(ada), proof: nil)
         #expect(try db.eventCount() == events + 1)
     }
 
-    @Test("a PIN stored with fewer rounds than today's is stored again with today's when it is next given right", arguments: Engine.allCases)
+    @Test("a PIN stored with fewer rounds than the store's is stored again with its rounds when it is next given right", arguments: Engine.allCases)
     func rehash(_ engine: Engine) throws {
-        let fixture = try Fixture(engine), db = fixture.database
+        let fixture = try Fixture(engine)
         let (ada, _) = try twoAccounts(fixture)
-        try db.setPIN("2468", for: .account(ada), proof: nil, rounds: testRounds)
+        try fixture.database.setPIN("2468", for: .account(ada), proof: nil)
+        // The same store opened by a build with a raised work factor.
+        let db = try AppDatabase(fixture.location, pinRounds: testRounds * 2)
         func stored() throws -> (rounds: Int, salt: Data) {
             try db.engine.read { db in
                 try #require(try db.first("SELECT rounds, salt FROM pin WHERE owner = $1", ["account:\(ada)"]) { row in
@@ -226,11 +228,12 @@ struct StorePINTests {
             }
         }
         let before = try stored()
+        #expect(before.rounds == testRounds)
         _ = try? db.switchAccount(to: ada, session: terminal1, pin: .account("1111"))
         #expect(try stored() == before)
         _ = try db.switchAccount(to: ada, session: terminal1, pin: .account("2468"))
         let after = try stored()
-        #expect(after.rounds == StoredPIN.defaultRounds && after.salt != before.salt)
+        #expect(after.rounds == testRounds * 2 && after.salt != before.salt)
         _ = try db.signOut(session: terminal1)
         #expect(try db.switchAccount(to: ada, session: terminal1, pin: .account("2468")).current.id == ada)
     }
@@ -239,7 +242,7 @@ struct StorePINTests {
     func cascade(_ engine: Engine) throws {
         let fixture = try Fixture(engine), db = fixture.database
         let (ada, _) = try twoAccounts(fixture)
-        try db.setPIN("2468", for: .account(ada), proof: nil, rounds: testRounds)
+        try db.setPIN("2468", for: .account(ada), proof: nil)
         _ = try db.disconnect(Sample.adaGitHub.identity, session: terminal1, pin: .account("2468"))
         #expect(try db.protectedAccounts() == [])
         #expect(try fixture.count("SELECT count(*) FROM pin") == 0)
@@ -251,7 +254,7 @@ struct StorePINTests {
         // Accounts at different providers, so that merging them would be allowed but for the PIN.
         let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceMicrosoft], into: db, session: terminal1)
         let (ada, grace) = (ids[0], ids[1])
-        try db.setPIN("2468", for: .account(ada), proof: nil, rounds: testRounds)
+        try db.setPIN("2468", for: .account(ada), proof: nil)
         // Grace links Ada's GitHub identity: it belongs to Ada's account, which has a PIN.
         guard case .conflict(let conflict, _) = try db.signIn(Sample.adaGitHub, mode: .link, session: terminal1) else {
             Issue.record("expected a conflict"); return
@@ -265,7 +268,7 @@ struct StorePINTests {
         #expect(try db.active(in: terminal1).id == grace)
         #expect(try db.accounts().count == 2 && db.protectedAccounts() == [ada])
         // Without the PIN the same choices go through.
-        try db.setPIN(nil, for: .account(ada), proof: "2468", rounds: testRounds)
+        try db.setPIN(nil, for: .account(ada), proof: "2468")
         _ = try db.resolve(conflict, choosing: .switchAccount, identity: Sample.adaGitHub, session: terminal1)
         #expect(try db.active(in: terminal1).id == ada)
     }

@@ -16,7 +16,7 @@ struct ChangeFeedTests {
         let folder = TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("switchboard.sqlite")
-        let database = try AppDatabase(path: path), other = try AppDatabase(path: path)
+        let database = try AppDatabase(testing: path), other = try AppDatabase(testing: path)
         let session = SessionKey("pts/7")!
         let bus = NotificationBus()
         let statuses = Recorder<UserStatusChanged>(), accounts = Recorder<AccountsChanged>()

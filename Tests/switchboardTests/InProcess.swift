@@ -48,7 +48,7 @@ struct TestIO: Sendable {
         base["HOME"] = process["HOME"]
         io = CommandIO(
             environment: base.merging(environment) { $1 }, stdout: stdout, stderr: stderr, stdin: GivenInput(input ?? ""),
-            stdinIsTerminal: false, stdoutIsTerminal: false, terminal: { terminal }, takesSignals: false)
+            stdinIsTerminal: false, stdoutIsTerminal: false, terminal: { terminal }, takesSignals: false, pinRounds: testPINRounds)
     }
 
     /// Runs `arguments` as `switchboard` would, in this process, on a
