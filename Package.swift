@@ -145,7 +145,7 @@ let package = Package(
         ),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresServer", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PINHash", "TestSupport"]),
-        .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport", "TestBasics", "ProcessKit", "DemoProvider"]),
+        .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport", "TestBasics", "ProcessKit", "DemoProvider", "PostgresServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -90,7 +90,7 @@ extension AppDatabase {
 
     static func activeID(_ db: any SQLConnection, session: SessionKey) throws -> AccountID? {
         let row = try db.first(StoreSchema.activeSQL, [session.rawValue]) { row -> (Int64?, String?) in (try row[0], try row[1]) }
-        return StoreSchema.activeID(row.map { (accountId: $0.0, lifetime: $0.1) }, session: session)
+        return StoreSchema.activeID(row.map { (accountId: $0.0, lifetime: $0.1) }, session: session, shared: db.isShared)
     }
 
     static func active(_ db: any SQLConnection, session: SessionKey) throws -> ActiveAccount {

@@ -80,9 +80,11 @@ enum StoreSchema {
     /// terminal of the same name chose (one that has closed), nor as a
     /// session named from elsewhere; a named session does not act as a
     /// terminal's. No session acts as the machine default's choice but the
-    /// machine default itself.
-    static func activeID(_ row: (accountId: Int64?, lifetime: String?)?, session: SessionKey) -> AccountID? {
-        guard let row, row.lifetime == session.lifetime else { return nil }
+    /// machine default itself. On a shared store a named session reads a
+    /// station's terminal session too (`STATION/TERMINAL`, as an operator
+    /// names it from anywhere).
+    static func activeID(_ row: (accountId: Int64?, lifetime: String?)?, session: SessionKey, shared: Bool = false) -> AccountID? {
+        guard let row, row.lifetime == session.lifetime || shared && session.lifetime == nil else { return nil }
         return row.accountId.map { AccountID($0) }
     }
 }

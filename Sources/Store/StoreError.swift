@@ -13,6 +13,10 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file or its folder cannot be created, opened or written; or the
     /// server (named as `path`) refused the connection or a statement.
     case unavailable(path: String, detail: String)
+    /// The store named is not one that can be used (a URL that is not
+    /// PostgreSQL's, a password on the command line, two stores named);
+    /// the message says which.
+    case badLocation(String)
     /// The store's server cannot be reached (refused, gone, timed out);
     /// `server` names it without a password.
     case offline(server: String, detail: String)
@@ -49,6 +53,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             "\(path): not a Switchboard database (it belongs to something else); nothing was changed. Use --database to pick another file."
         case .newerSchema(let path, let unknown):
             "\(path): written by a newer Switchboard (unknown migrations: \(unknown.joined(separator: ", "))); upgrade Switchboard. Nothing was changed."
+        case .badLocation(let message):
+            message
         case .offline(let server, let detail):
             "\(server): the store's server cannot be reached" + (detail.isEmpty ? "" : " (\(detail))") + "; nothing was changed"
         case .corrupt(let path, let detail):

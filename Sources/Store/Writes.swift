@@ -329,10 +329,15 @@ extension AppDatabase {
     /// that terminal may still be open: only the terminal changes it. (The
     /// sessions of closed terminals are forgotten once per choice made in a
     /// session, by `makeActive` and `signOut`, not again for every session
-    /// a merge or disconnect signs out.)
+    /// a merge or disconnect signs out.) On a shared store a named session
+    /// may sign a station's terminal out, as an operator does, but not
+    /// switch it to someone.
     private static func choose(_ account: AccountID?, session: SessionKey, db: any SQLConnection, at date: Date) throws {
         if session.lifetime == nil, try db.exists("SELECT 1 FROM session WHERE key = $1 AND lifetime IS NOT NULL", [session.rawValue]) {
-            throw StoreError.terminalSession(session.rawValue)
+            // A fleet's operator signs a station's terminal out from anywhere; the row stays the terminal's.
+            guard db.isShared, account == nil else { throw StoreError.terminalSession(session.rawValue) }
+            try db.execute("UPDATE session SET accountId = NULL, updatedAt = $2 WHERE key = $1", [session.rawValue, date])
+            return
         }
         try db.execute(StoreSchema.chooseSQL, [session.rawValue, account?.rawValue, date, session.lifetime])
     }

@@ -67,6 +67,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .badPIN: self = .usage
         case .notSwitchboard, .newerSchema, .corrupt, .unavailable: self = .store
         case .offline: self = .storeOffline
+        case .badLocation: self = .configuration
         }
     }
 }

@@ -106,6 +106,10 @@ enum SQLDialect: Sendable {
 /// A connection inside one transaction, as the store's rules use it.
 protocol SQLConnection {
     var dialect: SQLDialect { get }
+    /// Whether the store is shared by a fleet's stations (PostgreSQL): a
+    /// session named from elsewhere then reads a station's terminal session
+    /// and may sign it out (an operator's), though never switch it to someone.
+    var isShared: Bool { get }
     /// Runs a statement; returns how many rows it changed.
     @discardableResult
     func execute(_ sql: String, _ arguments: [any SQLBindable]) throws -> Int

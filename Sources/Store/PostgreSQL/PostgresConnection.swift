@@ -6,6 +6,7 @@ import Postgres
 struct PostgresConnection: SQLConnection {
     let connection: PGConnection
     var dialect: SQLDialect { .postgres }
+    var isShared: Bool { true }
 
     @discardableResult
     func execute(_ sql: String, _ arguments: [any SQLBindable]) throws -> Int {

@@ -7,6 +7,7 @@ import GRDB
 struct SQLiteConnection: SQLConnection {
     let db: Database
     var dialect: SQLDialect { .sqlite }
+    var isShared: Bool { false }
 
     @discardableResult
     func execute(_ sql: String, _ arguments: [any SQLBindable]) throws -> Int {

@@ -1,0 +1,101 @@
+import Foundation
+import PostgresServer
+import Store
+import SwitchboardCore
+import Testing
+import TestSupport
+
+/// Two stations of a fleet, each with its own config.toml (its station's
+/// name, the shared store's URL), on the test run's PostgreSQL server.
+final class Fleet: Sendable {
+    let folder = TemporaryFolder()
+    /// The shared store's URL (a fresh schema of this suite's database).
+    let url: String
+
+    init(suite: String = #fileID) throws {
+        url = try TestPostgres.freshStore(suite: suite)
+        for station in ["lab-3", "lab-4"] {
+            let config = folder.file("\(station).toml")
+            try "[store]\nurl = \"\(url)\"\nstation = \"\(station)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        }
+    }
+
+    deinit { folder.remove() }
+
+    /// The store as tests open it.
+    func database() throws -> AppDatabase { try AppDatabase(testing: .server(url)) }
+
+    /// The environment of a command run at `station`: its config.toml, and a
+    /// data folder of its own (where no SQLite file may appear).
+    func environment(_ station: String) -> [String: String] {
+        ["SWITCHBOARD_CONFIG": folder.file("\(station).toml"), "XDG_DATA_HOME": folder.file("data-\(station)")]
+    }
+
+    /// Runs `switchboard` in this process at `station`, on terminal `tty1` unless another is given.
+    func run(_ arguments: String..., at station: String, terminal: String? = "tty1", environment: [String: String] = [:]) async -> ProcessResult {
+        let tty = terminal.map { TerminalIdentity(name: $0, lifetime: nil) }
+        return await TestIO(environment: self.environment(station).merging(environment) { $1 }, terminal: tty).run(arguments)
+    }
+}
+
+@Suite("switchboard on a shared PostgreSQL store")
+struct SharedStoreCLITests {
+    @Test("[store] url, SWITCHBOARD_STORE and --store select the shared store; no SQLite file is made")
+    func selection() async throws {
+        let fleet = try Fleet()
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: try fleet.database(), session: SessionKey("setup")!)
+        let byConfig = await fleet.run("accounts", "--json", at: "lab-3")
+        #expect(byConfig.status == 0, "\(byConfig.stderr)")
+        #expect(byConfig.stdout.contains("Ada Lovelace") && byConfig.stdout.contains("Grace Hopper"))
+        let elsewhere = ["SWITCHBOARD_CONFIG": fleet.folder.file("none.toml"), "XDG_DATA_HOME": fleet.folder.file("data-none")]
+        let byEnvironment = await TestIO(environment: elsewhere.merging(["SWITCHBOARD_STORE": fleet.url]) { $1 }).run(["accounts"])
+        #expect(byEnvironment.status == 0 && byEnvironment.stdout.contains("\(ids[1])\tGrace Hopper"), "\(byEnvironment)")
+        let byFlag = await TestIO(environment: elsewhere).run(["accounts", "--store", fleet.url])
+        #expect(byFlag.status == 0 && byFlag.stdout.contains("Ada Lovelace"), "\(byFlag)")
+        for data in ["data-lab-3", "data-none"] {
+            #expect(!FileManager.default.fileExists(atPath: fleet.folder.file("\(data)/switchboard/switchboard.sqlite")))
+        }
+        // --database still picks a file over the configured store.
+        let file = await fleet.run("accounts", "--database", fleet.folder.file("own.sqlite"), at: "lab-3")
+        #expect(file.status == 0 && file.stdout.contains("No accounts yet"), "\(file)")
+    }
+
+    @Test("a password in --store is refused, unrepeated; two stores at once are refused; a URL that is not PostgreSQL's is named", arguments: [
+        (["accounts", "--store", "postgresql://lab:hunter2@127.0.0.1:1/fleet"], "--store: the URL holds a password"),
+        (["accounts", "--store", "postgresql://127.0.0.1:1/fleet", "--database", "/tmp/x.sqlite"], "--store and --database name two stores"),
+        (["accounts", "--store", "mysql://127.0.0.1/fleet"], "--store: expected a PostgreSQL URL"),
+    ])
+    func refusedLocations(arguments: [String], message: String) async throws {
+        let result = await TestIO(environment: [:]).run(arguments)
+        #expect(result.status == 6, "\(result)")
+        #expect(result.stderr.contains(message) && !result.stderr.contains("hunter2"), "\(result.stderr)")
+    }
+
+    @Test("a server that cannot be reached: the command fails at once with its own status, naming the server")
+    func offline() async throws {
+        let port = try ThrowawayCluster.freePort()
+        let started = Date()
+        let result = await TestIO(environment: [:]).run(["accounts", "--store", "postgresql://lab@127.0.0.1:\(port)/fleet"])
+        #expect(result.status == 18, "\(result)")
+        #expect(result.stderr.contains("postgresql://lab@127.0.0.1:\(port)/fleet: the store's server cannot be reached"), "\(result.stderr)")
+        #expect(Date().timeIntervalSince(started) < 5, "at once, not after retries")
+    }
+
+    @Test("a terminal's session carries its station: tty1 at lab-3 and at lab-4 are two sessions; --session names one exactly")
+    func stations() async throws {
+        let fleet = try Fleet()
+        try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: try fleet.database(), session: SessionKey("setup")!)
+        #expect(await fleet.run("switch", "Ada Lovelace", at: "lab-3").status == 0)
+        #expect(await fleet.run("switch", "Grace Hopper", at: "lab-4").status == 0)
+        let three = await fleet.run("status", "--json", at: "lab-3")
+        #expect(three.stdout.contains("\"session\":\"lab-3/tty1\"") && three.stdout.contains("Ada Lovelace"), "\(three)")
+        let four = await fleet.run("status", "--json", at: "lab-4")
+        #expect(four.stdout.contains("\"session\":\"lab-4/tty1\"") && four.stdout.contains("Grace Hopper"), "\(four)")
+        // An operator anywhere names lab-3's terminal exactly.
+        let named = await fleet.run("status", "--session", "lab-3/tty1", at: "lab-4", terminal: nil)
+        #expect(named.stdout.contains("Ada Lovelace"), "\(named)")
+        #expect(await fleet.run("sign-out", "--session", "lab-3/tty1", at: "lab-4", terminal: nil).status == 0)
+        #expect(try fleet.database().active(in: SessionKey("lab-3/tty1")!) == .anonymous)
+        #expect(try fleet.database().active(in: SessionKey("lab-4/tty1")!).account?.name == "Grace Hopper")
+    }
+}
