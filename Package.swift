@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "SwitchboardAppTests",
-            dependencies: ["Services", "ChooserApp", "ChooserUI", "DemoProvider", "TestSupport", "TestBasics", "TerminalUI"],
+            dependencies: ["Services", "ChooserApp", "ChooserUI", "DemoProvider", "TestSupport", "TestBasics", "TerminalUI", "Postgres"],
             exclude: ["Snapshots"]
         ),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresServer", "TestSupport"]),

@@ -121,7 +121,7 @@ final class NotifyChangeWatch: ChangeWatch {
         guard !cancelled else { return }
         let detail: String =
             switch error {
-            case let error as PGError: error.detail.isEmpty ? error.words : "\(error.words): \(error.detail)"
+            case let error as PGError: error.description
             case let error as StoreError: error.description
             default: "\(error)"
             }
