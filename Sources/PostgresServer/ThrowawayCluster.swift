@@ -25,8 +25,10 @@ public final class ThrowawayCluster: Sendable {
     public let otherCACertificate: String
     /// The server's major version.
     public let version: String
-    private let watchdog: pid_t
-    private let pipe: Mutex<Int32>
+    /// How the server is started.
+    private let command: [String]
+    /// While the server runs: the write end of its watchdog's pipe, and the watchdog.
+    private let running = Mutex<(pipe: Int32, watchdog: pid_t)?>(nil)
 
     /// The role the cluster was made with (trusted from loopback).
     public static let role = "switchboard"
@@ -38,6 +40,15 @@ public final class ThrowawayCluster: Sendable {
     /// Makes and starts a cluster; throws, naming what failed, when
     /// PostgreSQL's programs are missing or the server does not start.
     public static func start() throws -> ThrowawayCluster {
+        var lastError: any Error = ClusterError("the server did not start")
+        // A port taken between choosing it and binding it: a whole new try.
+        for _ in 0..<3 {
+            do { return try startOnce() } catch let error as ClusterError where error.portTaken { lastError = error }
+        }
+        throw lastError
+    }
+
+    private static func startOnce() throws -> ThrowawayCluster {
         let bin = try binaries()
         let folder = NSTemporaryDirectory() + "switchboard-pg-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -64,16 +75,7 @@ public final class ThrowawayCluster: Sendable {
             let hba = folder + "/data/pg_hba.conf"
             let trusted = (try? String(contentsOfFile: hba, encoding: .utf8)) ?? ""
             try ("host all \(passwordRole) 127.0.0.1/32 scram-sha-256\n" + trusted).write(toFile: hba, atomically: false, encoding: .utf8)
-            var lastError: any Error = ClusterError("the server did not start")
-            for _ in 0..<5 {
-                let port = try freePort()
-                do {
-                    return try ThrowawayCluster(folder: folder, bin: bin, launcher: launcher, port: port)
-                } catch let error as ClusterError where error.portTaken {
-                    lastError = error
-                }
-            }
-            throw lastError
+            return try ThrowawayCluster(folder: folder, bin: bin, launcher: launcher, port: try freePort())
         } catch {
             try? FileManager.default.removeItem(atPath: folder)
             throw error
@@ -85,17 +87,26 @@ public final class ThrowawayCluster: Sendable {
         self.port = port
         caCertificate = (try? String(contentsOfFile: folder + "/ca.crt", encoding: .utf8)) ?? ""
         otherCACertificate = (try? String(contentsOfFile: folder + "/other-ca.crt", encoding: .utf8)) ?? ""
-        let server = launcher + [
+        version = bin.split(separator: "/").dropLast().last.map(String.init) ?? "?"
+        command = launcher + [
             bin + "/postgres", "-D", folder + "/data", "-p", String(port), "-c", "listen_addresses=127.0.0.1",
             "-c", "unix_socket_directories=" + folder, "-c", "fsync=off", "-c", "synchronous_commit=off",
             "-c", "full_page_writes=off", "-c", "max_connections=400", "-c", "ssl=on",
             "-c", "ssl_cert_file=" + folder + "/server.crt", "-c", "ssl_key_file=" + folder + "/server.key",
             "-c", "shared_buffers=32MB",
         ]
+        try startServer()
+        let connection = try PGConnection.connect(url(database: "postgres"))
+        try connection.execute("CREATE ROLE \(Self.passwordRole) LOGIN PASSWORD '\(Self.passwordRoleSecret)'")
+    }
+
+    /// Starts the server (again, after `stopServer()`), under a watchdog of
+    /// its own, and waits until it takes connections.
+    public func startServer() throws {
         // The watchdog: starts the server, waits for the end of its input, then stops it and cleans up.
         let script = """
             folder=$1; shift
-            "$@" >"$folder/server.log" 2>&1 </dev/null &
+            "$@" >>"$folder/server.log" 2>&1 </dev/null &
             launched=$!
             read answer
             pid=$(head -n 1 "$folder/data/postmaster.pid" 2>/dev/null)
@@ -104,13 +115,15 @@ public final class ThrowawayCluster: Sendable {
             wait "$launched"
             [ "$answer" = keep ] || rm -rf "$folder"
             """
+        guard running.withLock({ $0 == nil }) else { return }
         var ends: [Int32] = [-1, -1]
         guard Glibc.pipe(&ends) == 0 else { throw ClusterError("cannot make a pipe: \(String(cString: strerror(errno)))") }
         // Only this process holds the write end: no child it starts inherits it.
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let watchdog: pid_t
         do {
             (watchdog, _) = try spawnChild(
-                "/bin/sh", ["-c", script, "switchboard-pg-watchdog", folder] + server,
+                "/bin/sh", ["-c", script, "switchboard-pg-watchdog", folder] + command,
                 environment: ChildProcess.environment(keeping: ["PATH"], adding: [:]),
                 descriptors: [.same(ends[0]), .open("/dev/null", O_WRONLY), .open("/dev/null", O_WRONLY)], group: .newSession)
         } catch {
@@ -119,24 +132,27 @@ public final class ThrowawayCluster: Sendable {
             throw ClusterError("cannot start the server: \(error)")
         }
         close(ends[0])
-        pipe = Mutex(ends[1])
-        version = bin.split(separator: "/").dropLast().last.map(String.init) ?? "?"
+        running.withLock { $0 = (ends[1], watchdog) }
+        let logStart = (try? FileManager.default.attributesOfItem(atPath: folder + "/server.log")[.size] as? Int) ?? 0
         // Ready when it takes a connection; a log saying the port is taken means another port.
         let deadline = Date().addingTimeInterval(60)
         while true {
             if (try? PGConnection.connect(url(database: "postgres"), timeout: 2)) != nil { break }
-            let log = (try? String(contentsOfFile: folder + "/server.log", encoding: .utf8)) ?? ""
+            let whole = (try? String(contentsOfFile: folder + "/server.log", encoding: .utf8)) ?? ""
+            let log = String(whole.utf8.dropFirst(logStart)) ?? whole
             let portTaken = log.contains("could not create any TCP/IP sockets")
             let failed = log.split(separator: "\n").contains { $0.contains("FATAL") && !$0.contains("starting up") }
-            if portTaken || failed || Date() > deadline || !isRunning {
-                stopWatchdog(removeFolder: !portTaken)
+            if portTaken || failed || Date() > deadline || kill(watchdog, 0) != 0 {
+                stopServer()
                 throw ClusterError("the server did not start: \(log)", portTaken: portTaken)
             }
             usleep(10_000)
         }
-        let connection = try PGConnection.connect(url(database: "postgres"))
-        try connection.execute("CREATE ROLE \(Self.passwordRole) LOGIN PASSWORD '\(Self.passwordRoleSecret)'")
     }
+
+    /// Stops the server (a fast shutdown: its clients are told and cut
+    /// off) and waits for it, keeping its data for `startServer()`.
+    public func stopServer() { stopWatchdog(removeFolder: false) }
 
     deinit { stop() }
 
@@ -152,24 +168,23 @@ public final class ThrowawayCluster: Sendable {
         try connection.execute("CREATE DATABASE \(connection.quoted(name))")
     }
 
-    /// Whether the server's watchdog is still running.
-    private var isRunning: Bool { kill(watchdog, 0) == 0 && waitpid(watchdog, nil, WNOHANG) == 0 }
-
     /// Stops the server (a fast shutdown), waits for it and removes the
     /// folder. Calling it again does nothing.
-    public func stop() { stopWatchdog(removeFolder: true) }
+    public func stop() {
+        stopWatchdog(removeFolder: true)
+        try? FileManager.default.removeItem(atPath: folder)
+    }
 
     private func stopWatchdog(removeFolder: Bool) {
-        let descriptor = pipe.withLock { descriptor in
-            defer { descriptor = -1 }
-            return descriptor
+        let taken = running.withLock { running in
+            defer { running = nil }
+            return running
         }
-        guard descriptor >= 0 else { return }
+        guard let (descriptor, watchdog) = taken else { return }
         if !removeFolder { _ = "keep\n".withCString { write(descriptor, $0, 5) } }
         close(descriptor)
         var status: Int32 = 0
         while waitpid(watchdog, &status, 0) < 0 && errno == EINTR {}
-        if removeFolder { try? FileManager.default.removeItem(atPath: folder) }
     }
 
     /// Where PostgreSQL's server programs are: the newest

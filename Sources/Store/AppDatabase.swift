@@ -58,15 +58,22 @@ public final class AppDatabase: Sendable {
     /// (once, however many stations start at the same moment). A database
     /// (or schema) holding other tables, or migrated by a newer Switchboard,
     /// is refused; a server that cannot be reached is `offline`.
-    public convenience init(url: String, pinRounds: Int = StoredPIN.defaultRounds) throws(StoreError) {
-        self.init(engine: try PostgresEngine(url: url), pinRounds: pinRounds)
+    ///
+    /// With `waitForServer`, a server that cannot be reached now is no
+    /// error (a station that boots before its server): every read and
+    /// write fails as `offline` until it answers, and the first that
+    /// reaches it migrates.
+    public convenience init(url: String, pinRounds: Int = StoredPIN.defaultRounds, waitForServer: Bool = false) throws(StoreError) {
+        self.init(engine: try PostgresEngine(url: url, waitForServer: waitForServer), pinRounds: pinRounds)
     }
 
-    /// Opens the store at `location`.
-    public convenience init(_ location: StoreLocation, access: Access = .readWrite, pinRounds: Int = StoredPIN.defaultRounds) throws(StoreError) {
+    /// Opens the store at `location` (`waitForServer`: see `init(url:pinRounds:waitForServer:)`).
+    public convenience init(
+        _ location: StoreLocation, access: Access = .readWrite, pinRounds: Int = StoredPIN.defaultRounds, waitForServer: Bool = false
+    ) throws(StoreError) {
         switch location {
         case .file(let path): try self.init(path: path, access: access, pinRounds: pinRounds)
-        case .server(let url): try self.init(url: url, pinRounds: pinRounds)
+        case .server(let url): try self.init(url: url, pinRounds: pinRounds, waitForServer: waitForServer)
         }
     }
 

@@ -22,10 +22,13 @@ public enum StoreChange: Sendable, Hashable {
 public final class ChangeReader: Sendable {
     private let database: AppDatabase
     private let follower: any ChangeFollower
-    /// The last event read.
-    private let position: Mutex<Int64>
+    /// The last event read; nil until the store was first reached.
+    private let position: Mutex<Int64?>
 
-    /// Starts after the newest event now in the log.
+    /// Starts after the newest event now in the log. A shared store whose
+    /// server cannot be reached yet is no error: the reader then starts
+    /// after the newest event there is when it is first reached (whoever
+    /// follows it reads the whole store then anyway).
     public init(_ database: AppDatabase) throws(StoreError) {
         self.database = database
         let first = database.ownEvents.withLock { own in
@@ -33,24 +36,45 @@ public final class ChangeReader: Sendable {
             return own == nil
         }
         guard first else { throw .unavailable(path: database.path, detail: "another change reader already follows this database") }
+        position = Mutex(nil)
         do {
             follower = try database.engine.follower()
-            position = Mutex(try follower.readIfChanged { db in try db.value("SELECT max(id) FROM event", as: Int64.self) ?? 0 } ?? 0)
         } catch {
             database.ownEvents.withLock { $0 = nil }
+            throw error
+        }
+        do {
+            try start()
+        } catch .offline {
+        } catch {
+            database.ownEvents.withLock { $0 = nil }
+            throw error
+        }
+    }
+
+    /// Reads where the log ends, if the reader has no cursor yet.
+    private func start() throws(StoreError) {
+        guard position.withLock({ $0 == nil }) else { return }
+        do {
+            let last = try follower.readIfChanged { db in try db.value("SELECT max(id) FROM event", as: Int64.self) ?? 0 } ?? 0
+            position.withLock { $0 = $0 ?? last }
+        } catch {
             throw database.engine.storeError(error)
         }
     }
 
-    /// The id of the last event read.
-    public var cursor: Int64 { position.withLock { $0 } }
+    /// The id of the last event read (0 before the store was first reached).
+    public var cursor: Int64 { position.withLock { $0 ?? 0 } }
 
     /// What was logged since the last call, but by `database` itself, in
     /// log order; empty, without reading the log, when nobody has committed.
     /// `previous(session)` is who that session acted as, as far as the
     /// caller knows (it becomes the changes' `previous`).
     public func changes(previous: (SessionKey) -> ActiveAccount) throws(StoreError) -> [StoreChange] {
-        let cursor = position.withLock { $0 }
+        guard let cursor = position.withLock({ $0 }) else {
+            try start()
+            return []
+        }
         let read: (changes: [StoreChange], last: Int64?)?
         do {
             // One read: the log and the accounts it names, as of the same moment.

@@ -57,8 +57,10 @@ struct CommonOptions: ParsableArguments {
     /// Opens the store this invocation uses (`storeChoice`); a command
     /// that only reads passes `.readOnlyIfUnwritable`, so it works on a
     /// file or folder it may not write.
-    func openDatabase(_ io: CommandIO, _ access: AppDatabase.Access = .readWrite) throws(StoreError) -> AppDatabase {
-        try AppDatabase(storeChoice(io).location, access: access, pinRounds: io.pinRounds)
+    /// The chooser and the kiosk pass `waitForServer`: a shared store's
+    /// server that is down shows as offline there, not as an exit.
+    func openDatabase(_ io: CommandIO, _ access: AppDatabase.Access = .readWrite, waitForServer: Bool = false) throws(StoreError) -> AppDatabase {
+        try AppDatabase(storeChoice(io).location, access: access, pinRounds: io.pinRounds, waitForServer: waitForServer)
     }
 
     /// Which store this invocation uses, and on a shared one this station's

@@ -60,8 +60,7 @@ final class PostgresEngine: StoreEngine {
 
     func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try ready()
-        return try pool.withConnection { connection in
-            try connection.execute("BEGIN; SELECT pg_advisory_xact_lock(\(names.writeLock))")
+        return try pool.transaction(begin: "BEGIN; SELECT pg_advisory_xact_lock(\(names.writeLock))") { connection in
             do {
                 let result = try body(PostgresConnection(connection: connection))
                 try connection.execute("SELECT pg_notify('\(names.channel)', ''); COMMIT")
@@ -75,8 +74,7 @@ final class PostgresEngine: StoreEngine {
 
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try ready()
-        return try pool.withConnection { connection in
-            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        return try pool.transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
             do {
                 let result = try body(PostgresConnection(connection: connection))
                 try connection.execute("COMMIT")
@@ -113,8 +111,7 @@ final class PostgresEngine: StoreEngine {
         let connection: PGConnection
         do {
             try ready()
-            connection = try pool.take()
-            try connection.execute("BEGIN")
+            connection = try pool.begin("BEGIN")
         } catch {
             throw storeError(error)
         }
@@ -209,15 +206,19 @@ final class ConnectionPool: Sendable {
 
     deinit { idle.withLock { $0.forEach { $0.close() } } }
 
-    /// An idle connection that still works, else a new one.
-    func take() throws(PGError) -> PGConnection {
+    /// An idle connection that still works (as far as can be told without
+    /// a round trip), else a new one; and whether it was kept from before.
+    private func taking() throws(PGError) -> (PGConnection, reused: Bool) {
         while let connection = idle.withLock({ $0.popLast() }) {
             // A server that went away has left an end of file (or a farewell) to read.
-            if (try? connection.consumeInput()) != nil, connection.isConnected { return connection }
+            if (try? connection.consumeInput()) != nil, connection.isConnected { return (connection, true) }
             connection.close()
         }
-        return try PGConnection.connect(url)
+        return (try PGConnection.connect(url), false)
     }
+
+    /// A connection for a caller that keeps it a while (`give` it back).
+    func take() throws(PGError) -> PGConnection { try taking().0 }
 
     func give(_ connection: PGConnection) {
         guard connection.isConnected, connection.isIdle else { return connection.close() }
@@ -227,6 +228,41 @@ final class ConnectionPool: Sendable {
             return true
         }
         if !kept { connection.close() }
+    }
+
+    /// Runs `begin` and then `body` on a connection, then keeps it for the
+    /// next if it may. A kept connection found gone at `begin` (the server
+    /// restarted since) is replaced by a new one, and the others kept are
+    /// dropped: nothing was done on it, so nothing is done twice.
+    func transaction<T>(begin: String, _ body: (PGConnection) throws -> T) throws -> T {
+        let connection = try self.begin(begin)
+        defer { give(connection) }
+        return try body(connection)
+    }
+
+    /// A connection on which `begin` ran, for the caller to `give` back
+    /// (see `transaction(begin:_:)`).
+    func begin(_ begin: String) throws(PGError) -> PGConnection {
+        let (connection, reused) = try taking()
+        do {
+            try connection.execute(begin)
+            return connection
+        } catch where reused && error.isOffline {
+            connection.close()
+            idle.withLock { idle in
+                idle.forEach { $0.close() }
+                idle.removeAll()
+            }
+        } catch {
+            give(connection)
+            throw error
+        }
+        let fresh = try PGConnection.connect(url)
+        do { try fresh.execute(begin) } catch {
+            fresh.close()
+            throw error
+        }
+        return fresh
     }
 
     /// Runs `body` with a connection, then keeps it for the next if it may.
