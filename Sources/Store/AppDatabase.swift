@@ -31,6 +31,10 @@ public final class AppDatabase: Sendable {
     /// `StoredPIN.defaultRounds` but in tests, which run hundreds of PIN
     /// checks in a debug build.
     public let pinRounds: Int
+    /// The migrations opening this store applied, oldest first (none when it was up to date).
+    public var migrationsApplied: [String] { engine.migratedNow }
+    /// Every migration this build knows, oldest first: the same names on either engine.
+    public static var migrations: [String] { StoreSchema.migrations }
     let engine: any StoreEngine
     /// Events this instance appended to the log that its change reader has
     /// not passed yet (nil while none follows it): its own writes are

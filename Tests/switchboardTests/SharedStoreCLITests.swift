@@ -96,4 +96,33 @@ struct SharedStoreCLITests {
         #expect(try fleet.database().active(in: SessionKey("lab-3/tty1")!) == .anonymous)
         #expect(try fleet.database().active(in: SessionKey("lab-4/tty1")!).account?.name == "Grace Hopper")
     }
+
+    @Test("store copy --to moves a SQLite store whole into an empty shared one, and refuses a second time; store migrate says what it applied")
+    func copyAndMigrate() async throws {
+        let fleet = try Fleet()
+        let file = fleet.folder.file("old/switchboard.sqlite")
+        let old = try AppDatabase(testing: file)
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: old, session: SessionKey("setup")!)
+        try old.setPIN("2468", for: .account(ids[0]), proof: nil)
+        let migrate = await fleet.run("store", "migrate", at: "lab-3")
+        #expect(migrate.status == 0, "\(migrate.stderr)")
+        #expect(migrate.stdout.hasPrefix("Migrated postgresql://switchboard@127.0.0.1:") && migrate.stdout.contains("  v5: "), "\(migrate.stdout)")
+        let again = await fleet.run("store", "migrate", "--json", at: "lab-3")
+        #expect(again.stdout.contains("\"applied\":[]"), "\(again.stdout)")
+
+        let copy = await fleet.run("store", "copy", "--database", file, "--to", fleet.url, at: "lab-3")
+        #expect(copy.status == 0, "\(copy.stderr)")
+        #expect(copy.stdout.contains("account\t2") && copy.stdout.contains("pin\t1"), "\(copy.stdout)")
+        #expect(try fleet.database().accounts() == old.accounts())
+        #expect(try fleet.database().protectedAccounts() == [ids[0]])
+        let twice = await fleet.run("store", "copy", "--database", file, "--to", fleet.url, at: "lab-3")
+        #expect(twice.status == 5 && twice.stderr.contains("not empty"), "\(twice)")
+        // Back from the fleet into a new file, --from.
+        let back = fleet.folder.file("back.sqlite")
+        let from = await fleet.run("store", "copy", "--database", back, "--from", fleet.url, "--json", at: "lab-3")
+        #expect(from.status == 0 && from.stdout.contains("\"account\":2"), "\(from)")
+        #expect(try AppDatabase(testing: back).accounts() == old.accounts())
+        let secret = await fleet.run("store", "copy", "--to", "postgresql://lab:hunter2@127.0.0.1:1/x", at: "lab-3")
+        #expect(secret.status == 6 && !secret.stderr.contains("hunter2"), "\(secret)")
+    }
 }

@@ -93,6 +93,17 @@ enum SQLDialect: Sendable {
     case sqlite
     case postgres
 
+    /// After rows were inserted with their own ids: the statement that makes
+    /// the next id the engine gives follow them (nil where it does so itself,
+    /// as SQLite's `AUTOINCREMENT` does).
+    func continueIDs(of table: String, column: String) -> String? {
+        switch self {
+        case .sqlite: nil
+        case .postgres:
+            "SELECT setval(pg_get_serial_sequence('\(table)', '\(column)'), coalesce(max(\(column)), 0) + 1, false) FROM \(table)"
+        }
+    }
+
     /// `column` equals `parameter`, ignoring the case of ASCII letters, in a
     /// form the engine's index on it serves.
     func equalsIgnoringCase(_ column: String, _ parameter: String) -> String {

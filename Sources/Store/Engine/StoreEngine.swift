@@ -15,6 +15,8 @@ protocol StoreEngine: Sendable {
     var isReadOnly: Bool { get }
     /// Whether several machines share the store (their sessions carry the station).
     var isShared: Bool { get }
+    /// The migrations opening the store applied (none when it was up to date).
+    var migratedNow: [String] { get }
 
     /// Runs `body` as one write transaction, one at a time across every
     /// process using the store; tells change feeds once it has committed.

@@ -54,9 +54,14 @@ final class PostgresEngine: StoreEngine {
         guard !names.isKnown else { return }
         try pool.withConnection { connection in
             try names.learn(connection)
-            try PostgresMigrations.migrate(connection, names: names, server: location)
+            let applied = try PostgresMigrations.migrate(connection, names: names, server: location)
+            migrated.withLock { $0 += applied }
         }
     }
+
+    /// The migrations this instance applied.
+    private let migrated = Mutex<[String]>([])
+    var migratedNow: [String] { migrated.withLock { $0 } }
 
     func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try ready()

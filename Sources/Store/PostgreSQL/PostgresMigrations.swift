@@ -114,10 +114,12 @@ enum PostgresMigrations {
     /// Brings the schema up to date, in one transaction under the schema's
     /// migration lock. Refuses a schema holding other tables and no record
     /// of Switchboard's migrations, and one migrated by a newer Switchboard.
-    static func migrate(_ connection: PGConnection, names: SchemaNames, server: String) throws {
+    /// Returns the migrations it applied.
+    @discardableResult
+    static func migrate(_ connection: PGConnection, names: SchemaNames, server: String) throws -> [String] {
         precondition(steps.count == StoreSchema.migrations.count, "a PostgreSQL step for every migration")
         // Nothing pending: no lock, no write.
-        if let done = try applied(connection), Set(done) == Set(StoreSchema.migrations) { return }
+        if let done = try applied(connection), Set(done) == Set(StoreSchema.migrations) { return [] }
         try connection.execute("BEGIN; SELECT pg_advisory_xact_lock(\(names.migrationLock))")
         do {
             var done = try applied(connection)
@@ -131,12 +133,15 @@ enum PostgresMigrations {
             }
             let unknown = Set(done ?? []).subtracting(StoreSchema.migrations)
             if !unknown.isEmpty { throw StoreError.newerSchema(path: server, unknown: unknown.sorted()) }
+            var applied: [String] = []
             for (name, statements) in zip(StoreSchema.migrations, steps) where !(done ?? []).contains(name) {
                 if !statements.isEmpty { try connection.execute(statements) }
                 _ = try connection.query(
                     "INSERT INTO switchboard_migration (identifier) VALUES ($1)", [PGParameter(type: PGType.text, text: name)])
+                applied.append(name)
             }
             try connection.execute("COMMIT")
+            return applied
         } catch {
             _ = try? connection.execute("ROLLBACK")
             throw error

@@ -14,6 +14,8 @@ final class SQLiteEngine: StoreEngine {
     let path: String
     let isReadOnly: Bool
     let writer: any DatabaseWriter
+    /// The migrations this open applied.
+    let migratedNow: [String]
     var location: String { path }
     var isShared: Bool { false }
 
@@ -25,7 +27,7 @@ final class SQLiteEngine: StoreEngine {
         let companions = ["-wal", "-shm", "-journal"].map { path + $0 }
         let existing = Set(companions.filter { Self.exists($0) })
         do {
-            writer = try Self.openWriter(
+            (writer, migratedNow) = try Self.openWriter(
                 path: path, readOnly: readOnly, tighten: mode.map { $0 & 0o777 != 0o600 } ?? false, link: link)
         } catch {
             // Refused (not ours, newer, damaged): the file gets its mode
@@ -69,7 +71,9 @@ final class SQLiteEngine: StoreEngine {
     /// is known to be ours (or new), before SQLite makes the files beside it.
     /// A `link` (the path is a symbolic link to it) must lead to a
     /// Switchboard database already: no file is made into one through a link.
-    private static func openWriter(path: String, readOnly: Bool, tighten: Bool, link: String?) throws(StoreError) -> any DatabaseWriter {
+    private static func openWriter(
+        path: String, readOnly: Bool, tighten: Bool, link: String?
+    ) throws(StoreError) -> (writer: any DatabaseWriter, migrated: [String]) {
         do {
             try checkOwnership(path: path, link: link)
             // Ours (or new): only its owner may read it, whatever made it.
@@ -89,7 +93,7 @@ final class SQLiteEngine: StoreEngine {
                             path: path, detail: "the database needs an upgrade, and this process may not write it; nothing was changed")
                     }
                 }
-                return queue
+                return (queue, [])
             }
             configuration.prepareDatabase { db in
                 // Deleted tokens are overwritten, not left in free pages.
@@ -97,9 +101,11 @@ final class SQLiteEngine: StoreEngine {
             }
             let pool = try DatabasePool(path: path, configuration: configuration)
             // No write transaction at every start when nothing is pending.
-            if try pool.read({ try migrator.hasCompletedMigrations($0) }) { return pool }
+            if try pool.read({ try migrator.hasCompletedMigrations($0) }) { return (pool, []) }
+            let before = try pool.read { try migrator.appliedIdentifiers($0) }
             try migrator.migrate(pool)
-            return pool
+            let after = try pool.read { try migrator.appliedIdentifiers($0) }
+            return (pool, StoreSchema.migrations.filter { after.contains($0) && !before.contains($0) })
         } catch let error as StoreError {
             throw error
         } catch {

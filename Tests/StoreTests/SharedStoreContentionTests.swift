@@ -57,3 +57,25 @@ func onThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T
 private final class ResultsBox<T: Sendable>: Sendable {
     let results = Mutex<[Int: T]>([:])
 }
+
+@Suite("Stations starting at once")
+struct ConcurrentStartTests {
+    @Test("thirty stations opening an empty PostgreSQL database at once: it is migrated once, and every one works")
+    func thirtyStations() async throws {
+        let url = try TestPostgres.freshStore(suite: #fileID)
+        let opened = await onThreads(30) { index -> Result<[String], StoreError> in
+            do throws(StoreError) {
+                let database = try AppDatabase(testing: .server(url))
+                _ = try database.signOut(session: SessionKey("lab-\(index)/tty1")!)
+                return .success(database.migrationsApplied)
+            } catch {
+                return .failure(error)
+            }
+        }
+        let applied = opened.compactMap { try? $0.get() }
+        #expect(applied.count == 30, "\(opened.filter { (try? $0.get()) == nil })")
+        #expect(applied.flatMap { $0 } == StoreSchema.migrations, "one station migrated, all of it; the others found nothing to do")
+        let rows = try rows(try AppDatabase(testing: .server(url)), "SELECT count(*) FROM switchboard_migration")
+        #expect(rows == [["\(StoreSchema.migrations.count)"]])
+    }
+}
