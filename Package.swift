@@ -102,6 +102,7 @@ let package = Package(
             name: "switchboard-bench",
             dependencies: [
                 "SwitchboardCore", "Store", "Services", "ChooserApp", "ChooserUI", "TerminalUI", "ProcessKit",
+                "PostgresServer", "DemoProvider", "DeviceFlow",
                 // Run by `switchboard-bench tui`; listed so they are built with it.
                 "switchboard", "curses-baseline", "curses-frames", "c-baseline",
             ]
@@ -145,7 +146,7 @@ let package = Package(
         ),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresServer", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PINHash", "TestSupport"]),
-        .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport", "TestBasics", "ProcessKit", "DemoProvider", "PostgresServer"]),
+        .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport", "TestBasics", "ProcessKit", "DemoProvider", "Postgres", "PostgresServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import Postgres
 import PostgresServer
 import Store
 import SwitchboardCore
@@ -124,5 +125,60 @@ struct SharedStoreCLITests {
         #expect(try AppDatabase(testing: back).accounts() == old.accounts())
         let secret = await fleet.run("store", "copy", "--to", "postgresql://lab:hunter2@127.0.0.1:1/x", at: "lab-3")
         #expect(secret.status == 6 && !secret.stderr.contains("hunter2"), "\(secret)")
+    }
+
+    @Test("over TLS with verify-full and the fleet's CA the whole flow works; a server certificate from another CA is refused before any statement")
+    func tls() async throws {
+        let fleet = try Fleet()
+        let cluster = try TestPostgres.cluster()
+        let ca = fleet.folder.file("fleet-ca.crt"), other = fleet.folder.file("other-ca.crt")
+        try cluster.caCertificate.write(toFile: ca, atomically: true, encoding: .utf8)
+        try cluster.otherCACertificate.write(toFile: other, atomically: true, encoding: .utf8)
+        let trusted = TestPostgres.adding("sslmode=verify-full&sslrootcert=\(ca)", to: fleet.url)
+        let untrusted = TestPostgres.adding("sslmode=verify-full&sslrootcert=\(other)", to: fleet.url)
+
+        let refused = await fleet.run("accounts", "--store", untrusted, at: "lab-3")
+        #expect(refused.status == 5, "\(refused)")
+        #expect(refused.stderr.contains("certificate not trusted") && refused.stderr.contains("postgresql://switchboard@127.0.0.1:"), "\(refused.stderr)")
+        // Nothing reached the store: not even its migration ran.
+        let admin = try PGConnection.connect(fleet.url)
+        #expect(try admin.query("SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()").text(0, 0) == "0")
+
+        let environment = ["SWITCHBOARD_STORE": trusted]
+        try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: try AppDatabase(testing: .server(trusted)), session: SessionKey("setup")!)
+        #expect(await fleet.run("switch", "Grace Hopper", at: "lab-3", environment: environment).status == 0)
+        let status = await fleet.run("status", at: "lab-3", environment: environment)
+        #expect(status.status == 0 && status.stdout.contains("Grace Hopper"), "\(status)")
+    }
+
+    @Test("the stations' role needs no more than docs/FLEET.md grants: it works the store, and may create nothing")
+    func leastPrivileges() async throws {
+        let fleet = try Fleet()
+        // The owner migrates (switchboard store migrate, as the operator would).
+        #expect(await fleet.run("store", "migrate", at: "lab-3").status == 0)
+        let admin = try PGConnection.connect(fleet.url)
+        let schema = try #require(try admin.query("SELECT current_schema()").text(0, 0))
+        let role = "station_" + schema.dropFirst(2).prefix(12)
+        try admin.execute("""
+            CREATE ROLE \(role) LOGIN;
+            GRANT CONNECT ON DATABASE \(try #require(try admin.query("SELECT current_database()").text(0, 0))) TO \(role);
+            GRANT USAGE ON SCHEMA \(schema) TO \(role);
+            GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA \(schema) TO \(role);
+            GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA \(schema) TO \(role)
+            """)
+        let station = fleet.url.replacingOccurrences(of: "//switchboard@", with: "//\(role)@")
+        let database = try AppDatabase(testing: .server(station))
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: database, session: SessionKey("lab-3/tty1")!)
+        try database.setPIN("2468", for: .account(ids[0]), proof: nil)
+        _ = try database.switchAccount(to: ids[0], session: SessionKey("lab-3/tty1")!, pin: .account("2468"))
+        _ = try database.disconnect(Sample.graceGitHub.identity, session: SessionKey("lab-3/tty1")!)
+        let lock = try await database.lockRefreshes(of: Sample.adaGitHub.identity)
+        lock.release()
+        let listed = await fleet.run("accounts", "--store", station, at: "lab-3")
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let connection = try PGConnection.connect(station)
+        #expect(throws: PGError.self, "no CREATE in the schema") { try connection.execute("CREATE TABLE \(schema).extra (x int)") }
+        #expect(throws: PGError.self, "nor anywhere else") { try connection.execute("CREATE TABLE public.extra (x int)") }
+        #expect(throws: PGError.self, "the log stays append-only") { try connection.execute("DELETE FROM \(schema).event") }
     }
 }
