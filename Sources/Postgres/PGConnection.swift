@@ -171,6 +171,14 @@ public final class PGConnection: @unchecked Sendable {
         try execute("LISTEN " + quoted(channel))
     }
 
+    /// `text` as a string literal for a statement, quoted by libpq for this
+    /// connection's settings; nil when libpq cannot (a closed connection).
+    public func literal(_ text: String) -> String? {
+        guard let handle, let quoted = PQescapeLiteral(handle, text, text.utf8.count) else { return nil }
+        defer { PQfreemem(quoted) }
+        return String(cString: quoted)
+    }
+
     /// `channel` as an identifier: in double quotes, with inner ones doubled.
     public func quoted(_ channel: String) -> String {
         "\"" + channel.replacingAll("\"", with: "\"\"") + "\""

@@ -60,6 +60,8 @@ public final class ChangeFeed: Sendable {
         switch event {
         case .wake:
             publishChanges()
+        case .pushed(let payload):
+            publishChanges(pushed: payload)
             if watch.withLock({ $0?.looksAgain ?? false }) { look(again: 0, after: wakeUps.withLock { $0 += 1; return $0 }) }
         case .offline(let detail):
             let wasOnline = online.withLock { online in
@@ -85,11 +87,17 @@ public final class ChangeFeed: Sendable {
         }
     }
 
-    /// Publishes what other processes committed since the last look. Runs on `queue`.
-    private func publishChanges() {
+    /// Publishes what other processes committed since the last look (what
+    /// a write's notification said, when it follows on). Runs on `queue`.
+    private func publishChanges(pushed: String? = nil) {
         let changes: [StoreChange]
-        do {
-            changes = try reader.changes(previous: { session in known.withLock { $0[session] } ?? .anonymous })
+        let previous = { (session: SessionKey) in self.known.withLock { $0[session] } ?? .anonymous }
+        do throws(StoreError) {
+            if let pushed {
+                changes = try reader.changes(pushed: pushed, previous: previous)
+            } else {
+                changes = try reader.changes(previous: previous)
+            }
         } catch {
             return onError(error)
         }

@@ -95,18 +95,17 @@ public final class AppDatabase: Sendable {
     func write<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T {
         if isReadOnly { throw .unavailable(path: path, detail: Self.readOnlyStore(path)) }
         let appended = Mutex<[Int64]>([])
+        var noting: EventNotingConnection?
         do {
-            return try engine.write { db in
-                let followed = ownEvents.withLock { $0 != nil }
-                let before = followed ? try db.value("SELECT max(id) FROM event", as: Int64.self) ?? 0 : 0
-                let result = try body(db)
-                if followed {
-                    let ids = try db.column("SELECT id FROM event WHERE id > $1", [before], as: Int64.self)
-                    appended.withLock { $0 = ids }
-                    ownEvents.withLock { $0?.formUnion(ids) }
-                }
+            return try engine.write({ db in
+                let connection = EventNotingConnection(db)
+                noting = connection
+                let result = try body(connection)
+                let ids = connection.events.map(\.id)
+                appended.withLock { $0 = ids }
+                ownEvents.withLock { $0?.formUnion(ids) }
                 return result
-            }
+            }, signal: { db in try ChangePayload.encode(noting?.events ?? [], db: db) })
         } catch {
             let ids = appended.withLock { $0 }
             if !ids.isEmpty { ownEvents.withLock { $0?.subtract(ids) } }

@@ -91,7 +91,9 @@ public final class ChangeReader: Sendable {
                     last = id
                     // Visible, so committed, so noted before if it is ours.
                     guard !database.ownEvents.withLock({ $0?.contains(id) ?? false }) else { continue }
-                    changes += try Self.changes(for: event, db: db, previous: { known[$0] ?? previous($0) }, remember: { known[$0] = $1 })
+                    changes += try Self.changes(
+                        for: event, stored: { try AppDatabase.stored(db, name: $0).active }, previous: { known[$0] ?? previous($0) },
+                        remember: { known[$0] = $1 })
                 }
                 return (changes, last)
             }
@@ -106,25 +108,45 @@ public final class ChangeReader: Sendable {
         return read.changes
     }
 
-    /// One row of the event log.
-    private struct LoggedEvent {
-        let kind: String
-        let session: String?
-        let account: Int64?
-        /// A JSON object of strings.
-        let detail: String
+    /// The changes a write's notification carries (`ChangePayload`), when
+    /// they follow on from the cursor: no read at all. When they do not (a
+    /// notification missed, ids taken by a write that rolled back), or the
+    /// payload cannot be read, the log is read from the cursor as after any
+    /// wake-up: the log stays the truth.
+    public func changes(pushed payload: String, previous: (SessionKey) -> ActiveAccount) throws(StoreError) -> [StoreChange] {
+        guard let cursor = position.withLock({ $0 }), let pushed = ChangePayload.decode(payload),
+            let first = pushed.events.first, first.id == cursor + 1,
+            zip(pushed.events, pushed.events.dropFirst()).allSatisfy({ $0.id + 1 == $1.id })
+        else { return try changes(previous: previous) }
+        var known: [SessionKey: ActiveAccount] = [:]
+        var changes: [StoreChange] = []
+        for event in pushed.events where !database.ownEvents.withLock({ $0?.contains(event.id) ?? false }) {
+            do {
+                changes += try Self.changes(
+                    for: event.logged, stored: { name in pushed.sessions[name]?.active ?? .anonymous }, previous: { known[$0] ?? previous($0) },
+                    remember: { known[$0] = $1 })
+            } catch {
+                return try self.changes(previous: previous)
+            }
+        }
+        let last = pushed.events.last?.id ?? cursor
+        position.withLock { $0 = last }
+        database.ownEvents.withLock { own in own = own?.filter { $0 > last } }
+        return changes
     }
 
-    /// The bus events one logged event stands for.
+    /// The bus events one logged event stands for; `stored(name)` is who
+    /// the session stored under that name acts as now.
     private static func changes(
-        for event: LoggedEvent, db: any SQLConnection, previous: (SessionKey) -> ActiveAccount, remember: (SessionKey, ActiveAccount) -> Void
+        for event: LoggedEvent, stored: (String) throws -> ActiveAccount, previous: (SessionKey) -> ActiveAccount,
+        remember: (SessionKey, ActiveAccount) -> Void
     ) throws -> [StoreChange] {
         let session = event.session.map { SessionKey(stored: $0) }
         /// Who the event's session acts as in this read's snapshot, if that
         /// is news (later events in the same read may change it again).
         func status() throws -> [StoreChange] {
             guard let session else { return [] }
-            let (current, _) = try AppDatabase.stored(db, name: session.rawValue)
+            let current = try stored(session.rawValue)
             let before = previous(session)
             remember(session, current)
             // Several events in one read may leave a session as it was.

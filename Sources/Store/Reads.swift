@@ -93,11 +93,32 @@ extension AppDatabase {
         return StoreSchema.activeID(row.map { (accountId: $0.0, lifetime: $0.1) }, session: session, shared: db.isShared)
     }
 
+    /// Who `session` acts as, its account and identities read in one
+    /// statement (`StoreSchema.activeAccountSQL`): one round trip to a server.
     static func active(_ db: any SQLConnection, session: SessionKey) throws -> ActiveAccount {
-        guard let id = try activeID(db, session: session),
-            let account = try loadAccounts(db, ids: [id.rawValue]).first
-        else { return .anonymous }
+        let stored = try storedSession(db, name: session.rawValue)
+        guard let account = stored.account, StoreSchema.activeID(stored.row, session: session, shared: db.isShared) != nil else {
+            return .anonymous
+        }
         return .account(account)
+    }
+
+    /// The session row stored as `name` (nil when there is none) and the
+    /// account it names, read in one statement.
+    static func storedSession(_ db: any SQLConnection, name: String) throws -> (row: (accountId: Int64?, lifetime: String?)?, account: Account?) {
+        var row: (accountId: Int64?, lifetime: String?)?
+        var accountName: String?
+        var identities: [LinkedIdentity] = []
+        try db.each(StoreSchema.activeAccountSQL, [name]) { cells in
+            if row == nil { row = (try cells[0], try cells[1]) }
+            if accountName == nil { accountName = try cells[2] }
+            guard !cells.isNull(3) else { return }
+            identities.append(StoreSchema.identity(
+                provider: try cells[3], subject: try cells[4], displayName: try cells[5], email: try cells[6], emailVerified: try cells[7],
+                state: try cells[8]))
+        }
+        guard let id = row?.accountId, let accountName else { return (row, nil) }
+        return (row, Account(id: AccountID(id), name: accountName, identities: identities))
     }
 }
 

@@ -67,8 +67,10 @@ enum Rows {
     static func insertEvent(
         kind: String, session: String?, account: AccountID?, detail: String, at date: Date, db: any SQLConnection
     ) throws {
-        try db.execute(
-            "INSERT INTO event (at, session, kind, accountId, detail) VALUES ($1, $2, $3, $4, $5)",
-            [date, session, kind, account?.rawValue, detail])
+        guard let id = try db.value(
+            "INSERT INTO event (at, session, kind, accountId, detail) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+            [date, session, kind, account?.rawValue, detail], as: Int64.self)
+        else { throw SQLDecodingError(description: "no id came back for a new event") }
+        db.appended(ChangePayload.Event(id: id, kind: kind, session: session, account: account?.rawValue, detail: detail))
     }
 }

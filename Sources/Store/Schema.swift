@@ -38,6 +38,18 @@ enum StoreSchema {
     /// The session row that decides who is active, with the lifetime of the terminal that chose.
     static let activeSQL = "SELECT accountId, lifetime FROM session WHERE key = $1"
 
+    /// `activeSQL`'s row with the account's name and identities (in
+    /// `identitiesSQL`'s order), a row per identity: who is active, in one statement.
+    static let activeAccountSQL = """
+        SELECT session.accountId, session.lifetime, account.name,
+          identity.provider, identity.subject, identity.displayName, identity.email, identity.emailVerified, identity.state
+        FROM session
+          LEFT JOIN account ON account.id = session.accountId
+          LEFT JOIN identity ON identity.accountId = account.id
+        WHERE session.key = $1
+        ORDER BY identity.linkedAt, identity.provider, identity.subject
+        """
+
     /// Stores who a session acts as, bound to the lifetime of the terminal
     /// that chose (NULL for a named session).
     static let chooseSQL = """

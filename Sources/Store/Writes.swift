@@ -360,8 +360,8 @@ extension AppDatabase {
     /// any) chose it, with that terminal's lifetime: what a change feed
     /// reports for an event of that session.
     static func stored(_ db: any SQLConnection, name: String) throws -> (active: ActiveAccount, lifetime: String?) {
-        guard let lifetime = try db.first(StoreSchema.activeSQL, [name], { row -> String? in try row[1] }) else { return (.anonymous, nil) }
-        return (try active(db, session: SessionKey(stored: name, lifetime: lifetime)), lifetime)
+        let stored = try storedSession(db, name: name)
+        return (stored.account.map { .account($0) } ?? .anonymous, stored.row?.lifetime)
     }
 
     static func log(_ kind: String, session: SessionKey?, account: AccountID?, _ detail: [String: String], db: any SQLConnection, at date: Date) throws {

@@ -37,6 +37,8 @@ enum FleetBench {
 
     struct Options {
         var stations = 30, rounds = 20, intervalMS = 1000.0, burst = 3.0
+        /// libpq's `sslmode` for the stations (the server offers TLS).
+        var sslmode = "require"
 
         init(_ arguments: [String]) throws {
             var iterator = arguments.makeIterator()
@@ -47,6 +49,7 @@ enum FleetBench {
                 case "--rounds": rounds = try Self.number(name, value, Int.init)
                 case "--interval-ms": intervalMS = try Self.number(name, value, Double.init)
                 case "--burst": burst = try Self.number(name, value, Double.init)
+                case "--sslmode": sslmode = try Self.number(name, value, { ["disable", "require"].contains($0) ? $0 : nil })
                 default: throw BenchError("fleet: unexpected \(name)")
                 }
             }
@@ -65,7 +68,7 @@ enum FleetBench {
         let cluster = try ThrowawayCluster.start()
         defer { cluster.stop() }
         try cluster.createDatabase("fleet")
-        let url = cluster.url(database: "fleet")
+        let url = cluster.url(database: "fleet", extra: "sslmode=\(options.sslmode)")
 
         // The provider: rotating refresh tokens, 1-second access tokens.
         let server = DemoServer(settings: DemoSettings(interval: 1, accessTokenLifetime: 1, rotateRefreshTokens: true))
@@ -143,6 +146,7 @@ enum FleetBench {
         printTable([
             ["figure", "value", "goal", ""],
             ["stations", "\(options.stations)", "", ""],
+            ["TLS to the server", options.sslmode == "disable" ? "no" : "yes", "", ""],
             ["propagation, start of write to delivery on every other bus, p50 (ms)", fixed(p50, 2), "", ""],
             ["propagation, p99 (ms)", fixed(p99, 2), "≤ \(fixed(goalP99, 0))", verdict(p99 <= goalP99)],
             ["deliveries expected", "\(reports.reduce(0) { $0 + $1.writes.count } * (options.stations - 1))", "", ""],

@@ -86,3 +86,42 @@ struct ChangeLogTests {
         #expect(statuses.allSatisfy { $0.current.id == ids[0] })
     }
 }
+
+@Suite("what a write's notification carries")
+struct PushedChangeTests {
+    let there = SessionKey("lab-4/tty1")!
+
+    /// The payload a write of these events would carry, as the store now is.
+    func payload(_ database: AppDatabase, after cursor: Int64) throws -> String {
+        try #require(try database.engine.read { db in
+            let events = try db.map("SELECT id, kind, session, accountId, detail FROM event WHERE id > $1 ORDER BY id", [cursor]) { row in
+                ChangePayload.Event(id: try row[0], kind: try row[1], session: try row[2], account: try row[3], detail: try row[4])
+            }
+            return try ChangePayload.encode(events, db: db)
+        })
+    }
+
+    @Test("changes that follow on from the cursor are taken as told; a gap, or a payload that cannot be read, reads the log instead")
+    func followOnOrRead() throws {
+        let fixture = try Fixture(.postgres)
+        let other = try fixture.reopen()
+        let reader = try ChangeReader(fixture.database)
+        let start = reader.cursor
+        let grace = try Sample.signIn([Sample.graceGitHub], into: other, session: there)[0]
+        let told = try payload(other, after: start)
+        let pushed = try reader.changes(pushed: told) { _ in .anonymous }
+        #expect(pushed.contains(.accounts(AccountsChanged(accounts: [grace]))))
+        #expect(pushed.contains { if case .status(let e) = $0 { e.session == there && e.current.id == grace } else { false } })
+        #expect(reader.cursor > start)
+
+        // Stale (already passed), garbled, or after a gap: the log is read from the cursor.
+        _ = try other.signOut(session: there)
+        let afterSignOut = try payload(other, after: reader.cursor)
+        let graceActive = ActiveAccount.account(try #require(try other.account(grace)))
+        #expect(try reader.changes(pushed: told) { $0 == there ? graceActive : .anonymous }.count == 1,
+                "a payload already passed reads the log, which has the sign-out")
+        _ = try other.switchAccount(to: grace, session: there)
+        #expect(try reader.changes(pushed: "{not json") { _ in .anonymous }.count == 1)
+        #expect(try reader.changes(pushed: afterSignOut) { _ in .anonymous }.isEmpty, "passed: nothing new")
+    }
+}

@@ -126,6 +126,27 @@ protocol SQLConnection {
     func execute(_ sql: String, _ arguments: [any SQLBindable]) throws -> Int
     /// Runs a query and hands each row to `body`, in order.
     func each(_ sql: String, _ arguments: [any SQLBindable], _ body: (any SQLRow) throws -> Void) throws
+    /// Told of each event the transaction appends (`Rows.insertEvent`).
+    func appended(_ event: ChangePayload.Event)
+}
+
+extension SQLConnection {
+    func appended(_ event: ChangePayload.Event) {}
+}
+
+/// A write's connection that notes the events it appends, so the store
+/// knows its own before they commit.
+final class EventNotingConnection: SQLConnection {
+    let base: any SQLConnection
+    private(set) var events: [ChangePayload.Event] = []
+
+    init(_ base: any SQLConnection) { self.base = base }
+
+    var dialect: SQLDialect { base.dialect }
+    var isShared: Bool { base.isShared }
+    func execute(_ sql: String, _ arguments: [any SQLBindable]) throws -> Int { try base.execute(sql, arguments) }
+    func each(_ sql: String, _ arguments: [any SQLBindable], _ body: (any SQLRow) throws -> Void) throws { try base.each(sql, arguments, body) }
+    func appended(_ event: ChangePayload.Event) { events.append(event) }
 }
 
 extension SQLConnection {

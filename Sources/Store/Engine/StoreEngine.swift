@@ -20,7 +20,9 @@ protocol StoreEngine: Sendable {
 
     /// Runs `body` as one write transaction, one at a time across every
     /// process using the store; tells change feeds once it has committed.
-    func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T
+    /// An engine that can carry a message with its signal (PostgreSQL's
+    /// `NOTIFY`) asks `signal` for it after `body`, in the same transaction.
+    func write<T>(_ body: (any SQLConnection) throws -> T, signal: (any SQLConnection) throws -> String?) throws -> T
     /// Runs `body` in one read transaction: one consistent snapshot.
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T
     /// What an error thrown by `write`, `read` or a rule is, for a person.
@@ -36,6 +38,11 @@ protocol StoreEngine: Sendable {
     func watch(on queue: DispatchQueue, _ events: @escaping @Sendable (ChangeWatchEvent) -> Void) throws(StoreError) -> any ChangeWatch
 }
 
+extension StoreEngine {
+    /// A write whose signal carries no message.
+    func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T { try write(body, signal: { _ in nil }) }
+}
+
 /// Reads for a change reader, on a connection of the follower's own.
 protocol ChangeFollower: Sendable {
     /// Runs `body` in one read if anybody committed since the last look
@@ -48,6 +55,8 @@ protocol ChangeFollower: Sendable {
 public enum ChangeWatchEvent: Sendable, Equatable {
     /// Someone may have committed: read from the cursor.
     case wake
+    /// A write committed and said what it did (`ChangeReader.changes(pushed:previous:)`).
+    case pushed(String)
     /// The store cannot be reached (the server went away); retrying.
     case offline(String)
     /// The store is back: read from the cursor what was missed.

@@ -105,7 +105,10 @@ final class NotifyChangeWatch: ChangeWatch {
         } catch {
             return lost(error)
         }
-        if !connection.notifications().isEmpty { events(.wake) }
+        // Each write's notification, in commit order; one that says nothing is a plain wake-up.
+        for notification in connection.notifications() {
+            events(notification.payload.isEmpty ? .wake : .pushed(notification.payload))
+        }
     }
 
     /// The connection is gone (or never came): offline, and a try later.

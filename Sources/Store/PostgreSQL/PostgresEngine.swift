@@ -63,12 +63,14 @@ final class PostgresEngine: StoreEngine {
     private let migrated = Mutex<[String]>([])
     var migratedNow: [String] { migrated.withLock { $0 } }
 
-    func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+    func write<T>(_ body: (any SQLConnection) throws -> T, signal: (any SQLConnection) throws -> String?) throws -> T {
         try ready()
         return try pool.transaction(begin: "BEGIN; SELECT pg_advisory_xact_lock(\(names.writeLock))") { connection in
             do {
                 let result = try body(PostgresConnection(connection: connection))
-                try connection.execute("SELECT pg_notify('\(names.channel)', ''); COMMIT")
+                // What the write did rides on the notification, delivered at commit.
+                let payload = try signal(PostgresConnection(connection: connection)).flatMap { connection.literal($0) } ?? "''"
+                try connection.execute("SELECT pg_notify('\(names.channel)', \(payload)); COMMIT")
                 return result
             } catch {
                 _ = try? connection.execute("ROLLBACK")
@@ -113,40 +115,69 @@ final class PostgresEngine: StoreEngine {
     /// until the lock is released (or the connection dies).
     func lockRefreshes(of identity: Identity, timeout: Double) async throws(StoreError) -> RefreshLock {
         let deadline = Date().addingTimeInterval(timeout)
-        let connection: PGConnection
+        let connection = try beginRefreshLock()
+        // Tried on a queue every 20 ms, so no thread waits meanwhile.
+        let outcome: Result<RefreshLock, StoreError> = await withCheckedContinuation { continuation in
+            tryRefreshLock(on: connection, of: identity, deadline: deadline, timeout: timeout) { continuation.resume(returning: $0) }
+        }
+        return try outcome.get()
+    }
+
+    /// Tries for the refresh lock now and every 20 ms until it is held, an
+    /// error comes, or `deadline` passes; then calls `done` once.
+    private func tryRefreshLock(
+        on connection: PGConnection, of identity: Identity, deadline: Date, timeout: Double,
+        done: @escaping @Sendable (Result<RefreshLock, StoreError>) -> Void
+    ) {
+        let taken: Bool
+        do { taken = try refreshLockTaken(on: connection, of: identity, deadline: deadline, timeout: timeout) } catch {
+            return done(.failure(error))
+        }
+        if taken {
+            let pool = self.pool
+            return done(.success(RefreshLock {
+                _ = try? connection.execute("ROLLBACK")
+                pool.give(connection)
+            }))
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) {
+            self.tryRefreshLock(on: connection, of: identity, deadline: deadline, timeout: timeout, done: done)
+        }
+    }
+
+    /// A connection with a transaction open, to hold a refresh lock in.
+    private func beginRefreshLock() throws(StoreError) -> PGConnection {
         do {
             try ready()
-            connection = try pool.begin("BEGIN")
+            return try pool.begin("BEGIN")
         } catch {
             throw storeError(error)
         }
-        while true {
-            do {
-                let taken = try connection.query(
-                    "SELECT pg_try_advisory_xact_lock(hashtextextended($1 || $2, 0))",
-                    [PGParameter(type: PGType.text, text: names.refreshPrefix), PGParameter(type: PGType.text, text: identity.description)])
-                if taken.text(0, 0) == "t" {
-                    let pool = self.pool
-                    return RefreshLock {
-                        _ = try? connection.execute("ROLLBACK")
-                        pool.give(connection)
-                    }
-                }
-            } catch {
-                pool.give(connection)
-                throw storeError(error)
-            }
-            guard Date() < deadline else {
-                _ = try? connection.execute("ROLLBACK")
-                pool.give(connection)
-                throw .unavailable(path: location, detail: "another station has been refreshing the tokens of \(identity) for \(Int(timeout)) s; try again")
-            }
-            do { try await Task.sleep(for: .milliseconds(20)) } catch {
-                _ = try? connection.execute("ROLLBACK")
-                pool.give(connection)
-                throw .unavailable(path: location, detail: "cancelled while waiting for the refresh lock")
-            }
+    }
+
+    private func endRefreshLock(on connection: PGConnection) {
+        _ = try? connection.execute("ROLLBACK")
+        pool.give(connection)
+    }
+
+    /// One try at the refresh lock: whether it is held now. Gives the
+    /// connection back before it throws (an error, or the time is up).
+    private func refreshLockTaken(on connection: PGConnection, of identity: Identity, deadline: Date, timeout: Double) throws(StoreError) -> Bool {
+        let taken: PGResult
+        do {
+            taken = try connection.query(
+                "SELECT pg_try_advisory_xact_lock(hashtextextended($1 || $2, 0))",
+                [PGParameter(type: PGType.text, text: names.refreshPrefix), PGParameter(type: PGType.text, text: identity.description)])
+        } catch {
+            endRefreshLock(on: connection)
+            throw storeError(error)
         }
+        if taken.text(0, 0) == "t" { return true }
+        guard Date() < deadline else {
+            endRefreshLock(on: connection)
+            throw .unavailable(path: location, detail: "another station has been refreshing the tokens of \(identity) for \(Int(timeout)) s; try again")
+        }
+        return false
     }
 
     func follower() throws(StoreError) -> any ChangeFollower { PostgresFollower(engine: self) }

@@ -47,7 +47,7 @@ final class SQLiteEngine: StoreEngine {
         }
     }
 
-    func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+    func write<T>(_ body: (any SQLConnection) throws -> T, signal: (any SQLConnection) throws -> String?) throws -> T {
         let result = try writer.write { db in try body(SQLiteConnection(db: db)) }
         ChangeSignal.raise(for: path)
         return result
