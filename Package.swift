@@ -30,6 +30,10 @@ let package = Package(
             dependencies: ["SwitchboardCore", .product(name: "JWTKit", package: "jwt-kit")]
         ),
         .target(name: "QRCode"),
+        // What git and kubectl are handed: git's credential helper protocol,
+        // which git servers take which provider's tokens, kubectl's
+        // ExecCredential, and whose name and email commits carry.
+        .target(name: "ToolCredentials", dependencies: ["SwitchboardCore", "DeviceFlow"]),
         .target(
             name: "DemoProvider",
             dependencies: [
@@ -70,7 +74,8 @@ let package = Package(
         ),
         // config.toml, read once into the values each module takes: DeviceFlow's
         // providers, the chooser's theme and kiosk settings, [store] and [git].
-        .target(name: "Configuration", dependencies: ["SwitchboardCore", "ConfigFile", "DeviceFlow", "TerminalUI", "ChooserUI"]),
+        .target(
+            name: "Configuration", dependencies: ["SwitchboardCore", "ConfigFile", "DeviceFlow", "TerminalUI", "ChooserUI", "ToolCredentials"]),
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
         .target(name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI"]),
         .target(name: "CSystem"),
@@ -88,13 +93,14 @@ let package = Package(
         // carries out its effects with the services.
         .target(
             name: "ChooserApp",
-            dependencies: ["Services", "SwitchboardCore", "ChooserUI", "DeviceFlow", "Store", "QRCode", "TerminalUI", "ConfigFile"]
+            dependencies: ["Services", "SwitchboardCore", "ChooserUI", "DeviceFlow", "Store", "QRCode", "TerminalUI", "ConfigFile", "CSystem"]
         ),
         // The program: the command line, and the chooser's UI loop on curses.
         .executableTarget(
             name: "switchboard",
             dependencies: [
                 "SwitchboardCore", "Store", "PINHash", "DeviceFlow", "Configuration", "QRCode", "DemoProvider", "Services", "ChooserApp", "ChooserUI",
+                "ToolCredentials",
                 "TerminalUI", "CNcurses", "CursesBackend", "ProcessKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -103,8 +109,10 @@ let package = Package(
             dependencies: [
                 "SwitchboardCore", "Store", "Services", "ChooserApp", "ChooserUI", "TerminalUI", "ProcessKit",
                 "PostgresServer", "DemoProvider", "DeviceFlow",
-                // Run by `switchboard-bench tui`; listed so they are built with it.
-                "switchboard", "curses-baseline", "curses-frames", "c-baseline",
+                // `roster` fills its stores, and appends its burst of events, with plain SQL.
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // Run by `switchboard-bench tui` and `roster`; listed so they are built with it.
+                "switchboard", "curses-baseline", "curses-frames", "c-baseline", "peak-probe",
             ]
         ),
         // Anchors of `switchboard-bench tui`: bare curses start-up, the
@@ -112,6 +120,8 @@ let package = Package(
         // anchors only: like the backend, the first two call curses directly.
         .executableTarget(name: "curses-baseline", dependencies: ["CNcurses"]),
         .executableTarget(name: "c-baseline"),
+        // For `switchboard-bench roster`: a whole process's time and peak memory, spawned from a small process.
+        .executableTarget(name: "peak-probe"),
         // For ProcessKitTests: a station's hand-off alone, `Supervisor` on its own terminal.
         .executableTarget(name: "processkit-probe", dependencies: ["ProcessKit"]),
         .executableTarget(
@@ -136,8 +146,10 @@ let package = Package(
             dependencies: ["DeviceFlow", "DemoProvider", "TestSupport", .product(name: "JWTKit", package: "jwt-kit")]
         ),
         .testTarget(
-            name: "ConfigurationTests", dependencies: ["Configuration", "ConfigFile", "DeviceFlow", "ChooserUI", "TerminalUI", "SwitchboardCore"]
+            name: "ConfigurationTests",
+            dependencies: ["Configuration", "ConfigFile", "DeviceFlow", "ChooserUI", "TerminalUI", "SwitchboardCore", "ToolCredentials"]
         ),
+        .testTarget(name: "ToolCredentialsTests", dependencies: ["ToolCredentials", "DeviceFlow", "SwitchboardCore"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "SwitchboardAppTests",
@@ -146,7 +158,14 @@ let package = Package(
         ),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresServer", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PINHash", "TestSupport"]),
-        .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport", "TestBasics", "ProcessKit", "DemoProvider", "Postgres", "PostgresServer"]),
+        .testTarget(
+            name: "switchboardTests",
+            dependencies: [
+                "switchboard", "Store", "TestSupport", "TestBasics", "ProcessKit", "DemoProvider", "ToolCredentials", "Postgres", "PostgresServer",
+                // The loopback git and Kubernetes servers of the git and kubectl tests.
+                .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "JWTKit", package: "jwt-kit"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,6 @@
 /* posix_openpt, grantpt, unlockpt, ptsname_r (XSI and GNU), pipe2,
    O_TMPFILE, mkostemp, POSIX_SPAWN_SETSID,
-   posix_spawn_file_actions_addclosefrom_np and _addtcsetpgrp_np (GNU):
+   posix_spawn_file_actions_addclosefrom_np and _addtcsetpgrp_np, malloc_trim (GNU):
    _GNU_SOURCE asks for all. */
 #define _GNU_SOURCE 1
 
@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,4 +115,8 @@ int cpt_become_subreaper(void) {
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+void cpt_release_free_memory(void) {
+    malloc_trim(0);
 }

@@ -28,6 +28,7 @@ public final class ChooserLoop {
     var pendingConflict: PendingConflict?
     private var quitContinuation: CheckedContinuation<Void, Never>?
     private var handOff: Task<Void, Never>?
+    var roster = RosterReads()
 
     /// - Parameter render: draws a state; called at most once per turn of
     ///   the main actor, however many actions arrived.
@@ -42,13 +43,12 @@ public final class ChooserLoop {
         subscriptions = PaneSubscriptions.subscribe(bus: environment.bus) { [weak self] action in
                 self?.send(action)
             }
-        let database = environment.database
         reduce(.started)
-        do {
-            let active = try database.active(in: state.session)
-            reduce(.loaded(AccountList(try database.accounts(), protected: try database.protectedAccounts()), active: active))
-        } catch { fail(error) }
+        loadFirstPage()
+        readWantedRows()
         flush()
+        // After the first frame, in the background.
+        refreshIndex()
         checkActiveCredentials()
     }
 
@@ -75,6 +75,7 @@ public final class ChooserLoop {
     public func send(_ action: Action) {
         if case .input = action { reduce(.activity(environment.now())) }
         reduce(action)
+        readWantedRows()
         scheduleTimers()
         scheduleRender()
     }
@@ -151,19 +152,16 @@ public final class ChooserLoop {
             Task { @MainActor [weak self] in
                 guard let self else { return }
                 self.reloadScheduled = false
-                do {
-                    let accounts = try database.accounts()
-                    let protected = try database.protectedAccounts()
-                    let active = try database.active(in: session)
-                    self.send(.loaded(AccountList(accounts, protected: protected), active: active))
-                } catch { self.fail(error) }
+                self.reloadAccounts()
             }
+        case .findSignedIn(let provider):
+            findSignedIn(provider)
         case .switchAccount(let id):
             // This loop's own writes are reduced from the facts they return, in the same turn: one frame.
             do { reduce(.statusChanged(try database.switchAccount(to: id, session: session))) } catch .pinRequired {
                 // It was given a PIN since the list was read.
                 reduce(.pinNeeded(id))
-                send(.accountsChanged)
+                send(.accountsChanged(AccountsChanged(accounts: [id])))
             } catch { fail(error) }
         case .switchWithPIN(let id, let pin):
             switchWithPIN(id, pin: pin)
@@ -286,7 +284,7 @@ public final class ChooserLoop {
     /// PIN, the dialog that asked for it is told how it went.
     private func disconnect(_ identity: Identity, pin: PINProof?) {
         let environment = environment, session = state.session
-        let owner = state.accounts.list.accounts.first { $0.identities.contains { $0.identity == identity } }?.id
+        let owner = state.owner(of: identity)?.id
         let now = Date(timeIntervalSince1970: environment.now().secondsSince1970)
         Task { [weak self] in
             let disconnect = Disconnect(database: environment.database, providers: environment.providers, bus: environment.bus)
@@ -301,7 +299,7 @@ public final class ChooserLoop {
                 if case .pinRequired = error {
                     // Given a PIN since the list was read.
                     self?.send(.notify("That account has a PIN now: press d again to give it.", .warning))
-                    return self?.send(.accountsChanged) ?? ()
+                    return self?.send(.accountsChanged(AccountsChanged(accounts: owner.map { [$0] } ?? []))) ?? ()
                 }
                 if let owner, pin != nil { self?.send(.pinChecked(owner, .failed)) }
                 self?.fail(error)

@@ -13,9 +13,14 @@ enum PaneSubscriptions {
     static func subscribe(bus: NotificationBus, send: @escaping @MainActor (Action) -> Void) -> [Subscription] {
         [
             // Status bar, accounts pane and guide: who is active, in any session.
-            bus.subscribe(UserStatusChanged.self, name: "status bar") { send(.statusChanged($0)) },
+            // Changes missed (a burst of them) are made up by reading the accounts and who is active again.
+            bus.subscribe(UserStatusChanged.self, name: "status bar", onLag: { _ in send(.accountsChanged(AccountsChanged(accounts: []))) }) {
+                send(.statusChanged($0))
+            },
             // Accounts pane: accounts and identity states.
-            bus.subscribe(AccountsChanged.self, name: "accounts pane") { _ in send(.accountsChanged) },
+            bus.subscribe(AccountsChanged.self, name: "accounts pane", onLag: { _ in send(.accountsChanged(.anyAccount)) }) {
+                send(.accountsChanged($0))
+            },
             bus.subscribe(IdentityStateChanged.self, name: "accounts pane") { send(.identityChanged($0)) },
             // Sign-in dialog: polls and slow-downs.
             bus.subscribe(SignInProgress.self, name: "sign-in dialog") { send(.signInProgress($0)) },

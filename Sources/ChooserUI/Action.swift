@@ -14,10 +14,16 @@ public enum Action: Sendable {
     case terminate
     /// The loop has started, before the store is first read.
     case started
-    /// The accounts and who is active, as read from the store.
+    /// The accounts and who is active, as read from the store (a list read
+    /// again keeps the index it had, until `indexRead` brings a fresh one).
     case loaded(AccountList, active: ActiveAccount)
+    /// Rows the pane wanted (`AppState.rowsWanted`), read from the store:
+    /// by id, or, with `offset`, the list's positions from there.
+    case rowsRead([Account], offset: Int?)
+    /// The filter's index, built or refreshed from the store.
+    case indexRead(IndexRefresh)
     /// Bus: accounts or their identities changed; the list is read again.
-    case accountsChanged
+    case accountsChanged(AccountsChanged)
     /// Bus: who a session acts as changed.
     case statusChanged(UserStatusChanged)
     /// The starred shows of an account, read after it became active; kept
@@ -39,6 +45,9 @@ public enum Action: Sendable {
     case notify(String, Toast.Kind)
     /// A switch was refused because the account has a PIN: ask for it.
     case pinNeeded(AccountID)
+    /// Who, besides the active person, has an identity at the provider
+    /// that works: a sign-in there may continue as one of them.
+    case signedInFound(ProviderID, [Account])
     /// What the store said about the PIN typed for an account.
     case pinChecked(AccountID, PINCheck)
     /// The store's answer to the operator PIN typed at a station.
@@ -55,6 +64,27 @@ public enum Action: Sendable {
     case storeOffline(String?)
 }
 
+/// The filter's index as read from the store: built whole, or the changes
+/// a refresh found (the list's order read again, and the accounts in
+/// `reread`).
+public struct IndexRefresh: Sendable {
+    public enum Content: Sendable {
+        case built(SearchIndex)
+        case changes(SearchIndex.Changes)
+    }
+
+    public let content: Content
+    /// The list's `revision` when the read began.
+    public let revision: Int
+    public let reread: Set<AccountID>
+
+    public init(_ content: Content, revision: Int, reread: Set<AccountID>) {
+        self.content = content
+        self.revision = revision
+        self.reread = reread
+    }
+}
+
 /// The store's answer to a PIN typed in the chooser.
 public enum PINCheck: Hashable, Sendable {
     /// Right: the switch is made.
@@ -69,7 +99,11 @@ public enum PINCheck: Hashable, Sendable {
 
 /// Work the reducer asks the UI loop to do; its results come back as actions.
 public enum Effect: Hashable, Sendable {
+    /// Read the accounts again: the count, the rows shown, who is active,
+    /// and (in the background) the index's order and its stale accounts.
     case reload
+    /// Find whom a sign-in at the provider may continue as (`.signedInFound`).
+    case findSignedIn(ProviderID)
     /// Read who this session last acted as (a station's `remember_last`).
     case loadRemembered
     case switchAccount(AccountID)

@@ -20,24 +20,55 @@ public struct AccountsPaneState: Sendable {
     public static let filterLimit = 256
     /// Whether keys are typed into the filter.
     public var isFiltering = false
-    /// Indices into `list.accounts` that pass the filter, in order.
-    public var visible: [Int] = []
+    /// Positions in the list of the accounts that pass the filter, in
+    /// order; nil when every account does (no filter). Empty while the
+    /// index a filter needs is still being built (`isSearching`).
+    public var visible: [Int32]?
+    /// The results of the filter's shorter prefixes as it was typed (the
+    /// shortest first, at most `shorterKept`): erasing a character takes
+    /// the one before back instead of searching again.
+    var shorter: [(filter: String, visible: [Int32])] = []
+    static let shorterKept = 16
     /// The selected item, an index into `items`.
     public var selection = 0
     /// The first item shown.
     public var scroll = 0
 
-    /// Accounts, then "+ Add account" and "Anonymous" (hidden while a filter is set).
-    public var itemCount: Int { visible.count + (filter.isEmpty ? 2 : 0) }
+    /// The order the list is read in.
+    public var order: AccountOrder { byName ? .name : .recentUse }
 
+    /// A filter is set but the index it needs is not built yet.
+    public var isSearching: Bool { !filter.isEmpty && list.index == nil }
+
+    /// How many accounts pass the filter.
+    public var visibleCount: Int { visible?.count ?? list.count }
+
+    /// Accounts, then "+ Add account" and "Anonymous" (hidden while a filter is set).
+    public var itemCount: Int { visibleCount + (filter.isEmpty ? 2 : 0) }
+
+    /// The position in the list of item `index`, when it is an account.
+    public func position(ofItem index: Int) -> Int? {
+        guard index >= 0, index < visibleCount else { return nil }
+        return visible.map { Int($0[index]) } ?? index
+    }
+
+    /// The item at `index`; nil past the end, and for an account whose
+    /// place in the list is not read yet.
     public func item(at index: Int) -> AccountItem? {
         guard index >= 0, index < itemCount else { return nil }
-        if index < visible.count { return .account(list.accounts[visible[index]].id) }
-        return index == visible.count ? .add : .anonymous
+        if let position = position(ofItem: index) { return list.id(at: position).map(AccountItem.account) }
+        return index == visibleCount ? .add : .anonymous
     }
 
     public func account(at index: Int) -> Account? {
-        index >= 0 && index < visible.count ? list.accounts[visible[index]] : nil
+        position(ofItem: index).flatMap(list.account(at:))
+    }
+
+    /// The item index of the account, if it passes the filter and its place is known.
+    public func itemIndex(of id: AccountID) -> Int? {
+        guard let position = list.position(of: id) else { return nil }
+        guard let visible else { return position }
+        return visible.firstIndex(of: Int32(position))
     }
 
     public var selectedItem: AccountItem? { item(at: selection) }

@@ -115,8 +115,20 @@ extension AppState {
 
     /// Opens the PIN dialog for an account the pane holds.
     mutating func openPIN(for id: AccountID) {
-        guard let index = accounts.list.index(of: id) else { return }
-        dialog = .pin(PINDialog(account: accounts.list.accounts[index]))
+        guard let account = accounts.list.rows[id] ?? active.account.flatMap({ $0.id == id ? $0 : nil }) else { return }
+        dialog = .pin(PINDialog(account: account))
+    }
+
+    /// Continue as one of `people` (who have an identity at the dialog's
+    /// provider that works), or, with nobody, ask for a code at once.
+    mutating func offer(_ people: [Account], in signIn: inout SignInDialog) -> [Effect] {
+        if !people.isEmpty {
+            signIn.phase = .continuing(people: people, selection: 0)
+            return []
+        }
+        guard let provider = signIn.provider else { return [] }
+        signIn.phase = .requesting
+        return [.startSignIn(provider.id, signIn.mode)]
     }
 
     /// Signs this session out, or says that nobody is signed in.
@@ -250,16 +262,13 @@ extension AppState {
                 return []
             }
             signIn.provider = provider
-            // Who else here is signed in with it already (not whoever is active).
-            let people = signIn.mode == .signIn ? accounts.list.accounts.filter { account in
+            // Who else here is signed in with it already (not whoever is active): a list
+            // holding every account answers itself; otherwise the store is asked.
+            guard signIn.mode == .signIn else { return offer([], in: &signIn) }
+            guard accounts.list.isComplete else { return [.findSignedIn(provider.id)] }
+            return offer(accounts.list.accounts.filter { account in
                 account.id != active.id && account.identities.contains { $0.provider == provider.id && $0.state.isAvailable }
-            } : []
-            if !people.isEmpty {
-                signIn.phase = .continuing(people: people, selection: 0)
-                return []
-            }
-            signIn.phase = .requesting
-            return [.startSignIn(provider.id, signIn.mode)]
+            }, in: &signIn)
         case (.continuing(let people, let selection), .up):
             signIn.phase = .continuing(people: people, selection: max(0, selection - 1))
         case (.continuing(let people, let selection), .down):

@@ -82,6 +82,8 @@ extension AppState {
                 kiosk = nil
                 accounts.byName = false
                 notify("Kiosk mode is off until the next start: every key but Ctrl-Z works again.", .warning)
+                // The list by use comes from the store.
+                return [.reload]
             case .signOut:
                 return signOut()
             case .disconnect:

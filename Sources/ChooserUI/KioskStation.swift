@@ -175,9 +175,7 @@ extension AppState {
     /// Where a resting station's selection is: the remembered person's row,
     /// else the first.
     var kioskHomeSelection: Int {
-        guard let id = kiosk?.remembered, accounts.filter.isEmpty,
-            let index = accounts.visible.firstIndex(where: { accounts.list.accounts[$0].id == id })
-        else { return 0 }
+        guard let id = kiosk?.remembered, accounts.filter.isEmpty, let index = accounts.itemIndex(of: id) else { return 0 }
         return index
     }
 
@@ -198,7 +196,7 @@ extension AppState {
         if let id = active.id { kiosk.remembered = id }
         self.kiosk = kiosk
         guard kiosk.preselectPending, dialog == nil, accounts.filter.isEmpty, let id = kiosk.remembered,
-            accounts.visible.contains(where: { accounts.list.accounts[$0].id == id })
+            accounts.itemIndex(of: id) != nil
         else { return }
         self.kiosk?.preselectPending = false
         accounts.selection = kioskHomeSelection

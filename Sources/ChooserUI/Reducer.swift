@@ -33,7 +33,18 @@ extension AppState {
             return quit()
         case .loaded(let list, let active):
             return load(list, active: active)
-        case .accountsChanged:
+        case .rowsRead(let read, let offset):
+            accounts.list.add(read, offset: offset, shown: shownIDs)
+            return []
+        case .indexRead(let refresh):
+            return indexRead(refresh)
+        case .accountsChanged(let change):
+            let selected = accounts.selectedItem
+            accounts.list.markStale(change.accounts, all: change.everything)
+            if accounts.list.index == nil {
+                refilter()
+                keepSelection(selected)
+            }
             return [.reload]
         case .statusChanged(let change):
             return statusChanged(change)
@@ -59,8 +70,8 @@ extension AppState {
             return []
         case .identityChanged(let change):
             if !change.current.isAvailable, change.previous != change.current {
-                // The pane already holds the accounts: no store read for the name.
-                let name = accounts.list.accounts.first { $0.identities.contains { $0.identity == change.identity } }?.name.displaySafe
+                // The pane already holds the rows shown, and the active person: no store read for the name.
+                let name = owner(of: change.identity)?.name.displaySafe
                 let whose = name.map { "\($0)'s " } ?? ""
                 notify("\(whose)\(change.identity.provider) sign-in is \(change.current.rawValue) — sign in again to use it.", .warning)
             }
@@ -99,6 +110,11 @@ extension AppState {
         case .notify(let text, let kind):
             notify(text, kind)
             return []
+        case .signedInFound(let provider, let people):
+            guard case .signIn(var signIn) = dialog, case .choosing = signIn.phase, signIn.provider?.id == provider else { return [] }
+            let effects = offer(people, in: &signIn)
+            dialog = .signIn(signIn)
+            return effects
         case .pinNeeded(let id):
             openPIN(for: id)
             return []
@@ -139,18 +155,48 @@ extension AppState {
 
     // MARK: Store and bus
 
-    private mutating func load(_ list: AccountList, active: ActiveAccount) -> [Effect] {
+    private mutating func load(_ read: AccountList, active: ActiveAccount) -> [Effect] {
         let selected = accounts.selectedItem
         // At a station the order must not tell who was there last.
-        let list = accounts.byName ? list.sortedByName() : list
+        var list = read.ordered(accounts.order) ?? read
+        list.keepIndex(of: accounts.list)
         accounts.list = list
-        accounts.visible = list.matches(accounts.filter)
+        refilter()
         let effects = becomeActive(active)
-        if case .account(let id)? = selected, let index = accounts.visible.firstIndex(where: { list.accounts[$0].id == id }) {
-            accounts.selection = index
-        }
+        keepSelection(selected)
         clampAll()
         return effects
+    }
+
+    /// A built or refreshed index: the filter runs on it, the selection
+    /// stays on its account. One older than a change made here is dropped,
+    /// and the accounts read again; so are accounts changed meanwhile.
+    private mutating func indexRead(_ refresh: IndexRefresh) -> [Effect] {
+        let selected = accounts.selectedItem
+        guard accounts.list.take(refresh) else { return [.reload] }
+        refilter()
+        keepSelection(selected)
+        clampAll()
+        return accounts.list.allStale || !accounts.list.stale.isEmpty ? [.reload] : []
+    }
+
+    /// The accounts this state shows now.
+    public var shownIDs: [AccountID] {
+        guard let layout = ScreenLayout(size) else { return [] }
+        return (accounts.scroll..<accounts.scroll + layout.accountItemsShown).compactMap { index in
+            accounts.position(ofItem: index).flatMap(accounts.list.id(at:))
+        }
+    }
+
+    /// The account with `identity`, if the pane holds it (the active person, or a row read).
+    public func owner(of identity: Identity) -> Account? {
+        if let person = active.account, person.identities.contains(where: { $0.identity == identity }) { return person }
+        return accounts.list.rows.values.first { $0.identities.contains { $0.identity == identity } }
+    }
+
+    /// Selects the account that was selected, where it is now.
+    private mutating func keepSelection(_ selected: AccountItem?) {
+        if case .account(let id)? = selected, let index = accounts.itemIndex(of: id) { accounts.selection = index }
     }
 
     /// Makes `person` the one who is active here; another person than
@@ -192,18 +238,16 @@ extension AppState {
         switch change.reason {
         case .switched:
             // The store put the person first (most recent use): the list follows from the fact, with no read.
-            if let id = change.current.id, !accounts.byName, accounts.list.index(of: id) != nil {
+            if let account = change.current.account, !accounts.byName {
                 let selected = accounts.selectedItem
-                accounts.list = accounts.list.movingToFront(id)
-                accounts.visible = accounts.list.matches(accounts.filter)
-                if case .account(let kept)? = selected,
-                    let index = accounts.visible.firstIndex(where: { accounts.list.accounts[$0].id == kept })
-                {
-                    accounts.selection = index
+                let before = accounts.list.position(of: account.id)
+                if accounts.list.moveToFront(account) {
+                    movedToFront(from: before)
+                    keepSelection(selected)
+                    clampAll()
+                } else {
+                    effects.append(.reload)
                 }
-                clampAll()
-            } else if !accounts.byName {
-                effects.append(.reload)
             }
         case .signedOut:
             break
@@ -233,9 +277,43 @@ extension AppState {
 
     mutating func setFilter(_ text: String) {
         let extends = !accounts.filter.isEmpty && text.hasPrefix(accounts.filter)
-        accounts.visible = accounts.list.matches(text, within: extends ? accounts.visible : nil)
+        if extends, let visible = accounts.visible, accounts.list.index != nil {
+            accounts.shorter.append((accounts.filter, visible))
+            if accounts.shorter.count > AccountsPaneState.shorterKept { accounts.shorter.removeFirst() }
+        } else if !extends {
+            // Erased back to a prefix typed before: its result, kept.
+            while let last = accounts.shorter.last, last.filter.count > text.count || last.filter != String(text.prefix(last.filter.count)) {
+                accounts.shorter.removeLast()
+            }
+        }
+        if !extends, let last = accounts.shorter.last, last.filter == text {
+            accounts.visible = accounts.shorter.removeLast().visible
+        } else {
+            // Within the result of a shorter prefix: the filter as it was, or one kept.
+            let candidates = extends ? accounts.visible : accounts.shorter.last?.visible
+            accounts.visible = text.isEmpty ? nil : accounts.list.matches(text, within: candidates) ?? []
+        }
+        if text.isEmpty { accounts.shorter = [] }
         accounts.filter = text
         accounts.selection = 0
         accounts.scroll = 0
+    }
+
+    /// The filter run again over the whole list (it was read again).
+    mutating func refilter() {
+        accounts.shorter = []
+        accounts.visible = accounts.filter.isEmpty ? nil : accounts.list.matches(accounts.filter) ?? []
+    }
+
+    /// The account at `position` went to the top: the filter's positions follow, with no search.
+    private mutating func movedToFront(from position: Int?) {
+        accounts.shorter = []
+        guard let visible = accounts.visible else { return }
+        // From outside the list read so far: a new place at the top, which a search must decide on.
+        guard let position else { return refilter() }
+        let moved = Int32(position)
+        var shifted = visible.filter { $0 != moved }.map { $0 < moved ? $0 + 1 : $0 }
+        if shifted.count < visible.count { shifted.insert(0, at: 0) }
+        accounts.visible = shifted
     }
 }

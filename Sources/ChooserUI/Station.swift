@@ -46,6 +46,10 @@ extension AppState {
                 // Someone still active is left from a stop that could not sign out.
                 if active != .anonymous { effects.append(.signOut) }
             }
+        case .indexRead, .rowsRead:
+            // The remembered person's place in the list may be known now.
+            effects = apply(action)
+            kioskLoaded()
         case .statusChanged(let change):
             effects = apply(action)
             if change.session == session {

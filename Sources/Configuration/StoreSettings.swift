@@ -3,7 +3,8 @@ import Foundation
 import SwitchboardCore
 
 /// The `[store]` table: a PostgreSQL store shared by several stations,
-/// this station's name there, and how long events are kept.
+/// this station's name there, and how long events are kept (the chooser
+/// prunes older ones in the background).
 ///
 /// ```toml
 /// [store]
@@ -20,8 +21,15 @@ public struct StoreSettings: Hashable, Sendable {
     public var url: String?
     /// `station`: the name this station goes by in the store.
     public var station: String?
-    /// `keep_events`: how long events are kept; nil to keep them all.
+    /// `keep_events`: how long events are kept; nil when not set, and then
+    /// `defaultKeepEvents` applies (`eventsKept`).
     public var keepEvents: Duration?
+
+    /// How long events are kept when `keep_events` is not set: 400 days.
+    public static let defaultKeepEvents: Duration = .seconds(400 * 86_400)
+
+    /// How long events are kept: `keep_events`, else the default.
+    public var eventsKept: Duration { keepEvents ?? Self.defaultKeepEvents }
 
     public init(url: String? = nil, station: String? = nil, keepEvents: Duration? = nil) {
         self.url = url

@@ -4,6 +4,7 @@ import DeviceFlow
 import Foundation
 import SwitchboardCore
 import TerminalUI
+import ToolCredentials
 
 /// Everything config.toml says, read in one pass into the values each
 /// module takes:
@@ -24,9 +25,9 @@ import TerminalUI
 /// station = "lab-3"
 /// keep_events = "400d"
 ///
-/// [git]                            # GitSettings
+/// [git]                            # ToolCredentials' GitSettings
 /// identity_provider = "work"
-/// set_identity = true
+/// set_identity = false
 /// ```
 ///
 /// A key or table the program does not know is refused, with a near miss
@@ -116,7 +117,7 @@ public struct SwitchboardConfiguration: Sendable {
         return SwitchboardConfiguration(
             file: document.file, providers: providers, theme: try theme(root), kiosk: try KioskSection.parse(root.optionalTable("kiosk")),
             store: try StoreSettings.parse(root.optionalTable("store"), othersCanRead: othersCanRead),
-            git: try GitSettings.parse(root.optionalTable("git"), providers: all.providers.map(\.id)))
+            git: try GitSection.parse(root.optionalTable("git"), providers: all.providers.map(\.id)))
     }
 
     /// Reads `text` as the file `file` (the name errors give).

@@ -22,8 +22,6 @@ public final class ChangeFeed: Sendable {
     private let onError: @Sendable (StoreError) -> Void
     private let queue = DispatchQueue(label: "switchboard.change-feed")
     private let watch: Mutex<(any ChangeWatch)?>
-    /// Who each session acts as, as far as this feed has seen.
-    private let known = Mutex<[SessionKey: ActiveAccount]>([:])
     /// The looks after a wake-up, in milliseconds after the one before.
     static let lookAgain = [1, 4, 16, 64]
     /// Counts wake-ups: a look due after an older one is dropped.
@@ -31,10 +29,15 @@ public final class ChangeFeed: Sendable {
     /// Whether the store was last known to be reachable.
     private let online = Mutex(true)
 
-    /// Starts following `database`, from the newest event now in its log.
-    /// `onError` hears of a read that failed (the feed goes on).
-    public init(database: AppDatabase, bus: NotificationBus, onError: @escaping @Sendable (StoreError) -> Void = { _ in }) throws(StoreError) {
-        reader = try ChangeReader(database)
+    /// Starts following `database`, from the newest event now in its log,
+    /// publishing the status changes of `sessions` (and every accounts and
+    /// identity change). `onError` hears of a read that failed (the feed
+    /// goes on).
+    public init(
+        database: AppDatabase, bus: NotificationBus, sessions: ChangeReader.Sessions = .all,
+        onError: @escaping @Sendable (StoreError) -> Void = { _ in }
+    ) throws(StoreError) {
+        reader = try ChangeReader(database, following: sessions)
         self.bus = bus
         self.onError = onError
         watch = Mutex(nil)
@@ -91,12 +94,11 @@ public final class ChangeFeed: Sendable {
     /// a write's notification said, when it follows on). Runs on `queue`.
     private func publishChanges(pushed: String? = nil) {
         let changes: [StoreChange]
-        let previous = { (session: SessionKey) in self.known.withLock { $0[session] } ?? .anonymous }
         do throws(StoreError) {
             if let pushed {
-                changes = try reader.changes(pushed: pushed, previous: previous)
+                changes = try reader.changes(pushed: pushed)
             } else {
-                changes = try reader.changes(previous: previous)
+                changes = try reader.changes()
             }
         } catch {
             return onError(error)
@@ -104,7 +106,6 @@ public final class ChangeFeed: Sendable {
         for change in changes {
             switch change {
             case .status(let event):
-                known.withLock { $0[event.session] = event.current }
                 bus.publish(event)
             case .accounts(let event): bus.publish(event)
             case .identity(let event): bus.publish(event)

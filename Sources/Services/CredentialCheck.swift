@@ -34,9 +34,15 @@ public struct CredentialCheck: Sendable {
     /// Checks every stored credential, or only those of `account`.
     public func run(only account: AccountID? = nil) async throws(StoreError) -> [CheckReport] {
         var reports: [CheckReport] = []
-        for (linked, owner) in try database.identitiesWithCredentials() where account == nil || owner == account {
-            let account = owner
-            reports.append(try await check(linked.identity, account: account))
+        // One account's: read by its id, not found among everyone's.
+        let identities: [(LinkedIdentity, AccountID)]
+        if let account {
+            identities = try database.identitiesWithCredentials(of: account).map { ($0, account) }
+        } else {
+            identities = try database.identitiesWithCredentials().map { ($0.identity, $0.account) }
+        }
+        for (linked, owner) in identities {
+            reports.append(try await check(linked.identity, account: owner))
         }
         return reports
     }
@@ -68,6 +74,7 @@ public struct CredentialCheck: Sendable {
                 case .revoked, .expired: return .revoked
                 case .provider(_, let failure): throw failure
                 case .noCredentials: throw .configuration("no stored credentials")
+                case .noIDToken: throw .configuration(error.description)
                 case .store(let failure): throw .configuration(failure.description)
                 }
             }

@@ -45,7 +45,10 @@ public struct Disconnect: Sendable {
         _ identity: Identity, session: SessionKey, pin: PINProof? = nil, at date: Date = Date()
     ) async throws(StoreError) -> (DisconnectResult, Revocation) {
         let result = try database.disconnect(identity, session: session, pin: pin, at: date)
-        bus?.publish(AccountsChanged(accounts: [result.change.previous.id, result.change.current.id].compactMap { $0 }))
+        // The identity's owner too: it need not be the one active here.
+        var changed = [result.change.previous.id, result.change.current.id].compactMap { $0 }
+        if !changed.contains(result.owner) { changed.append(result.owner) }
+        bus?.publish(AccountsChanged(accounts: changed))
         if result.change.previous != result.change.current { bus?.publish(result.change) }
         for change in result.signedOut { bus?.publish(change) }
         return (result, await revoke(identity, tokens: result.forgotten))

@@ -18,25 +18,68 @@ public enum StoreChange: Sendable, Hashable {
 /// other `AppDatabase` instances) wrote since the last look. On SQLite,
 /// `PRAGMA data_version` tells, without reading the log, whether anyone
 /// committed. One reader follows an `AppDatabase` at a time: it forgets the
-/// instance's own events as it passes them.
+/// instance's own events as it passes them. On a shared store, a write's
+/// notification may carry what it did (`changes(pushed:)`), which needs no
+/// read when it follows on from the cursor.
+///
+/// It keeps who each session it follows acts as (only those acting as
+/// someone: a session acting as nobody, or whose terminal ended, is
+/// forgotten), and so reports only real changes. A backlog of up to two
+/// pages is replayed event by event; a longer one (a burst of writes while
+/// it was not looking) is not: the reader reads the current state once
+/// instead, so catching up costs about the same however long the backlog.
+/// On SQLite its mark in the marks file (`ReaderMark`) keeps pruning from
+/// deleting events it has not read.
 public final class ChangeReader: Sendable {
+    /// The sessions whose status a reader reports.
+    public enum Sessions: Hashable, Sendable {
+        /// Every session.
+        case all
+        /// Only these.
+        case only(Set<SessionKey>)
+
+        func contains(_ session: SessionKey) -> Bool {
+            switch self {
+            case .all: true
+            case .only(let sessions): sessions.contains(session)
+            }
+        }
+    }
+
     private let database: AppDatabase
     private let follower: any ChangeFollower
-    /// The last event read; nil until the store was first reached.
-    private let position: Mutex<Int64?>
+    private let sessions: Sessions
+    /// Events replayed at most per look: a longer backlog is caught up with
+    /// the current state instead.
+    let pageSize: Int
+    /// Where this reader is, for pruning to see (SQLite's; nil elsewhere).
+    private let mark: ReaderMark?
+    /// Nil until the store was first reached (a shared store's server may
+    /// be down when the reader starts).
+    private let state: Mutex<ReaderState?>
 
-    /// Starts after the newest event now in the log. A shared store whose
-    /// server cannot be reached yet is no error: the reader then starts
-    /// after the newest event there is when it is first reached (whoever
-    /// follows it reads the whole store then anyway).
-    public init(_ database: AppDatabase) throws(StoreError) {
+    /// Where the reader is, and what it knows.
+    private struct ReaderState {
+        /// The last event read.
+        var cursor: Int64
+        /// Who each followed session acting as someone acts as, as last reported.
+        var known: [SessionKey: ActiveAccount]
+    }
+
+    /// Starts after the newest event now in the log, reporting the status
+    /// of `sessions`; a backlog longer than two pages of `pageSize` events
+    /// is caught up with the current state.
+    public init(_ database: AppDatabase, following sessions: Sessions = .all, pageSize: Int = 500) throws(StoreError) {
         self.database = database
+        self.sessions = sessions
+        self.pageSize = max(1, pageSize)
         let first = database.ownEvents.withLock { own in
             defer { own = own ?? [] }
             return own == nil
         }
         guard first else { throw .unavailable(path: database.path, detail: "another change reader already follows this database") }
-        position = Mutex(nil)
+        mark = database.engine.readerMarksPath.map { ReaderMark(path: $0) }
+        state = Mutex(nil)
         do {
             follower = try database.engine.follower()
         } catch {
@@ -46,66 +89,67 @@ public final class ChangeReader: Sendable {
         do {
             try start()
         } catch .offline {
+            // Started when the server is first reached.
         } catch {
             database.ownEvents.withLock { $0 = nil }
             throw error
         }
     }
 
-    /// Reads where the log ends, if the reader has no cursor yet.
+    /// Reads where the log ends and who the followed sessions act as, if
+    /// the reader has not yet.
     private func start() throws(StoreError) {
-        guard position.withLock({ $0 == nil }) else { return }
+        guard state.withLock({ $0 == nil }) else { return }
+        let sessions = sessions
+        let started: ReaderState?
         do {
-            let last = try follower.readIfChanged { db in try db.value("SELECT max(id) FROM event", as: Int64.self) ?? 0 } ?? 0
-            position.withLock { $0 = $0 ?? last }
-        } catch {
-            throw database.engine.storeError(error)
-        }
-    }
-
-    /// The id of the last event read (0 before the store was first reached).
-    public var cursor: Int64 { position.withLock { $0 ?? 0 } }
-
-    /// What was logged since the last call, but by `database` itself, in
-    /// log order; empty, without reading the log, when nobody has committed.
-    /// `previous(session)` is who that session acted as, as far as the
-    /// caller knows (it becomes the changes' `previous`).
-    public func changes(previous: (SessionKey) -> ActiveAccount) throws(StoreError) -> [StoreChange] {
-        guard let cursor = position.withLock({ $0 }) else {
-            try start()
-            return []
-        }
-        let read: (changes: [StoreChange], last: Int64?)?
-        do {
-            // One read: the log and the accounts it names, as of the same moment.
-            read = try follower.readIfChanged { db in
+            started = try follower.readIfChanged { db in
                 var known: [SessionKey: ActiveAccount] = [:]
-                var changes: [StoreChange] = []
-                var last: Int64?
-                let events = try db.map(
-                    "SELECT id, kind, session, accountId, detail FROM event WHERE id > $1 ORDER BY id", [cursor]
-                ) { row in
-                    (id: try row[0] as Int64, event: LoggedEvent(kind: try row[1], session: try row[2], account: try row[3], detail: try row[4]))
+                // The few sessions asked for are known from the start; with all of them, from their first event on.
+                if case .only(let followed) = sessions {
+                    for session in followed {
+                        let (active, _) = try AppDatabase.stored(db, name: session.rawValue)
+                        if active != .anonymous { known[session] = active }
+                    }
                 }
-                for (id, event) in events {
-                    last = id
-                    // Visible, so committed, so noted before if it is ours.
-                    guard !database.ownEvents.withLock({ $0?.contains(id) ?? false }) else { continue }
-                    changes += try Self.changes(
-                        for: event, stored: { try AppDatabase.stored(db, name: $0).active }, previous: { known[$0] ?? previous($0) },
-                        remember: { known[$0] = $1 })
-                }
-                return (changes, last)
+                return ReaderState(cursor: try db.value("SELECT max(id) FROM event", as: Int64.self) ?? 0, known: known)
             }
         } catch {
             throw database.engine.storeError(error)
         }
-        guard let read else { return [] }
-        if let last = read.last {
-            position.withLock { $0 = last }
-            database.ownEvents.withLock { own in own = own?.filter { $0 > last } }
+        guard let started else { return }
+        state.withLock { $0 = $0 ?? started }
+        mark?.move(to: started.cursor + 1)
+    }
+
+    /// The id of the last event read (0 before the store was first reached).
+    public var cursor: Int64 { state.withLock { $0?.cursor ?? 0 } }
+
+    /// How many sessions the reader keeps a status for.
+    public var sessionsKnown: Int { state.withLock { $0?.known.count ?? 0 } }
+
+    /// What was logged since the last call, but by `database` itself, in
+    /// log order; empty, without reading the log, when nobody has committed.
+    /// A status change's `previous` is the status this reader last knew.
+    public func changes() throws(StoreError) -> [StoreChange] {
+        guard var current = state.withLock({ $0 }) else {
+            try start()
+            return []
         }
-        return read.changes
+        let changes: [StoreChange]?
+        do {
+            // One read: the log and the accounts it names, as of the same moment.
+            changes = try follower.readIfChanged { db in
+                let far = try db.value(
+                    "SELECT id FROM event WHERE id > $1 ORDER BY id LIMIT 1 OFFSET $2", [current.cursor, 2 * pageSize], as: Int64.self)
+                return try far == nil ? replay(db, &current) : catchUp(db, &current)
+            }
+        } catch {
+            throw database.engine.storeError(error)
+        }
+        guard let changes else { return [] }
+        passed(current)
+        return changes
     }
 
     /// The changes a write's notification carries (`ChangePayload`), when
@@ -113,46 +157,124 @@ public final class ChangeReader: Sendable {
     /// notification missed, ids taken by a write that rolled back), or the
     /// payload cannot be read, the log is read from the cursor as after any
     /// wake-up: the log stays the truth.
-    public func changes(pushed payload: String, previous: (SessionKey) -> ActiveAccount) throws(StoreError) -> [StoreChange] {
-        guard let cursor = position.withLock({ $0 }), let pushed = ChangePayload.decode(payload),
-            let first = pushed.events.first, first.id == cursor + 1,
+    public func changes(pushed payload: String) throws(StoreError) -> [StoreChange] {
+        guard var current = state.withLock({ $0 }), let pushed = ChangePayload.decode(payload),
+            let first = pushed.events.first, first.id == current.cursor + 1,
             zip(pushed.events, pushed.events.dropFirst()).allSatisfy({ $0.id + 1 == $1.id })
-        else { return try changes(previous: previous) }
-        var known: [SessionKey: ActiveAccount] = [:]
+        else { return try changes() }
         var changes: [StoreChange] = []
-        for event in pushed.events where !database.ownEvents.withLock({ $0?.contains(event.id) ?? false }) {
+        for event in pushed.events {
+            current.cursor = event.id
             do {
-                changes += try Self.changes(
-                    for: event.logged, stored: { name in pushed.sessions[name]?.active ?? .anonymous }, previous: { known[$0] ?? previous($0) },
-                    remember: { known[$0] = $1 })
+                changes += try take(event.logged, id: event.id, into: &current) { name in pushed.sessions[name]?.active ?? .anonymous }
             } catch {
-                return try self.changes(previous: previous)
+                return try self.changes()
             }
         }
-        let last = pushed.events.last?.id ?? cursor
-        position.withLock { $0 = last }
-        database.ownEvents.withLock { own in own = own?.filter { $0 > last } }
+        passed(current)
         return changes
     }
 
-    /// The bus events one logged event stands for; `stored(name)` is who
-    /// the session stored under that name acts as now.
-    private static func changes(
-        for event: LoggedEvent, stored: (String) throws -> ActiveAccount, previous: (SessionKey) -> ActiveAccount,
-        remember: (SessionKey, ActiveAccount) -> Void
+    /// The reader has read up to `current`: it keeps it, forgets its
+    /// instance's own events passed, and moves its mark.
+    private func passed(_ current: ReaderState) {
+        state.withLock { $0 = current }
+        let last = current.cursor
+        database.ownEvents.withLock { own in own = own?.filter { $0 > last } }
+        mark?.move(to: last + 1)
+    }
+
+    /// What one event means for the bus, unless it is this instance's own;
+    /// `stored(name)` is who the session stored under that name acts as.
+    private func take(
+        _ event: LoggedEvent, id: Int64, into state: inout ReaderState, stored: (String) throws -> ActiveAccount
     ) throws -> [StoreChange] {
-        let session = event.session.map { SessionKey(stored: $0) }
-        /// Who the event's session acts as in this read's snapshot, if that
-        /// is news (later events in the same read may change it again).
-        func status() throws -> [StoreChange] {
-            guard let session else { return [] }
-            let current = try stored(session.rawValue)
-            let before = previous(session)
-            remember(session, current)
-            // Several events in one read may leave a session as it was.
-            guard current != before else { return [] }
-            return [.status(UserStatusChanged(session: session, previous: before, current: current, reason: .external))]
+        // Visible, so committed, so noted before if it is ours.
+        guard !database.ownEvents.withLock({ $0?.contains(id) ?? false }) else { return [] }
+        let session = event.session.map { SessionKey(stored: $0) }.flatMap { sessions.contains($0) ? $0 : nil }
+        if event.kind == "ended", let session {
+            // A closed terminal's session: nobody acts in it any more.
+            state.known[session] = nil
+            return []
         }
+        return try Self.changes(for: event) {
+            guard let session else { return [] }
+            return Self.report(try stored(session.rawValue), in: session, known: &state.known)
+        }
+    }
+
+    /// The events after the cursor (at most two pages), one by one.
+    private func replay(_ db: any SQLConnection, _ state: inout ReaderState) throws -> [StoreChange] {
+        var changes: [StoreChange] = []
+        // Who each session acts as in this read's snapshot, read once per session.
+        var resolved: [String: ActiveAccount] = [:]
+        let events = try db.map(
+            "SELECT id, kind, session, accountId, detail FROM event WHERE id > $1 ORDER BY id LIMIT $2", [state.cursor, 2 * pageSize]
+        ) { row in (id: try row[0] as Int64, event: LoggedEvent(kind: try row[1], session: try row[2], account: try row[3], detail: try row[4])) }
+        for (id, event) in events {
+            state.cursor = id
+            changes += try take(event, id: id, into: &state) { name in
+                let current = try resolved[name] ?? AppDatabase.stored(db, name: name).active
+                resolved[name] = current
+                return current
+            }
+        }
+        return changes
+    }
+
+    /// A long backlog, caught up at once, in one scan of it: the accounts
+    /// whose identities its events changed (any account, past
+    /// `accountsNamed` of them), and the current status of each followed
+    /// session it names, where that is news. Nothing is replayed, so an
+    /// identity's new state shows only in the accounts read again. A reader
+    /// of a few sessions scans nothing: it reads their status, and says any
+    /// account may have changed.
+    private func catchUp(_ db: any SQLConnection, _ state: inout ReaderState) throws -> [StoreChange] {
+        let last = try db.value("SELECT max(id) FROM event", as: Int64.self) ?? state.cursor
+        var named: Set<String> = [], accounts: Set<Int64> = []
+        switch sessions {
+        case .only(let followed):
+            named = Set(followed.map(\.rawValue))
+            accounts = []
+        case .all:
+            // The sessions and accounts the backlog names, but in this instance's own events.
+            let own = database.ownEvents.withLock { $0?.filter { $0 > state.cursor } ?? [] }.sorted()
+            let notOwn = own.isEmpty || own.count > 500 ? "" : "AND id NOT IN (\(placeholders(own.count, from: 3)))"
+            try db.each("""
+                SELECT DISTINCT session, CASE WHEN kind IN ('signIn', 'link', 'merge', 'disconnect', 'pin') THEN accountId END
+                FROM event WHERE id > $1 AND id <= $2 \(notOwn)
+                """, [state.cursor, last] + (notOwn.isEmpty ? [] : own)) { row in
+                if let session: String = try row[0] { named.insert(session) }
+                if let account: Int64 = try row[1], accounts.count <= Self.accountsNamed { accounts.insert(account) }
+            }
+        }
+        state.cursor = last
+        let changed = accounts.count > Self.accountsNamed || sessions != .all
+            ? AccountsChanged.anyAccount : AccountsChanged(accounts: accounts.sorted().map { AccountID($0) })
+        var changes: [StoreChange] = [.accounts(changed)]
+        for name in named.sorted() {
+            changes += Self.report(try AppDatabase.stored(db, name: name).active, in: SessionKey(stored: name), known: &state.known)
+        }
+        return changes
+    }
+
+    /// The most accounts a catch-up names; past them, any account may have changed.
+    static let accountsNamed = 10_000
+
+    /// A status change for `session`, now acting as `current`, if that is
+    /// another account than `known` holds; `known` then holds it (nothing
+    /// for nobody).
+    private static func report(_ current: ActiveAccount, in session: SessionKey, known: inout [SessionKey: ActiveAccount]) -> [StoreChange] {
+        let before = known[session] ?? .anonymous
+        known[session] = current == .anonymous ? nil : current
+        // Several events may leave a session acting as whom it was (its identities may have changed: not news here).
+        guard current.id != before.id else { return [] }
+        return [.status(UserStatusChanged(session: session, previous: before, current: current, reason: .external))]
+    }
+
+    /// The bus events one logged event stands for; `status` gives its
+    /// session's status change, if any.
+    private static func changes(for event: LoggedEvent, status: () throws -> [StoreChange]) throws -> [StoreChange] {
         let accounts = AccountsChanged(accounts: event.account.map { [AccountID($0)] } ?? [])
         switch event.kind {
         case "switch", "signOut":

@@ -35,6 +35,7 @@ struct ChangePayload: Codable {
             let email: String?
             let emailVerified: Bool
             let state: String
+            let login: String?
         }
 
         let id: Int64
@@ -46,14 +47,14 @@ struct ChangePayload: Codable {
             name = account.name
             identities = account.identities.map {
                 Linked(provider: $0.identity.provider.rawValue, subject: $0.identity.subject, displayName: $0.displayName, email: $0.email,
-                       emailVerified: $0.emailVerified, state: $0.state.rawValue)
+                       emailVerified: $0.emailVerified, state: $0.state.rawValue, login: $0.login)
             }
         }
 
         var account: Account {
             Account(id: AccountID(id), name: name, identities: identities.map {
                 StoreSchema.identity(provider: $0.provider, subject: $0.subject, displayName: $0.displayName, email: $0.email,
-                                     emailVerified: $0.emailVerified, state: $0.state)
+                                     emailVerified: $0.emailVerified, state: $0.state, login: $0.login)
             })
         }
     }

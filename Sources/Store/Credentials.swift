@@ -19,15 +19,10 @@ extension AppDatabase {
     public func identitiesWithCredentials() throws(StoreError) -> [(identity: LinkedIdentity, account: AccountID)] {
         try read { db in
             try db.map("""
-                SELECT identity.provider, identity.subject, identity.displayName, identity.email, identity.emailVerified,
-                  identity.state, identity.accountId
+                SELECT \(StoreSchema.identityColumns), identity.accountId
                 FROM identity JOIN credential ON credential.provider = identity.provider AND credential.subject = identity.subject
                 ORDER BY identity.provider, identity.subject
-                """) { row in
-                (StoreSchema.identity(
-                    provider: try row[0], subject: try row[1], displayName: try row[2], email: try row[3], emailVerified: try row[4],
-                    state: try row[5]), AccountID(try row[6]))
-            }
+                """) { row in (try StoreSchema.identity(row), AccountID(try row[7])) }
         }
     }
 
@@ -52,6 +47,18 @@ extension AppDatabase {
             else { return false }
             try Rows.saveTokens(tokens, for: identity, at: date, db: db)
             return true
+        }
+    }
+
+    /// Marks `accessToken` of `identity` as run out at `date`, when it is
+    /// still the one stored (in one transaction): a server refused it, so
+    /// the next one handed out is refreshed first. Returns false, changing
+    /// nothing, when another token is stored by now (or none).
+    public func expireAccessToken(_ accessToken: String, of identity: Identity, at date: Date = Date()) throws(StoreError) -> Bool {
+        try write { db in
+            try db.execute(
+                "UPDATE credential SET expiresAt = $1, updatedAt = $1 WHERE provider = $2 AND subject = $3 AND accessToken = $4",
+                [date, identity.provider.rawValue, identity.subject, accessToken]) > 0
         }
     }
 

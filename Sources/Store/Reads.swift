@@ -27,28 +27,6 @@ extension AppDatabase {
         try read { db in try Self.active(db, session: session) }
     }
 
-    /// The account a person means by `query`: an account id, an identity as
-    /// `provider:subject`, or a name or email (case-insensitive, exact).
-    public func findAccount(_ query: String) throws(StoreError) -> Account {
-        let accounts = try accounts()
-        if let id = Int64(query), let match = accounts.first(where: { $0.id.rawValue == id }) { return match }
-        if let identity = Identity(parsing: query),
-            let match = accounts.first(where: { $0.identities.contains { $0.identity == identity } })
-        {
-            return match
-        }
-        let folded = query.lowercased()
-        let matches = accounts.filter { account in
-            account.name.lowercased() == folded
-                || account.identities.contains { $0.email?.lowercased() == folded }
-        }
-        switch matches.count {
-        case 1: return matches[0]
-        case 0: throw .accountNotFound(query)
-        default: throw .ambiguousAccount(query, candidates: matches.map { "\($0.id) \($0.name)" })
-        }
-    }
-
     /// The starred shows of an account.
     public func favourites(of account: AccountID) throws(StoreError) -> Set<String> {
         try read { db in
@@ -83,7 +61,7 @@ extension AppDatabase {
         try db.each(StoreSchema.identitiesSQL(filter: only), arguments) { row in
             identities[try row[0], default: []].append(StoreSchema.identity(
                 provider: try row[1], subject: try row[2], displayName: try row[3], email: try row[4], emailVerified: try row[5],
-                state: try row[6]))
+                state: try row[6], login: try row[7]))
         }
         return StoreSchema.assemble(accounts, identities: identities)
     }
@@ -115,7 +93,7 @@ extension AppDatabase {
             guard !cells.isNull(3) else { return }
             identities.append(StoreSchema.identity(
                 provider: try cells[3], subject: try cells[4], displayName: try cells[5], email: try cells[6], emailVerified: try cells[7],
-                state: try cells[8]))
+                state: try cells[8], login: try cells[9]))
         }
         guard let id = row?.accountId, let accountName else { return (row, nil) }
         return (row, Account(id: AccountID(id), name: accountName, identities: identities))

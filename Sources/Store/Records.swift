@@ -9,7 +9,8 @@ enum Rows {
     /// Inserts an account; returns its id.
     static func insertAccount(name: String, at date: Date, db: any SQLConnection) throws -> AccountID {
         guard let id = try db.value(
-            "INSERT INTO account (name, createdAt, useCount) VALUES ($1, $2, 0) RETURNING id", [name, date], as: Int64.self)
+            "INSERT INTO account (name, nameKey, createdAt, useCount) VALUES ($1, $2, $3, 0) RETURNING id",
+            [name, AccountOrder.nameKey(name), date], as: Int64.self)
         else { throw SQLDecodingError(description: "no id came back for a new account") }
         return AccountID(id)
     }
@@ -21,11 +22,11 @@ enum Rows {
     static func insertIdentity(_ linked: LinkedIdentity, account: AccountID, at date: Date, db: any SQLConnection) throws {
         try db.execute(
             """
-            INSERT INTO identity (provider, subject, accountId, displayName, email, emailVerified, state, linkedAt, checkedAt)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
+            INSERT INTO identity (provider, subject, accountId, displayName, email, emailKey, emailVerified, state, linkedAt, checkedAt, login)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10)
             """,
             [linked.identity.provider.rawValue, linked.identity.subject, account.rawValue, linked.displayName, linked.email,
-             linked.emailVerified, linked.state.rawValue, date])
+             linked.email.map(AccountOrder.emailKey), linked.emailVerified, linked.state.rawValue, date, linked.login])
     }
 
     /// The account and state of an identity, or nil when nobody has it.

@@ -13,6 +13,8 @@ enum StoreSchema {
         "v3: identities of an issuer named by URL keyed by the whole issuer, not its host",
         "v4: profile and operator PINs with their failed attempts",
         "v5: a terminal's session bound to the terminal's lifetime",
+        "v6: accounts found by name and email and listed by name through indexes; the oldest events may be pruned",
+        "v7: an identity's login name at its provider",
     ]
 
     /// Accounts (`id`, `name`), most recently then most often used first;
@@ -25,11 +27,11 @@ enum StoreSchema {
     }
 
     /// Identities (`accountId`, `provider`, `subject`, `displayName`,
-    /// `email`, `emailVerified`, `state`), oldest link first; `filter` is a
+    /// `email`, `emailVerified`, `state`, `login`), oldest link first; `filter` is a
     /// condition on `accountId`, or nil for all.
     static func identitiesSQL(filter: String?) -> String {
         """
-        SELECT accountId, provider, subject, displayName, email, emailVerified, state
+        SELECT accountId, provider, subject, displayName, email, emailVerified, state, login
         FROM identity \(filter.map { "WHERE accountId \($0)" } ?? "")
         ORDER BY linkedAt, provider, subject
         """
@@ -42,7 +44,8 @@ enum StoreSchema {
     /// `identitiesSQL`'s order), a row per identity: who is active, in one statement.
     static let activeAccountSQL = """
         SELECT session.accountId, session.lifetime, account.name,
-          identity.provider, identity.subject, identity.displayName, identity.email, identity.emailVerified, identity.state
+          identity.provider, identity.subject, identity.displayName, identity.email, identity.emailVerified, identity.state,
+          identity.login
         FROM session
           LEFT JOIN account ON account.id = session.accountId
           LEFT JOIN identity ON identity.accountId = account.id
@@ -72,13 +75,25 @@ enum StoreSchema {
     /// The starred shows of one account.
     static let favouritesSQL = "SELECT showId FROM favourite WHERE accountId = $1"
 
+    /// The columns `identity(_ row:)` reads, in its order.
+    static let identityColumns = """
+        identity.provider, identity.subject, identity.displayName, identity.email, identity.emailVerified, identity.state, identity.login
+        """
+
+    /// An identity read as `identityColumns` (from the row's first column).
+    static func identity(_ row: any SQLRow) throws -> LinkedIdentity {
+        identity(
+            provider: try row[0], subject: try row[1], displayName: try row[2], email: try row[3], emailVerified: try row[4], state: try row[5],
+            login: try row[6])
+    }
+
     /// One identity row of `identitiesSQL`, as the chooser sees it.
     static func identity(
-        provider: String, subject: String, displayName: String?, email: String?, emailVerified: Bool, state: String
+        provider: String, subject: String, displayName: String?, email: String?, emailVerified: Bool, state: String, login: String?
     ) -> LinkedIdentity {
         LinkedIdentity(
             identity: Identity(provider: ProviderID(provider), subject: subject), displayName: displayName, email: email,
-            emailVerified: emailVerified, state: CredentialState(rawValue: state) ?? .notFound)
+            emailVerified: emailVerified, state: CredentialState(rawValue: state) ?? .notFound, login: login)
     }
 
     /// Accounts in their order, each with its identities.

@@ -24,10 +24,12 @@ enum CopiedTables {
     enum Kind { case integer, text, bool, date, blob }
 
     static let tables: [(name: String, columns: [(String, Kind)], key: String)] = [
-        ("account", [("id", .integer), ("name", .text), ("createdAt", .date), ("lastUsedAt", .date), ("useCount", .integer)], "id"),
+        ("account", [
+            ("id", .integer), ("name", .text), ("nameKey", .text), ("createdAt", .date), ("lastUsedAt", .date), ("useCount", .integer),
+        ], "id"),
         ("identity", [
-            ("provider", .text), ("subject", .text), ("accountId", .integer), ("displayName", .text), ("email", .text),
-            ("emailVerified", .bool), ("state", .text), ("linkedAt", .date), ("checkedAt", .date),
+            ("provider", .text), ("subject", .text), ("accountId", .integer), ("displayName", .text), ("email", .text), ("emailKey", .text),
+            ("emailVerified", .bool), ("state", .text), ("linkedAt", .date), ("checkedAt", .date), ("login", .text),
         ], "provider, subject"),
         ("credential", [
             ("provider", .text), ("subject", .text), ("accessToken", .text), ("refreshToken", .text), ("idToken", .text),

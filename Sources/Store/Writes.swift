@@ -20,6 +20,8 @@ public enum SignInResult: Hashable, Sendable {
 public struct DisconnectResult: Hashable, Sendable {
     /// The identity forgotten.
     public let identity: Identity
+    /// The account it belonged to (gone when `accountRemoved`).
+    public let owner: AccountID
     /// Who the session acts as now.
     public let change: UserStatusChanged
     /// The identity was its account's last, so the account is gone too.
@@ -189,7 +191,7 @@ extension AppDatabase {
                 session: session, previous: previous, current: try Self.active(db, session: session),
                 reason: .disconnected(identity))
             return .success(DisconnectResult(
-                identity: identity, change: change, accountRemoved: remaining == 0, signedOut: signedOut, forgotten: forgotten))
+                identity: identity, owner: owner, change: change, accountRemoved: remaining == 0, signedOut: signedOut, forgotten: forgotten))
         }
         return try outcome.get()
     }
@@ -319,9 +321,12 @@ extension AppDatabase {
     private static func refresh(_ identity: LinkedIdentity, tokens: TokenSet?, db: any SQLConnection, at date: Date) throws {
         if let tokens { try Rows.saveTokens(tokens, for: identity.identity, at: date, db: db) }
         try db.execute(
-            "UPDATE identity SET displayName = $1, email = $2, emailVerified = $3, state = $4, checkedAt = $5 WHERE provider = $6 AND subject = $7",
-            [identity.displayName, identity.email, identity.emailVerified, identity.state.rawValue, date,
-             identity.provider.rawValue, identity.identity.subject])
+            """
+            UPDATE identity SET displayName = $1, email = $2, emailKey = $3, emailVerified = $4, state = $5, checkedAt = $6, login = $7
+            WHERE provider = $8 AND subject = $9
+            """,
+            [identity.displayName, identity.email, identity.email.map(AccountOrder.emailKey), identity.emailVerified, identity.state.rawValue,
+             date, identity.login, identity.provider.rawValue, identity.identity.subject])
     }
 
     /// Stores who `session` acts as (`StoreSchema.chooseSQL`). A session

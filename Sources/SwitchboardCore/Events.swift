@@ -36,8 +36,24 @@ public struct UserStatusChanged: BusEvent, Hashable {
 
 /// Accounts or their identities were added, removed, renamed or merged.
 public struct AccountsChanged: BusEvent, Hashable {
+    /// The accounts whose identities or names changed (an account that
+    /// went away may be missing: it is gone from the store).
     public let accounts: [AccountID]
-    public init(accounts: [AccountID]) { self.accounts = accounts }
+    /// Any account may have changed: a change feed that caught up with a
+    /// long backlog read the current state instead of every event.
+    public let everything: Bool
+    public init(accounts: [AccountID]) {
+        self.accounts = accounts
+        everything = false
+    }
+
+    /// Any account may have changed (see `everything`).
+    public static let anyAccount = AccountsChanged(everything: ())
+
+    private init(everything: Void) {
+        accounts = []
+        self.everything = true
+    }
 }
 
 /// A credential check found an identity in a new state.

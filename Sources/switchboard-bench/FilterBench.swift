@@ -37,7 +37,7 @@ extension TUIBench {
                 cpuTimes[index].append(threadCPU() - beginCPU)
                 if round == 0 {
                     precondition(buffer.size == state.size)
-                    shown.append((state.accounts.filter, state.accounts.visible))
+                    shown.append((state.accounts.filter, state.accounts.visible.map { $0.map(Int.init) } ?? Array(accounts.indices)))
                 }
             }
         }
@@ -48,7 +48,7 @@ extension TUIBench {
                 .map { Array($0.lowercased().utf8) }
         }
         let more = ["ÅNGSTRÖM", "zoë", "é", "example.org", "github", "x", "ada lovelace", "qqqq", String(repeating: "ada ", count: 40)]
-        let checked = shown + more.map { (filter: $0, visible: list.matches($0)) }
+        let checked = shown + more.map { (filter: $0, visible: (list.matches($0) ?? []).map(Int.init)) }
         for (filter, visible) in checked {
             let needle = Array(filter.lowercased().utf8)
             let expected = fields.indices.filter { index in

@@ -10,6 +10,7 @@ import ChooserUI
 import SwitchboardCore
 import Synchronization
 import TerminalUI
+import ToolCredentials
 
 /// `switchboard` with no subcommand: the full-screen account chooser.
 struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
@@ -54,8 +55,8 @@ struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
         let selection = ThemeSelection.chooser(flag: theme, configured: configuration.theme, environment: environment)
         let notices = [options.missingConfigNotice(environment: environment), readOnlyNotice].compactMap { $0 }
         let (failures, signal) = try await Chooser.run(
-            session: session, database: database, configuration: configuration.providers, guide: guide, selection: selection,
-            environment: environment, notices: notices, kiosk: kiosk)
+            session: session, database: database, configuration: configuration.providers, git: configuration.git, guide: guide,
+            selection: selection, environment: environment, notices: notices, kiosk: kiosk, keepEvents: configuration.store.eventsKept)
         for failure in failures { io.stderr.write("switchboard: \(failure)\n") }
         // Ended by a signal: the terminal is back; the status says which, as a shell's would.
         if let signal { throw ExitCode(128 + signal) }
@@ -66,12 +67,13 @@ struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
 @MainActor
 enum Chooser {
     /// Shows `notices` (a configuration file not found, a read-only store) as toasts; runs as
-    /// a station when `kiosk` is given. Returns what went wrong on the way
+    /// a station when `kiosk` is given; prunes events older than `keepEvents`
+    /// in the background (`EventPruner`). Returns what went wrong on the way
     /// (failing bus subscribers), to print once the terminal is back, and
     /// the signal (SIGTERM, SIGHUP, SIGQUIT, SIGINT) that ended it, if one did.
     static func run(
-        session: SessionKey, database: AppDatabase, configuration: ProviderConfiguration, guide: Guide,
-        selection: ThemeSelection, environment: [String: String], notices: [String], kiosk: KioskSettings?
+        session: SessionKey, database: AppDatabase, configuration: ProviderConfiguration, git: GitSettings, guide: Guide,
+        selection: ThemeSelection, environment: [String: String], notices: [String], kiosk: KioskSettings?, keepEvents: Duration
     ) async throws -> (failures: [String], signal: Int32?) {
         let failures = Mutex<[String]>([])
         let received = Mutex<Int32?>(nil)
@@ -102,7 +104,7 @@ enum Chooser {
         if let kiosk, let command = kiosk.command {
             let station = StationHandOff(
                 command: command, idleLimit: kiosk.idleTimeout + kiosk.countdown, session: session,
-                database: database, configuration: configuration, tokens: AccessTokens(database: database, providers: providers, bus: bus))
+                database: database, configuration: configuration, git: git, tokens: AccessTokens(database: database, providers: providers, bus: bus))
             handOff = { id in await station.run(id, terminal: terminal) }
         }
         for notice in notices + [feedProblem].compactMap({ $0 }) { state.notify(notice.displaySafe, .warning) }
@@ -125,7 +127,13 @@ enum Chooser {
                 received.withLock { $0 = $0 ?? signal }
                 loop.send(.terminate)
             })
+        // Off the paths a person waits on: after the first frame, a batch at a time.
+        let pruner = EventPruner(database: database, keep: keepEvents, onError: { error in
+            failures.withLock { $0.append("pruning old events: \(error)") }
+        })
+        pruner.start()
         await loop.run()
+        pruner.cancel()
         terminal.stop()
         await providers.shutdown()
         return (failures.withLock { $0 }, received.withLock { $0 })

@@ -8,13 +8,28 @@ import SwitchboardCore
 /// Where a command's text goes: standard output or standard error.
 protocol TextOutput: Sendable {
     func write(_ text: String)
+    /// Writes `bytes`, UTF-8 text; a writer that keeps text takes it as a string.
+    func write(utf8 bytes: [UInt8])
+}
+
+extension TextOutput {
+    func write(utf8 bytes: [UInt8]) { write(String(decoding: bytes, as: UTF8.self)) }
 }
 
 /// Where a command's lines of input come from: standard input.
 protocol LineInput: Sendable {
-    /// The next line, without its `\n`; nil when the input ended before
-    /// any byte of it. Bytes past `limit` are read but not kept.
-    func readLine(limit: Int) -> String?
+    /// The next line's bytes, without its `\n`; nil when the input ended
+    /// before any byte of it. Bytes past `limit` are read but not kept
+    /// (`truncated` then says so).
+    func readLineBytes(limit: Int) -> (bytes: [UInt8], truncated: Bool)?
+}
+
+extension LineInput {
+    /// The next line as text, without its `\n`; nil when the input ended
+    /// before any byte of it. Bytes past `limit` are read but not kept.
+    func readLine(limit: Int) -> String? {
+        readLineBytes(limit: limit).map { String(decoding: $0.bytes, as: UTF8.self) }
+    }
 }
 
 /// What a command meets outside itself: its environment, standard input,
@@ -98,8 +113,10 @@ extension IOCommand {
 struct DescriptorOutput: TextOutput {
     let descriptor: Int32
 
-    func write(_ text: String) {
-        var bytes = Array(text.utf8)[...]
+    func write(_ text: String) { write(utf8: Array(text.utf8)) }
+
+    func write(utf8 text: [UInt8]) {
+        var bytes = text[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written > 0 {
@@ -118,18 +135,18 @@ struct DescriptorOutput: TextOutput {
 struct DescriptorInput: LineInput {
     let descriptor: Int32
 
-    func readLine(limit: Int) -> String? {
+    func readLineBytes(limit: Int) -> (bytes: [UInt8], truncated: Bool)? {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
-        var sawAny = false
+        var sawAny = false, truncated = false
         while true {
             let count = Glibc.read(descriptor, &byte, 1)
             if count < 0, errno == EINTR { continue }
             guard count == 1 else { break }
             sawAny = true
             if byte == UInt8(ascii: "\n") { break }
-            if bytes.count < limit { bytes.append(byte) }
+            if bytes.count < limit { bytes.append(byte) } else { truncated = true }
         }
-        return sawAny ? String(decoding: bytes, as: UTF8.self) : nil
+        return sawAny ? (bytes, truncated) : nil
     }
 }

@@ -49,7 +49,7 @@ enum StatusWatch {
             let text = change.online ? "the store is back; reading what changed meanwhile" : "\(change.detail); retrying"
             FileHandle.standardError.write(Data("switchboard: \(text)\n".utf8))
         }
-        let feed = try ChangeFeed(database: database, bus: bus) { error in
+        let feed = try ChangeFeed(database: database, bus: bus, sessions: all ? .all : .only([session])) { error in
             FileHandle.standardError.write(Data("switchboard: \(error)\n".utf8))
         }
         shown.show(try database.active(in: session), in: session, reason: "current", json: json)

@@ -4,6 +4,7 @@ import DeviceFlow
 import Foundation
 import SwitchboardCore
 import TerminalUI
+import ToolCredentials
 import Testing
 
 @Suite("Configuration: a whole file")

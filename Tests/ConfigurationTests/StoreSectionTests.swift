@@ -12,6 +12,8 @@ struct StoreSectionTests {
         #expect(store.keepEvents == .seconds(400 * 24 * 3600))
         #expect(try read("[store]\n").store == StoreSettings(), "every key may be left out")
         #expect(try read("[store]\nurl = \"postgres://127.0.0.1:5433/store\"\n").store.url == "postgres://127.0.0.1:5433/store", "postgres:// too")
+        #expect(try read("[store]\n").store.eventsKept == .seconds(400 * 24 * 3600), "events are kept 400 days unless said")
+        #expect(try read("[store]\nkeep_events = \"2w\"\n").store.eventsKept == .seconds(14 * 24 * 3600))
     }
 
     static let kept: [(String, Duration)] = [

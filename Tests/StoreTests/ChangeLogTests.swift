@@ -16,20 +16,15 @@ struct ChangeLogTests {
         let fixture = try Fixture(engine)
         let other = try fixture.reopen()
         let reader = try ChangeReader(fixture.database)
-        #expect(try reader.changes(previous: { _ in .anonymous }).isEmpty, "nothing committed yet")
+        #expect(try reader.changes().isEmpty, "nothing committed yet")
 
         // The reader's own process writes: not a change from elsewhere.
         let ada = try Sample.signIn([Sample.adaGitHub], into: fixture.database, session: here)[0]
-        #expect(try reader.changes(previous: { _ in .anonymous }).isEmpty)
+        #expect(try reader.changes().isEmpty)
 
         // The other process, one step per look: a new account, a switch in
         // this session, a revocation (and the sign-out it brings).
-        var known: [SessionKey: ActiveAccount] = [:]
-        func look() throws -> [StoreChange] {
-            let changes = try reader.changes(previous: { known[$0] ?? .anonymous })
-            for case .status(let event) in changes { known[event.session] = event.current }
-            return changes
-        }
+        func look() throws -> [StoreChange] { try reader.changes() }
         let grace = try Sample.signIn([Sample.graceGitHub], into: other, session: there)[0]
         let signedIn = try look()
         #expect(signedIn.first == .accounts(AccountsChanged(accounts: [grace])))
@@ -57,11 +52,10 @@ struct ChangeLogTests {
         let fixture = try Fixture(engine)
         let other = try fixture.reopen()
         let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: other, session: there)
-        let reader = try ChangeReader(fixture.database)
+        let reader = try ChangeReader(fixture.database, following: .only([there]))
         let before = reader.cursor
-        let grace = try other.active(in: there)
         _ = try other.disconnect(Sample.graceGitHub.identity, session: there)
-        let changes = try reader.changes(previous: { $0 == there ? grace : .anonymous })
+        let changes = try reader.changes()
         #expect(changes.contains(.accounts(AccountsChanged(accounts: [ids[1]]))), "\(changes)")
         let statuses = changes.compactMap { if case .status(let event) = $0 { event } else { nil } }
         #expect(statuses.map(\.session) == [there] && statuses.first?.current == .anonymous, "the disconnecting session acted as Grace")
@@ -81,9 +75,65 @@ struct ChangeLogTests {
             Issue.record("expected a conflict"); return
         }
         _ = try other.resolve(conflict, choosing: .merge, identity: Sample.adaGoogle, session: there)
-        let statuses = try reader.changes(previous: { _ in .anonymous }).compactMap { if case .status(let event) = $0 { event } else { nil } }
+        let statuses = try reader.changes().compactMap { if case .status(let event) = $0 { event } else { nil } }
         #expect(Set(statuses.map(\.session)) == [here, there], "\(statuses)")
         #expect(statuses.allSatisfy { $0.current.id == ids[0] })
+    }
+
+    @Test("a backlog longer than two pages is caught up at once: the accounts whose identities changed, and each session it names reports its final state; one back where it was reports nothing", arguments: Engine.allCases)
+    func longBacklog(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
+        let other = try fixture.reopen()
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub, Sample.graceMicrosoft], into: other, session: there)
+        let third = SessionKey("lab")!
+        _ = try other.switchAccount(to: ids[0], session: third)
+        let reader = try ChangeReader(fixture.database, pageSize: 2)
+        _ = try other.switchAccount(to: ids[1], session: third)
+        _ = try other.switchAccount(to: ids[1], session: here)
+        #expect(try reader.changes().count == 2, "a short backlog: replayed")
+        // Many steps while the reader was not looking.
+        for round in 0..<4 {
+            _ = try other.switchAccount(to: ids[round % 3], session: here)
+            _ = try other.switchAccount(to: ids[(round + 1) % 3], session: there)
+        }
+        _ = try other.switchAccount(to: ids[0], session: third)
+        _ = try other.switchAccount(to: ids[1], session: third)  // where it was
+        _ = try other.signIn(Sample.adaGoogle, mode: .link, session: there)  // a new identity for the account `there` acts as
+        _ = try Sample.signIn([LinkedIdentity(identity: Identity(provider: "demo", subject: "mine"), displayName: "Mine", email: nil)],
+                              into: fixture.database, session: SessionKey("mine")!)  // this process's own
+        let changes = try reader.changes()
+        #expect(changes.first == .accounts(AccountsChanged(accounts: [ids[1]])), "the accounts whose identities changed, not its own")
+        let statuses = changes.compactMap { if case .status(let event) = $0 { event } else { nil } }
+        #expect(statuses.map(\.session) == [here, there], "\(statuses)")
+        #expect(statuses.map(\.current.id) == [ids[0], ids[1]])
+        #expect(statuses.map(\.previous.id) == [ids[1], nil], "what the reader knew: `there` had no event it read")
+        #expect(try "\(reader.cursor)" == fixture.rows("SELECT max(id) FROM event")[0][0])
+        #expect(try reader.changes().isEmpty, "read once")
+        #expect(fixture.database.ownEvents.withLock { $0 == [] })
+    }
+
+    @Test("a reader following one session knows it from the start, reports only it, and keeps nothing for sessions acting as nobody or whose terminal ended", arguments: Engine.allCases)
+    func followsFew(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
+        let other = try fixture.reopen()
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: other, session: here)
+        let reader = try ChangeReader(fixture.database, following: .only([here]))
+        #expect(reader.sessionsKnown == 1)
+        _ = try other.switchAccount(to: ids[0], session: there)
+        _ = try other.switchAccount(to: ids[0], session: here)
+        let changes = try reader.changes().compactMap { if case .status(let event) = $0 { event } else { nil } }
+        #expect(changes.map(\.session) == [here] && changes.first?.previous.id == ids[1] && changes.first?.current.id == ids[0])
+        _ = try other.signOut(session: here)
+        #expect(try reader.changes().count == 1)
+        #expect(reader.sessionsKnown == 0, "nobody: nothing to keep")
+
+        let all = try ChangeReader(other)
+        _ = try fixture.database.switchAccount(to: ids[1], session: here)
+        _ = try all.changes()
+        #expect(all.sessionsKnown == 1)
+        _ = try fixture.database.recordEvent("ended", session: here, account: ids[1])
+        _ = try all.changes()
+        #expect(all.sessionsKnown == 0, "its terminal ended")
     }
 }
 
@@ -109,7 +159,7 @@ struct PushedChangeTests {
         let start = reader.cursor
         let grace = try Sample.signIn([Sample.graceGitHub], into: other, session: there)[0]
         let told = try payload(other, after: start)
-        let pushed = try reader.changes(pushed: told) { _ in .anonymous }
+        let pushed = try reader.changes(pushed: told)
         #expect(pushed.contains(.accounts(AccountsChanged(accounts: [grace]))))
         #expect(pushed.contains { if case .status(let e) = $0 { e.session == there && e.current.id == grace } else { false } })
         #expect(reader.cursor > start)
@@ -117,11 +167,9 @@ struct PushedChangeTests {
         // Stale (already passed), garbled, or after a gap: the log is read from the cursor.
         _ = try other.signOut(session: there)
         let afterSignOut = try payload(other, after: reader.cursor)
-        let graceActive = ActiveAccount.account(try #require(try other.account(grace)))
-        #expect(try reader.changes(pushed: told) { $0 == there ? graceActive : .anonymous }.count == 1,
-                "a payload already passed reads the log, which has the sign-out")
+        #expect(try reader.changes(pushed: told).count == 1, "a payload already passed reads the log, which has the sign-out")
         _ = try other.switchAccount(to: grace, session: there)
-        #expect(try reader.changes(pushed: "{not json") { _ in .anonymous }.count == 1)
-        #expect(try reader.changes(pushed: afterSignOut) { _ in .anonymous }.isEmpty, "passed: nothing new")
+        #expect(try reader.changes(pushed: "{not json").count == 1)
+        #expect(try reader.changes(pushed: afterSignOut).isEmpty, "passed: nothing new")
     }
 }

@@ -71,7 +71,7 @@ struct TerminalSessionTests {
         let ada = try Sample.signIn([Sample.adaGitHub], into: db, session: SessionKey("setup")!)[0]
         let reader = try ChangeReader(try fixture.reopen())
         _ = try db.switchAccount(to: ada, session: terminal("pts/5", open))
-        let changes = try reader.changes { _ in .anonymous }
+        let changes = try reader.changes()
         let statuses = changes.compactMap { if case .status(let change) = $0 { change } else { nil } }
         #expect(statuses.map(\.session.rawValue) == ["pts/5"] && statuses.first?.current.id == ada, "\(changes)")
     }

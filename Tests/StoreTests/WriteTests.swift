@@ -26,6 +26,35 @@ struct WriteTests {
         #expect(try db.accounts().count == 1)
     }
 
+    @Test("an identity's login is kept, and a sign-in again brings the provider's latest", arguments: Engine.allCases)
+    func login(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
+        let db = fixture.database
+        var octo = Sample.adaGitHub
+        octo.login = "octocat"
+        try Sample.signIn([octo], into: db, session: terminal1)
+        #expect(try db.accounts().first?.identities.first?.login == "octocat")
+        octo.login = "octo-renamed"
+        _ = try db.signIn(octo, mode: .signIn, session: terminal1)
+        #expect(try db.active(in: terminal1).account?.identities.first?.login == "octo-renamed")
+    }
+
+    @Test("a rejected access token is marked run out only while it is the one stored", arguments: Engine.allCases)
+    func expireAccessToken(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
+        let db = fixture.database
+        try Sample.signIn([Sample.adaGitHub], into: db, session: terminal1)
+        let ada = Sample.adaGitHub.identity
+        try db.saveCredential(TokenSet(accessToken: "a1", refreshToken: "r1"), for: ada)
+        #expect(try db.expireAccessToken("other", of: ada) == false)
+        #expect(try db.credential(for: ada)?.expiresAt == nil)
+        let now = Date()
+        #expect(try db.expireAccessToken("a1", of: ada, at: now))
+        let expiry = try #require(try db.credential(for: ada)?.expiresAt)
+        #expect(abs(expiry.secondsSince1970 - now.timeIntervalSince1970) < 0.01)
+        #expect(try db.expireAccessToken("a1", of: Sample.graceGitHub.identity) == false)
+    }
+
     @Test("link attaches to the active account; a matching verified email is only a hint", arguments: Engine.allCases)
     func linkAndHint(_ engine: Engine) throws {
         let fixture = try Fixture(engine)
@@ -157,12 +186,16 @@ struct WriteTests {
         #expect(try db.accounts().map(\.id) == [ids[1], ids[0]])
     }
 
-    @Test("the event log is append-only", arguments: Engine.allCases)
+    @Test("the event log is append-only: no event changes, and only the oldest may go (pruning), oldest first", arguments: Engine.allCases)
     func appendOnly(_ engine: Engine) throws {
         let fixture = try Fixture(engine)
-        try Sample.signIn([Sample.adaGitHub], into: fixture.database, session: terminal1)
-        #expect(throws: (any Error).self) { try fixture.execute("DELETE FROM event") }
+        try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: fixture.database, session: terminal1)
+        let ids = try fixture.rows("SELECT id FROM event ORDER BY id").map { $0[0] }
+        #expect(ids.count == 2)
         #expect(throws: (any Error).self) { try fixture.execute("UPDATE event SET kind = 'x'") }
+        #expect(throws: (any Error).self, "not the oldest") { try fixture.execute("DELETE FROM event WHERE id = \(ids[1])") }
+        #expect(try fixture.database.eventCount() == 2)
+        try fixture.execute("DELETE FROM event WHERE id = \(ids[0])")
         #expect(try fixture.database.eventCount() == 1)
     }
 }

@@ -55,6 +55,11 @@ enum Fixture {
         state(size: size, accounts: [ada, grace, zoe, alan], active: ada, favourites: ["codebreakers"], protected: protected)
     }
 
+    /// The names of the accounts that pass the filter, in order.
+    static func visibleNames(_ state: AppState) -> [String] {
+        (0..<state.accounts.visibleCount).compactMap { state.accounts.account(at: $0)?.name }
+    }
+
     static func press(_ keys: Key..., on state: inout AppState) -> [Effect] {
         keys.flatMap { state.reduce(.input(.key($0))) }
     }

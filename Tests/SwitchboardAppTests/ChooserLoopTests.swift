@@ -144,7 +144,7 @@ struct ChooserLoopTests {
             try t.rig.database.setPIN("2468", for: .account(ids[1]), proof: nil)
             t.loop.start()
             #expect(t.loop.state.accounts.list.protected == [ids[1]])
-            let graceRow = t.loop.state.accounts.visible.firstIndex { t.loop.state.accounts.list.accounts[$0].id == ids[1] }!
+            let graceRow = t.loop.state.accounts.itemIndex(of: ids[1])!
             for _ in 0..<graceRow { t.press(.down) }
             t.press(.enter, .character("1"), .character("3"), .character("5"), .character("7"), .enter)
             try await t.wait("the wrong PIN refused") { if case .pin(let pin) = $0.dialog { pin.wasWrong } else { false } }
@@ -163,7 +163,7 @@ struct ChooserLoopTests {
             let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: t.rig.database, session: SessionKey("elsewhere")!)
             t.loop.start()
             try t.rig.database.setPIN("2468", for: .account(ids[0]), proof: nil)
-            let adaRow = t.loop.state.accounts.visible.firstIndex { t.loop.state.accounts.list.accounts[$0].id == ids[0] }!
+            let adaRow = t.loop.state.accounts.itemIndex(of: ids[0])!
             for _ in 0..<adaRow { t.press(.down) }
             t.press(.enter)
             try await t.wait("the PIN dialog") { if case .pin(let pin) = $0.dialog { pin.account?.id == ids[0] } else { false } }
@@ -182,7 +182,7 @@ struct ChooserLoopTests {
             try t.rig.database.setFavourite(star.id, starred: true, for: ids[0])
             t.loop.start()
             // Grace was used last, so Ada is second.
-            let adaRow = t.loop.state.accounts.visible.firstIndex { t.loop.state.accounts.list.accounts[$0].id == ids[0] }!
+            let adaRow = t.loop.state.accounts.itemIndex(of: ids[0])!
             #expect(adaRow > 0)
             for _ in 0..<adaRow { t.press(.down) }
             t.loop.flush()
@@ -205,7 +205,7 @@ struct ChooserLoopTests {
         try await stopping(t.rig) {
             let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: t.rig.database, session: SessionKey("elsewhere")!)
             t.loop.start()
-            let graceRow = t.loop.state.accounts.visible.firstIndex { t.loop.state.accounts.list.accounts[$0].id == ids[1] }!
+            let graceRow = t.loop.state.accounts.itemIndex(of: ids[1])!
             for _ in 0..<graceRow { t.press(.down) }
             t.press(.enter)
             try await t.wait("Grace active") { $0.active.id == ids[1] }
@@ -314,7 +314,7 @@ struct StationLoopTests {
             let demoAda = LinkedIdentity(identity: Identity(provider: "demo", subject: "1815"), displayName: "Ada Lovelace", email: nil)
             let ada = try Sample.signIn([demoAda], into: rig.database, session: SessionKey("setup")!)[0]
             try rig.database.setPIN("2468", for: .account(ada), proof: nil)
-            loop.send(.accountsChanged)
+            loop.send(.accountsChanged(AccountsChanged(accounts: [])))
             try await wait("the lock mark") { loop.state.accounts.list.protected.contains(ada) }
             // Demo, then past "continue as Ada" (which would be a switch) to a new code.
             for key in [Key.character("a"), .enter, .down, .enter] { loop.send(.input(.key(key))) }

@@ -109,7 +109,7 @@ struct KioskTests {
         _ = disconnect.reduce(.input(.key(.enter)))
         guard case .disconnect = disconnect.dialog else { Issue.record("no disconnect dialog"); return }
 
-        #expect(state.reduce(.input(.key(.enter))).isEmpty)
+        #expect(state.reduce(.input(.key(.enter))) == [.reload], "the list by use is read from the store")
         #expect(state.kiosk == nil && state.dialog == nil, "kiosk mode left")
         #expect(state.reduce(.input(.key(.character("q")))) == [.quit])
         var plain = Fixture.state(size: Self.size)
@@ -159,7 +159,7 @@ struct KioskTests {
         let out = UserStatusChanged(session: Fixture.session, previous: .account(Fixture.grace), current: .anonymous, reason: .external)
         #expect(elsewhere.reduce(.statusChanged(out)) == [.reload, .endHandOff])
         #expect(elsewhere.kiosk?.handOff == .ending(Fixture.grace.id))
-        #expect(elsewhere.reduce(.accountsChanged) == [.reload], "asked once")
+        #expect(elsewhere.reduce(.accountsChanged(AccountsChanged(accounts: []))) == [.reload], "asked once")
         let selection = elsewhere.accounts.selection
         _ = elsewhere.reduce(.input(.key(.down)))
         #expect(elsewhere.accounts.selection == selection, "keys still count for nothing")

@@ -179,6 +179,9 @@ struct SharedStoreCLITests {
         let connection = try PGConnection.connect(station)
         #expect(throws: PGError.self, "no CREATE in the schema") { try connection.execute("CREATE TABLE \(schema).extra (x int)") }
         #expect(throws: PGError.self, "nor anywhere else") { try connection.execute("CREATE TABLE public.extra (x int)") }
-        #expect(throws: PGError.self, "the log stays append-only") { try connection.execute("DELETE FROM \(schema).event") }
+        #expect(throws: PGError.self, "the log stays append-only: only its oldest events may go") {
+            try connection.execute("DELETE FROM \(schema).event WHERE id = (SELECT max(id) FROM \(schema).event)")
+        }
+        #expect(throws: PGError.self, "no event changes") { try connection.execute("UPDATE \(schema).event SET kind = 'x'") }
     }
 }

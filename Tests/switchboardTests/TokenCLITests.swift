@@ -12,7 +12,7 @@ import SwitchboardCore
 #endif
 
 /// The demo provider's clock: the wall clock, until a test sets it back.
-private final class SettableClock: Sendable {
+final class SettableClock: Sendable {
     private let offset = Mutex<TimeInterval>(0)
 
     func now() -> Date { Date().addingTimeInterval(-offset.withLock { $0 }) }
@@ -205,7 +205,10 @@ struct TokenCLITests {
         #expect(await cli.run("switch", "Ada Lovelace").status == 0)
         let plain = await cli.run("env", "--json")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["SWITCHBOARD_ACCOUNT", "SWITCHBOARD_ACCOUNT_NAME", "SWITCHBOARD_SESSION"])
+        #expect(Set(object.keys) == [
+            "SWITCHBOARD_ACCOUNT", "SWITCHBOARD_ACCOUNT_NAME", "SWITCHBOARD_SESSION", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME",
+            "GIT_COMMITTER_EMAIL",
+        ])
         #expect(object["SWITCHBOARD_ACCOUNT"] as? String == String(ada.rawValue))
         #expect(!plain.stdout.contains("SECRET"))
         let withTokens = await cli.run("env", "--json", "--tokens", "--provider", "github")

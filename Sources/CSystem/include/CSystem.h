@@ -4,7 +4,7 @@
 /* What the program and ProcessKit need of the C library that Swift cannot
    reach: the pseudo-terminal calls Glibc's Swift module does not export,
    ioctl and prctl (which are variadic), and what sits behind _GNU_SOURCE
-   (spawn flags and actions, pipe2, O_TMPFILE). Every constant comes from
+   (spawn flags and actions, pipe2, O_TMPFILE), and malloc_trim. Every constant comes from
    the system's own headers; no number is written here. */
 
 #include <spawn.h>
@@ -57,5 +57,10 @@ int cpt_pipe(int fds[2]);
    which nothing can find and which vanishes when closed. -1 with errno
    when that fails. */
 int cpt_anonymous_file(const char *folder);
+
+/* Gives memory that was freed back to the system (malloc_trim): a thread
+   that built something big and let its scratch go leaves it to the C
+   library otherwise, counted as the process's. */
+void cpt_release_free_memory(void);
 
 #endif

@@ -15,11 +15,15 @@ enum AccountsPane {
         let shown = layout.accountItemsShown
         for row in 0..<shown {
             let index = pane.scroll + row
-            guard let item = pane.item(at: index) else { break }
+            guard index < pane.itemCount else { break }
+            // An account whose row is not read yet stays blank for the moment it takes.
+            guard let item = pane.item(at: index) else { continue }
             let rect = Rect(x: list.x, y: list.y + row * ScreenLayout.accountRows, width: list.width, height: ScreenLayout.accountRows)
             drawItem(item, index: index, state: state, in: rect, into: &buffer)
         }
-        if pane.visible.isEmpty, !pane.filter.isEmpty {
+        if pane.isSearching {
+            buffer.write("  Searching…", x: list.x, y: list.y, style: theme[.muted], limit: list.width)
+        } else if pane.visibleCount == 0, !pane.filter.isEmpty {
             buffer.write("  No account matches “\(pane.filter)”.", x: list.x, y: list.y, style: theme[.muted], limit: list.width)
         }
         drawFilter(state, in: layout.filterLine, into: &buffer)
@@ -89,7 +93,7 @@ enum AccountsPane {
 
     private static func drawFilter(_ state: AppState, in rect: Rect, into buffer: inout Buffer) {
         let theme = state.theme, pane = state.accounts
-        let count = pane.filter.isEmpty ? (pane.list.count == 1 ? "1 account" : "\(pane.list.count) accounts") : "\(pane.visible.count) of \(pane.list.count)"
+        let count = pane.filter.isEmpty ? (pane.list.count == 1 ? "1 account" : "\(pane.list.count) accounts") : "\(pane.visibleCount) of \(pane.list.count)"
         if pane.isFiltering || !pane.filter.isEmpty {
             let cursor = pane.isFiltering ? "▏" : ""
             let room = rect.width - count.displayWidth - 3

@@ -17,6 +17,9 @@ protocol StoreEngine: Sendable {
     var isShared: Bool { get }
     /// The migrations opening the store applied (none when it was up to date).
     var migratedNow: [String] { get }
+    /// The file whose locks mark where each change reader of the machine is
+    /// (SQLite's, beside the database); nil where there are no marks.
+    var readerMarksPath: String? { get }
 
     /// Runs `body` as one write transaction, one at a time across every
     /// process using the store; tells change feeds once it has committed.

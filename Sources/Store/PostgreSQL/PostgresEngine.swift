@@ -25,6 +25,7 @@ final class PostgresEngine: StoreEngine {
     let location: String
     var isReadOnly: Bool { false }
     var isShared: Bool { true }
+    var readerMarksPath: String? { nil }
     private let pool: ConnectionPool
     /// The schema's names: its advisory lock keys and notification channel.
     let names: SchemaNames

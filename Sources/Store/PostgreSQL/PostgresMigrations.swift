@@ -1,4 +1,5 @@
 import Postgres
+import SwitchboardCore
 
 /// The migrations on PostgreSQL: the same names as SQLite's
 /// (`StoreSchema.migrations`), each making the same tables in PostgreSQL's
@@ -100,7 +101,53 @@ enum PostgresMigrations {
         """,
         // v5: a terminal's session bound to the terminal's lifetime.
         "ALTER TABLE session ADD COLUMN lifetime text",
+        // v6: accounts found by name and email and listed by name through
+        // indexes (the keys compared as bytes, as the chooser sorts them);
+        // the oldest events may be pruned, and only they, oldest first.
+        """
+        ALTER TABLE account ADD COLUMN nameKey text COLLATE "C" NOT NULL DEFAULT '';
+        ALTER TABLE identity ADD COLUMN emailKey text COLLATE "C";
+        DROP INDEX account_in_listed_order;
+        CREATE INDEX account_listed ON account(lastUsedAt DESC NULLS LAST, useCount DESC, id, name);
+        CREATE INDEX account_by_name ON account(nameKey, id, name);
+        CREATE INDEX identity_by_email ON identity(emailKey);
+        DROP TRIGGER event_is_append_only ON event;
+        CREATE TRIGGER event_is_not_changed BEFORE UPDATE ON event
+          FOR EACH ROW EXECUTE FUNCTION switchboard_event_is_append_only();
+        CREATE FUNCTION switchboard_event_is_pruned_oldest_first() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF EXISTS (SELECT 1 FROM event WHERE id < (SELECT max(id) FROM gone)) THEN
+            RAISE EXCEPTION 'the event log is append-only: only its oldest events are pruned';
+          END IF;
+          RETURN NULL;
+        END $$;
+        CREATE TRIGGER event_is_pruned_oldest_first AFTER DELETE ON event
+          REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION switchboard_event_is_pruned_oldest_first();
+        """,
+        // v7: an identity's login name at its provider.
+        "ALTER TABLE identity ADD COLUMN login text",
     ]
+
+    /// What a migration computes in Swift after its statements: the keys
+    /// of v6, folded as `AccountOrder` folds them (the server's `lower()`
+    /// folds by its locale, which may not be the same).
+    static func backfill(_ name: String, _ connection: PGConnection) throws {
+        guard name == StoreSchema.migrations[5] else { return }
+        let accounts = try connection.query("SELECT id, name FROM account")
+        for row in 0..<accounts.rowCount {
+            _ = try connection.query(
+                "UPDATE account SET nameKey = $1 WHERE id = $2",
+                [PGParameter(type: PGType.text, text: AccountOrder.nameKey(accounts.text(row, 1) ?? "")),
+                 PGParameter(type: PGType.int8, text: accounts.text(row, 0))])
+        }
+        let identities = try connection.query("SELECT provider, subject, email FROM identity WHERE email IS NOT NULL")
+        for row in 0..<identities.rowCount {
+            _ = try connection.query(
+                "UPDATE identity SET emailKey = $1 WHERE provider = $2 AND subject = $3",
+                [PGParameter(type: PGType.text, text: AccountOrder.emailKey(identities.text(row, 2) ?? "")),
+                 PGParameter(type: PGType.text, text: identities.text(row, 0)), PGParameter(type: PGType.text, text: identities.text(row, 1))])
+        }
+    }
 
     /// The migrations `connection`'s schema has had.
     static func applied(_ connection: PGConnection) throws -> [String]? {
@@ -136,6 +183,7 @@ enum PostgresMigrations {
             var applied: [String] = []
             for (name, statements) in zip(StoreSchema.migrations, steps) where !(done ?? []).contains(name) {
                 if !statements.isEmpty { try connection.execute(statements) }
+                try backfill(name, connection)
                 _ = try connection.query(
                     "INSERT INTO switchboard_migration (identifier) VALUES ($1)", [PGParameter(type: PGType.text, text: name)])
                 applied.append(name)

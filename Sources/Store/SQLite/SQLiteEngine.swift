@@ -18,6 +18,7 @@ final class SQLiteEngine: StoreEngine {
     let migratedNow: [String]
     var location: String { path }
     var isShared: Bool { false }
+    var readerMarksPath: String? { path + "-readers.lock" }
 
     /// Opens (creating when missing) the database at `path`; see `AppDatabase.init(path:access:)`.
     init(path: String, access: AppDatabase.Access) throws(StoreError) {

@@ -1,4 +1,5 @@
 import GRDB
+import SwitchboardCore
 
 /// `PRAGMA application_id` of a Switchboard database ("SWBD").
 let switchboardApplicationID = StoreSchema.applicationID
@@ -108,6 +109,47 @@ var migrator: DatabaseMigrator {
     // for a named session and the machine default.
     migrator.registerMigration(StoreSchema.migrations[4]) { db in
         try db.alter(table: "session") { t in t.add(column: "lifetime", .text) }
+    }
+    // A big roster: `switch NAME` finds the account through an index, and a
+    // station lists it by name through one. The keys are the name and
+    // email lower-cased (`AccountOrder.nameKey`, `emailKey`), kept beside
+    // them by every write. The log stays append-only but for pruning
+    // (`[store] keep_events`), which may delete only its oldest event, one
+    // row at a time, oldest first.
+    migrator.registerMigration(StoreSchema.migrations[5]) { db in
+        try db.alter(table: "account") { t in t.add(column: "nameKey", .text).notNull().defaults(to: "") }
+        try db.alter(table: "identity") { t in t.add(column: "emailKey", .text) }
+        var names: [(Int64, String)] = []
+        let accounts = try Row.fetchCursor(db, sql: "SELECT id, name FROM account")
+        while let row = try accounts.next() { names.append((row[0], row[1])) }
+        for (id, name) in names {
+            try db.execute(sql: "UPDATE account SET nameKey = ? WHERE id = ?", arguments: [AccountOrder.nameKey(name), id])
+        }
+        var emails: [(String, String, String)] = []
+        let identities = try Row.fetchCursor(db, sql: "SELECT provider, subject, email FROM identity WHERE email IS NOT NULL")
+        while let row = try identities.next() { emails.append((row[0], row[1], row[2])) }
+        for (provider, subject, email) in emails {
+            try db.execute(
+                sql: "UPDATE identity SET emailKey = ? WHERE provider = ? AND subject = ?",
+                arguments: [AccountOrder.emailKey(email), provider, subject])
+        }
+        // The listing's indexes hold the name too: a page of the list, or the
+        // whole of it as a stream, is read from the index alone, in order.
+        try db.execute(sql: """
+            DROP INDEX account_in_listed_order;
+            CREATE INDEX account_listed ON account(lastUsedAt DESC, useCount DESC, id, name);
+            CREATE INDEX account_by_name ON account(nameKey, id, name);
+            CREATE INDEX identity_by_email ON identity(emailKey);
+            DROP TRIGGER event_is_append_only_delete;
+            CREATE TRIGGER event_is_pruned_oldest_first BEFORE DELETE ON event
+            WHEN EXISTS (SELECT 1 FROM event WHERE id < OLD.id)
+            BEGIN SELECT RAISE(ABORT, 'the event log is append-only: only its oldest events are pruned'); END;
+            """)
+    }
+    // The name a person signs in to the provider with (GitHub's login), for
+    // git's username; NULL where the provider did not say.
+    migrator.registerMigration(StoreSchema.migrations[6]) { db in
+        try db.alter(table: "identity") { t in t.add(column: "login", .text) }
     }
     return migrator
 }
