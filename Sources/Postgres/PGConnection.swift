@@ -35,10 +35,10 @@ public final class PGConnection: @unchecked Sendable {
     public static func connect(
         _ url: String, timeout: Int = 5, minimumVersion: Int32 = minimumServerVersion
     ) throws(PGError) -> PGConnection {
-        let described = describe(url)
-        guard case .success(let server) = described else {
-            if case .failure(let error) = described { throw error }
-            fatalError("unreachable")
+        let server: String
+        switch describe(url) {
+        case .success(let name): server = name
+        case .failure(let error): throw error
         }
         // Earlier keywords are defaults: the URL (expanded in place as dbname) overrides them.
         let settings: [(String, String)] = [
