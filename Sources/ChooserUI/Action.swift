@@ -61,6 +61,9 @@ public enum Action: Sendable {
     case remembered(AccountID?)
     /// A station's reboot or power-off command ended.
     case powerCommandRan(OperatorChoice, CommandOutcome)
+    /// Bus: a shared store's server went away (what went wrong, naming it)
+    /// or came back (nil); once back, the list is read again.
+    case storeOffline(String?)
     /// The tour's request `id` was carried out; `problem` says why not.
     case tourAnswered(id: Int, problem: String?)
 }

@@ -136,6 +136,10 @@ public struct AppState: Sendable {
     public var isRunning = true
     /// Set when the chooser runs as a station (`enterKiosk`).
     public var kiosk: KioskState?
+    /// While a shared store's server cannot be reached: what went wrong,
+    /// naming it. The status bar says "Station offline — retrying", and
+    /// nothing that changes the store is offered.
+    public var storeOffline: String?
     /// Whether the sign-in dialog shows its inspector (`i`); kept from one sign-in to the next.
     public var inspectorShown = false
     /// Set when the chooser walks itself through a tour (`startTour`).

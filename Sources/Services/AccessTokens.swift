@@ -140,7 +140,7 @@ public struct AccessTokens: Sendable {
                 + "tokens could not be kept. Nothing was changed; run it as a user who may write the store"))
         }
         let lock: RefreshLock
-        do { lock = try await database.lockRefreshes() } catch { throw .store(error) }
+        do { lock = try await database.lockRefreshes(of: identity) } catch { throw .store(error) }
         defer { lock.release() }
         // Another process may have refreshed while this one waited.
         var current = try credential(identity)

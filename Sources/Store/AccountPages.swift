@@ -1,4 +1,3 @@
-import GRDB
 import SwitchboardCore
 
 // Reading a big roster a page at a time: what a list shows, what a search
@@ -7,15 +6,14 @@ import SwitchboardCore
 extension AppDatabase {
     /// How many accounts the store holds.
     public func accountCount() throws(StoreError) -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM account") ?? 0 }
+        try read { db in try db.value("SELECT count(*) FROM account", as: Int.self) ?? 0 }
     }
 
     /// Every account id, in `order`: where each account stands in the list.
     public func accountIDs(in order: AccountOrder) throws(StoreError) -> [AccountID] {
         try read { db in
             var ids: [AccountID] = []
-            let rows = try Int64.fetchCursor(db, sql: "SELECT id FROM account ORDER BY \(AccountPageSQL.orderBy(order))")
-            while let id = try rows.next() { ids.append(AccountID(id)) }
+            try db.each("SELECT id FROM account ORDER BY \(AccountPageSQL.orderBy(order))", []) { ids.append(AccountID(try $0[0])) }
             return ids
         }
     }
@@ -23,9 +21,9 @@ extension AppDatabase {
     /// At most `limit` accounts from position `offset` of the list in `order`, with their identities.
     public func accountPage(in order: AccountOrder, offset: Int, limit: Int) throws(StoreError) -> [Account] {
         try read { db in
-            let ids = try Int64.fetchAll(
-                db, sql: "SELECT id FROM account ORDER BY \(AccountPageSQL.orderBy(order)) LIMIT ? OFFSET ?",
-                arguments: [max(0, limit), max(0, offset)])
+            let ids = try db.column(
+                "SELECT id FROM account ORDER BY \(AccountPageSQL.orderBy(order)) LIMIT $1 OFFSET $2", [max(0, limit), max(0, offset)],
+                as: Int64.self)
             return try Self.accounts(db, ids: ids)
         }
     }
@@ -48,9 +46,8 @@ extension AppDatabase {
                 for account in StoreSchema.assemble(page, identities: identities) { body(account) }
                 page.removeAll(keepingCapacity: true)
             }
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, name FROM account ORDER BY \(AccountPageSQL.orderBy(order))")
-            while let row = try rows.next() {
-                page.append((row[0], row[1]))
+            try db.each("SELECT id, name FROM account ORDER BY \(AccountPageSQL.orderBy(order))", []) { row in
+                page.append((try row[0], try row[1]))
                 if page.count == AccountPageSQL.streamChunk { try flush() }
             }
             try flush()
@@ -63,17 +60,17 @@ extension AppDatabase {
         signedInAt provider: ProviderID, except: AccountID?, in order: AccountOrder, limit: Int
     ) throws(StoreError) -> [Account] {
         try read { db in
-            let ids = try Int64.fetchAll(db, sql: """
+            let ids = try db.column("""
                 SELECT id FROM account
-                WHERE id IN (SELECT accountId FROM identity WHERE provider = ? AND state = ?) AND id <> ?
-                ORDER BY \(AccountPageSQL.orderBy(order)) LIMIT ?
-                """, arguments: [provider.rawValue, CredentialState.authorized.rawValue, except?.rawValue ?? 0, max(0, limit)])
+                WHERE id IN (SELECT accountId FROM identity WHERE provider = $1 AND state = $2) AND id <> $3
+                ORDER BY \(AccountPageSQL.orderBy(order)) LIMIT $4
+                """, [provider.rawValue, CredentialState.authorized.rawValue, except?.rawValue ?? 0, max(0, limit)], as: Int64.self)
             return try Self.accounts(db, ids: ids)
         }
     }
 
     /// The accounts with `ids` that exist, in the order of `ids`.
-    static func accounts(_ db: Database, ids: [Int64]) throws -> [Account] {
+    static func accounts(_ db: any SQLConnection, ids: [Int64]) throws -> [Account] {
         guard !ids.isEmpty else { return [] }
         var found: [Int64: Account] = [:]
         for start in stride(from: 0, to: ids.count, by: AccountPageSQL.pageSize) {
@@ -84,14 +81,12 @@ extension AppDatabase {
     }
 
     /// The identities of `accounts`, by account, oldest link first.
-    static func identities(_ db: Database, of accounts: [Int64]) throws -> [Int64: [LinkedIdentity]] {
+    static func identities(_ db: any SQLConnection, of accounts: [Int64]) throws -> [Int64: [LinkedIdentity]] {
         var identities: [Int64: [LinkedIdentity]] = [:]
-        let rows = try Row.fetchCursor(
-            db, sql: StoreSchema.identitiesSQL(filter: "IN (\(databaseQuestionMarks(count: accounts.count)))"),
-            arguments: StatementArguments(accounts))
-        while let row = try rows.next() {
-            identities[row[0], default: []].append(StoreSchema.identity(
-                provider: row[1], subject: row[2], displayName: row[3], email: row[4], emailVerified: row[5], state: row[6], login: row[7]))
+        try db.each(StoreSchema.identitiesSQL(filter: "IN (\(placeholders(accounts.count)))"), accounts) { row in
+            identities[try row[0], default: []].append(StoreSchema.identity(
+                provider: try row[1], subject: try row[2], displayName: try row[3], email: try row[4], emailVerified: try row[5],
+                state: try row[6], login: try row[7]))
         }
         return identities
     }

@@ -43,7 +43,9 @@ struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
         let session = try options.sessionKey(io, writes: true)
         let database: AppDatabase
         // A store this process may not write is shown, read-only; every change then says why it cannot be made.
-        do { database = try options.openDatabase(io, .readOnlyIfUnwritable) } catch { throw io.fail(error.description, ExitStatus(error)) }
+        do { database = try options.openDatabase(io, .readOnlyIfUnwritable, waitForServer: true) } catch {
+            throw io.fail(error.description, ExitStatus(error))
+        }
         let readOnlyNotice = database.isReadOnly
             ? "The store is read-only (\(database.path)): you can look, but nothing can be changed." : nil
         let configuration = try configuration ?? options.configuration(io)

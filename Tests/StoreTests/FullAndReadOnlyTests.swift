@@ -24,16 +24,16 @@ struct FullAndReadOnlyTests {
             for _ in 0..<20 { _ = try fixture.database.signIn(big, mode: .signIn, session: terminal2) }
         }
         let path = fixture.database.path
-        #expect(error == .unavailable(path: path, detail: AppDatabase.noSpace(path)))
+        #expect(error == .unavailable(path: path, detail: SQLiteEngine.noSpace(path)))
         #expect(error?.description.contains("no space left on the device holding \(path)") == true, "\(String(describing: error))")
         #expect(try fixture.dump() == before)
     }
 
     @Test("a file that cannot be made for want of space says so, naming it")
     func noSpaceToCreate() {
-        #expect(AppDatabase.cannotOpen("/data/switchboard.sqlite", ENOSPC)
+        #expect(SQLiteEngine.cannotOpen("/data/switchboard.sqlite", ENOSPC)
             == "no space left on the device holding /data/switchboard.sqlite; nothing was changed. Free some space and try again")
-        #expect(AppDatabase.cannotOpen("/data/switchboard.sqlite", EACCES) == "cannot open: Permission denied")
+        #expect(SQLiteEngine.cannotOpen("/data/switchboard.sqlite", EACCES) == "cannot open: Permission denied")
     }
 
     @Test("a store this process may not write opens read-only for reading; every write says the store is read-only, naming it, and changes nothing")

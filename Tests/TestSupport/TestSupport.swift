@@ -103,4 +103,9 @@ extension AppDatabase {
     public convenience init(testing path: String, access: Access = .readWrite) throws(StoreError) {
         try self.init(path: path, access: access, pinRounds: testPINRounds)
     }
+
+    /// The store at `location` as tests open it, PINs hashed with `testPINRounds`.
+    public convenience init(testing location: StoreLocation, access: Access = .readWrite) throws(StoreError) {
+        try self.init(location, access: access, pinRounds: testPINRounds)
+    }
 }

@@ -428,11 +428,15 @@ struct ChooserFixture: Sendable {
     let folder = TemporaryFolder()
     let session: String
     let port: UInt16
+    /// Set when the chooser is a station of a fleet: its config.toml names the shared store and the station.
+    let store: String?
 
-    init(session: String = "e2e") throws {
+    init(session: String = "e2e", store: String? = nil, station: String? = nil) throws {
         self.session = session
+        self.store = store
         port = try freeLoopbackPort()
-        try "[providers.demo]\nissuer = \"http://127.0.0.1:\(port)\"\n"
+        let shared = store.map { "\n[store]\nurl = \"\($0)\"\n" + (station.map { "station = \"\($0)\"\n" } ?? "") } ?? ""
+        try ("[providers.demo]\nissuer = \"http://127.0.0.1:\(port)\"\n" + shared)
             .write(toFile: folder.file("config.toml"), atomically: true, encoding: .utf8)
     }
 
@@ -440,7 +444,9 @@ struct ChooserFixture: Sendable {
 
     /// For the CLI run afterwards.
     var cliEnvironment: [String: String] {
-        ["SWITCHBOARD_DATABASE": database, "SWITCHBOARD_SESSION": session, "SWITCHBOARD_CONFIG": folder.file("config.toml")]
+        var environment = ["SWITCHBOARD_SESSION": session, "SWITCHBOARD_CONFIG": folder.file("config.toml")]
+        if store == nil { environment["SWITCHBOARD_DATABASE"] = database }
+        return environment
     }
 
     /// For the chooser in tmux: nothing of the person running the tests leaks in.
@@ -579,7 +585,7 @@ private func sgr(before text: String, in line: String) -> [String] {
 
 /// Moves the accounts pane's selection (▸) to the row of `name` with the
 /// arrow keys, one step at a time, waiting for each step to show.
-private func selectAccount(_ name: String, in tmux: Tmux) async throws {
+func selectAccount(_ name: String, in tmux: Tmux) async throws {
     func rowIndex(_ screen: String, _ match: (String) -> Bool) -> Int? {
         screen.components(separatedBy: "\n").map { String($0.prefix(33)) }.firstIndex(where: match)
     }
