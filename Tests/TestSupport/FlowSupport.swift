@@ -213,16 +213,28 @@ public final class Recorder<Element: Sendable>: Sendable {
 
 /// Every run of eight bytes of a secret that shows in `texts`: what a test
 /// of redaction expects to be empty. Eight bytes in a row of a random token
-/// do not turn up by chance; fewer would match ordinary words.
+/// do not turn up by chance; fewer would match ordinary words. Each text is
+/// read once, eight bytes at a time as one number (a rolling window), so a
+/// big screen and long tokens cost little.
 public func shownPieces(of secrets: [String], in texts: [String]) -> [String] {
-    var shown: [String] = []
+    func number(_ bytes: ArraySlice<UInt8>) -> UInt64 { bytes.reduce(0) { $0 << 8 | UInt64($1) } }
+    var pieces: [UInt64: String] = [:]
     for secret in secrets {
         let bytes = Array(secret.utf8)
         guard bytes.count >= 8 else { continue }
         for start in 0...(bytes.count - 8) {
-            let window = String(decoding: bytes[start..<(start + 8)], as: UTF8.self)
-            if texts.contains(where: { $0.contains(window) }) { shown.append(window) }
+            pieces[number(bytes[start..<(start + 8)])] = String(decoding: bytes[start..<(start + 8)], as: UTF8.self)
         }
     }
-    return shown
+    var shown: Set<String> = []
+    for text in texts {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 8 else { continue }
+        var window = number(bytes[0..<8])
+        for end in 8...bytes.count {
+            if let piece = pieces[window] { shown.insert(piece) }
+            if end < bytes.count { window = window << 8 | UInt64(bytes[end]) }
+        }
+    }
+    return shown.sorted()
 }

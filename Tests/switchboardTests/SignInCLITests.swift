@@ -219,13 +219,13 @@ struct SignInCLITests {
 struct SignInTraceCLITests {
     @Test("--trace prints each exchange to standard error as it happens, with step, status and time; no 8 bytes in a row of a token or the client secret")
     func trace() async throws {
-        let demo = try await LocalDemo(DemoSettings(interval: 1, slowDownPolls: 1))
+        let demo = try await LocalDemo(DemoSettings(interval: 1))
         try "[providers.demo]\nissuer = \"\(demo.url)\"\nclient_secret = \"CLIENT-SECRET-VALUE-7\"\n"
             .write(toFile: demo.config, atomically: true, encoding: .utf8)
         chmod(demo.config, 0o600)
         let signIn = demo.cli.start("sign-in", "demo", "--json", "--trace", environment: demo.environment)
         let code = try await demo.code(of: signIn)
-        try await waitUntil("the slow_down shows in the trace", within: 30) { signIn.stderr.contains("interval now 6 s") }
+        try await waitUntil("the first poll shows in the trace", within: 30) { signIn.stderr.contains("poll 1  HTTP 400 authorization_pending") }
         #expect(await demo.approve(code, ["--as", "grace"]).status == 0)
         #expect(try await demo.outcome(of: signIn)["outcome"] as? String == "approved")
         #expect(await signIn.exitStatus() == 0)
@@ -234,7 +234,7 @@ struct SignInTraceCLITests {
         #expect(headlines.count == 6, "\(trace)")
         for (line, expected) in zip(headlines, [
             "OIDC Discovery §4 discovery  HTTP 200 OK", "RFC 8628 §3.1–3.2 device authorization  HTTP 200 OK",
-            "RFC 8628 §3.4–3.5 poll 1  HTTP 400 slow_down", "RFC 8628 §3.4–3.5 poll 2  HTTP 200 OK: tokens",
+            "RFC 8628 §3.4–3.5 poll 1  HTTP 400 authorization_pending", "RFC 8628 §3.4–3.5 poll 2  HTTP 200 OK: tokens",
             "OIDC Core §10.1 signing keys  HTTP 200 OK", "OIDC Core §3.1.3.7 id_token  checked: signature, iss, aud, exp",
         ]) {
             #expect(line.hasPrefix("trace: +") && line.hasSuffix(expected), "\(line)")
