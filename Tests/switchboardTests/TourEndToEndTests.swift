@@ -17,11 +17,15 @@ struct TourEndToEndTests {
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
         let environment = ["SWITCHBOARD_DATABASE": cli.path, "HOME": cli.folder.path, "TMPDIR": temporary]
         try await withTmux(builtProduct("switchboard"), arguments: ["demo", "tour", "--pace", "0.1", "--idle", "5"], environment: environment) { tmux in
-            // The caption line, every tenth of a second, until round two begins: each step lasts half a second
-            // or more, so each is seen; what a step shows is seen with it.
+            // The caption line, every tenth of a second, until a whole round has been seen, step by step, and
+            // the next begins: each step lasts half a second or more (a machine so busy that a look comes later
+            // than that sees the next round); what a step shows is seen with it.
             var captions: [String] = []
             var seen: Set<String> = []
-            try await tmux.waitUntil("a whole round and the start of the next", timeout: 90, every: 0.1) { screen in
+            let round = (1...8).map { "\($0)/8" } + ["1/8"]
+            func steps() -> [String] { captions.map { String($0.prefix(3)) }.filter { $0.hasSuffix("/8") } }
+            func sawRound() -> Bool { steps().joined(separator: " ").contains(round.joined(separator: " ")) }
+            try await tmux.waitUntil("a whole round and the start of the next", timeout: 120, every: 0.1) { screen in
                 let rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
                 guard rows.count >= 29 else { return false }
                 let caption = rows[28].trimmingCharacters(in: .whitespaces)
@@ -29,11 +33,10 @@ struct TourEndToEndTests {
                     seen.insert("\(caption.prefix(3)) \(shown)")
                 }
                 if captions.last != caption { captions.append(caption) }
-                return captions.contains { $0.hasPrefix("8/8") } && caption.hasPrefix("1/8")
+                return sawRound()
             }
             captions.removeAll { $0.isEmpty }  // before the first frame
-            let steps = captions.map { String($0.prefix(3)) }.filter { $0.hasSuffix("/8") }
-            #expect(steps == ["1/8", "2/8", "3/8", "4/8", "5/8", "6/8", "7/8", "8/8", "1/8"], "\(captions)")
+            #expect(sawRound(), "\(captions)")
             #expect(captions.allSatisfy { $0.hasSuffix("any key: your turn") || $0.hasPrefix("Once more") }, "\(captions)")
             #expect(seen.isSuperset(of: ["1/8 ● Ada Lovelace", "6/8 Merged the accounts into Ada Lovelace.", "7/8 ● Grace Hopper", "8/8 ○ Anonymous"]),
                     "\(seen.sorted())")
