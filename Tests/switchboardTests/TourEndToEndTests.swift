@@ -38,8 +38,10 @@ struct TourEndToEndTests {
             captions.removeAll { $0.isEmpty }  // before the first frame
             #expect(sawRound(), "\(captions)")
             #expect(captions.allSatisfy { $0.hasSuffix("any key: your turn") || $0.hasPrefix("Once more") }, "\(captions)")
-            #expect(seen.isSuperset(of: ["1/8 ● Ada Lovelace", "6/8 Merged the accounts into Ada Lovelace.", "7/8 ● Grace Hopper", "8/8 ○ Anonymous"]),
-                    "\(seen.sorted())")
+            // What lasts long enough to be seen on any machine: Ada signed in through the denial, Grace through her
+            // link, the merge's toast, and the next round's empty store.
+            #expect(seen.isSuperset(of: ["2/8 ● Ada Lovelace", "5/8 ● Grace Hopper", "1/8 ○ Anonymous"]), "\(seen.sorted())")
+            #expect(seen.contains { $0.hasSuffix("Merged the accounts into Ada Lovelace.") }, "\(seen.sorted())")
             let stores = try FileManager.default.contentsOfDirectory(atPath: temporary)
             #expect(stores.count == 1 && stores[0].hasPrefix("switchboard-tour-"), "\(stores)")
             // One store, a new round's: the first round's is gone.
