@@ -151,5 +151,22 @@ var migrator: DatabaseMigrator {
     migrator.registerMigration(StoreSchema.migrations[6]) { db in
         try db.alter(table: "identity") { t in t.add(column: "login", .text) }
     }
+    // A running station's own row: what runs where, since when, its last
+    // key to the minute and its heartbeat (`Stations.swift`).
+    migrator.registerMigration(StoreSchema.migrations[7]) { db in
+        try db.create(table: "station") { t in
+            t.column("station", .text).notNull()
+            t.column("terminal", .text).notNull()
+            t.primaryKey(["station", "terminal"])
+            t.column("session", .text).notNull()
+            t.column("version", .text).notNull()
+            t.column("startedAt", .datetime).notNull()
+            t.column("lastKeyAt", .datetime)
+            t.column("heartbeatAt", .datetime).notNull()
+            t.column("heartbeatSeconds", .integer).notNull()
+            t.column("handOffRunning", .boolean).notNull().defaults(to: false)
+            t.column("stoppedAt", .datetime)
+        }
+    }
     return migrator
 }
