@@ -56,8 +56,15 @@ public struct StationReport: Hashable, Sendable {
 }
 
 // The stations' rows. Reporting appends nothing to the event log: a
-// heartbeat is a fact about now, not history.
+// heartbeat is a fact about now, not history. A heartbeat wakes no change
+// feed (`writeUnannounced`); a start and a stop do.
 extension AppDatabase {
+    /// One write that tells no change feed, mapping engine errors to `StoreError`.
+    func writeUnannounced<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T {
+        if isReadOnly { throw .unavailable(path: path, detail: Self.readOnlyStore(path)) }
+        do { return try engine.writeUnannounced(body) } catch { throw engine.storeError(error) }
+    }
+
     /// Records that a station has started (replacing what an earlier run there left).
     public func stationStarted(_ report: StationReport) throws(StoreError) {
         _ = try write { db in
@@ -82,7 +89,7 @@ extension AppDatabase {
     public func stationHeartbeat(
         station: String, terminal: String, lastKeyAt: Date?, handOffRunning: Bool, at date: Date = Date()
     ) throws(StoreError) -> Bool {
-        try write { db in
+        try writeUnannounced { db in
             try db.execute(
                 """
                 UPDATE station SET heartbeatAt = $3, lastKeyAt = $4, handOffRunning = $5, stoppedAt = NULL

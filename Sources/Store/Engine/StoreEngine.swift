@@ -26,6 +26,10 @@ protocol StoreEngine: Sendable {
     /// An engine that can carry a message with its signal (PostgreSQL's
     /// `NOTIFY`) asks `signal` for it after `body`, in the same transaction.
     func write<T>(_ body: (any SQLConnection) throws -> T, signal: (any SQLConnection) throws -> String?) throws -> T
+    /// Runs `body` as one write transaction, as `write` does, but tells no
+    /// change feed: for what no feed reads (a station's heartbeat), so that
+    /// a fleet's heartbeats wake nobody.
+    func writeUnannounced<T>(_ body: (any SQLConnection) throws -> T) throws -> T
     /// Runs `body` in one read transaction: one consistent snapshot.
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T
     /// What an error thrown by `write`, `read` or a rule is, for a person.

@@ -80,6 +80,20 @@ final class PostgresEngine: StoreEngine {
         }
     }
 
+    func writeUnannounced<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try ready()
+        return try pool.transaction(begin: "BEGIN; SELECT pg_advisory_xact_lock(\(names.writeLock))") { connection in
+            do {
+                let result = try body(PostgresConnection(connection: connection))
+                try connection.execute("COMMIT")
+                return result
+            } catch {
+                _ = try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try ready()
         return try pool.transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in

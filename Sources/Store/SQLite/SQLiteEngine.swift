@@ -54,6 +54,10 @@ final class SQLiteEngine: StoreEngine {
         return result
     }
 
+    func writeUnannounced<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try writer.write { db in try body(SQLiteConnection(db: db)) }
+    }
+
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try writer.read { db in try body(SQLiteConnection(db: db)) }
     }
