@@ -59,9 +59,10 @@ struct LogCommand: IOCommand, TakesCommonOptions {
         }
         defer { watch?.cancel() }
         try io.reportingErrors { () throws(StoreError) in
+            // The newest event before the first read: whatever commits after it is followed (writes commit in id order).
+            let newest = follow ? try database.events(LogQuery(limit: 1)).last?.id ?? 0 : 0
             let entries = try database.events(query)
             print(entries, io: io)
-            let newest = try database.events(LogQuery(limit: 1)).last?.id ?? 0
             query.after = max(entries.last?.id ?? 0, newest)
         }
         guard follow else { return }
