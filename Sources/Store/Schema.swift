@@ -15,7 +15,7 @@ enum StoreSchema {
         "v5: a terminal's session bound to the terminal's lifetime",
         "v6: accounts found by name and email and listed by name through indexes; the oldest events may be pruned",
         "v7: an identity's login name at its provider",
-        "v8: stations reporting themselves with a heartbeat",
+        "v8: stations reporting themselves with a heartbeat; events found by session",
     ]
 
     /// Accounts (`id`, `name`), most recently then most often used first;

@@ -132,9 +132,21 @@ public struct FleetStation: Hashable, Sendable {
     public let accountName: String?
     /// When its session last changed who it acts as (nil when it never chose).
     public let since: Date?
+    /// Until when its session is locked out: its newest choice was a PIN
+    /// given wrong (or while locked) that locked the account; nil otherwise.
+    public let lockedUntil: Date?
 }
 
 extension AppDatabase {
+    /// Until when the newest choice event of a session (`kind detail`) left it locked out.
+    static func lockedUntil(_ newest: String?) -> Date? {
+        guard let newest, newest.hasPrefix("wrongPIN "),
+              let detail = try? JSONDecoder().decode([String: String].self, from: Data(newest.dropFirst(9).utf8)),
+              let until = detail["lockedUntil"]
+        else { return nil }
+        return ISO8601DateFormatter().date(from: until)
+    }
+
     /// Every station with who its session acts as, in one snapshot, by name
     /// then terminal. The session is the one the running kiosk reported, so
     /// its row is read as it stands (the kiosk's own terminal chose it).
@@ -144,7 +156,10 @@ extension AppDatabase {
                 """
                 SELECT station.station, station.terminal, station.session, station.version, station.startedAt, station.lastKeyAt,
                   station.heartbeatAt, station.heartbeatSeconds, station.handOffRunning, station.stoppedAt,
-                  session.accountId, account.name, session.updatedAt
+                  session.accountId, account.name, session.updatedAt,
+                  (SELECT event.kind || ' ' || event.detail FROM event
+                   WHERE event.session = station.session AND event.kind IN ('wrongPIN', 'switch', 'signIn', 'signOut')
+                   ORDER BY event.id DESC LIMIT 1)
                 FROM station
                   LEFT JOIN session ON session.key = station.session
                   LEFT JOIN account ON account.id = session.accountId
@@ -156,7 +171,7 @@ extension AppDatabase {
                         station: try row[0], terminal: try row[1], session: try row[2], version: try row[3], startedAt: try row[4],
                         lastKeyAt: try row[5], heartbeatAt: try row[6], heartbeatSeconds: try row[7], handOffRunning: try row[8],
                         stoppedAt: try row[9]),
-                    account: try row[10], accountName: try row[11], since: try row[12])
+                    account: try row[10], accountName: try row[11], since: try row[12], lockedUntil: Self.lockedUntil(try row[13]))
             }
         }
     }

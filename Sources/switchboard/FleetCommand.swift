@@ -12,7 +12,7 @@ struct FleetCommand: IOCommand, TakesCommonOptions {
         abstract: "List the stations of the fleet: who is at each, since when, idle for how long, and whether it is up.",
         discussion: """
             A running kiosk reports itself every 30 seconds; one that missed three reports is offline. \
-            States: in use (someone is active), idle (nobody is), running the hand-off (its command runs), offline. \
+            States: in use (someone is active), idle (nobody is), running the hand-off (its command runs), locked out (wrong PINs there locked the account it was asked for, until the lock-out ends), offline. \
             The idle time counts from the last key, to the minute.
             """)
 
@@ -51,7 +51,7 @@ struct FleetRow: Encodable {
     let since: String
     /// Seconds since the last key (or the start, before any key), to the minute's precision.
     let idleSeconds: Int
-    /// `in use`, `idle`, `running the hand-off` or `offline`.
+    /// `in use`, `idle`, `running the hand-off`, `locked out` (a PIN given wrong there locked the account) or `offline`.
     let state: String
     let version: String
     /// When the station last reported, ISO 8601.
@@ -67,6 +67,7 @@ struct FleetRow: Encodable {
         since = ISO8601DateFormatter().string(from: max(report.startedAt, fleet.since ?? report.startedAt))
         idleSeconds = max(0, Int(now.timeIntervalSince(report.lastKeyAt ?? report.startedAt)))
         state = report.isOffline(at: now) ? "offline"
+            : fleet.lockedUntil.map { $0 > now } == true ? "locked out"
             : report.handOffRunning ? "running the hand-off"
             : fleet.account != nil ? "in use" : "idle"
         version = report.version

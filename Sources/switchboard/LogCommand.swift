@@ -110,7 +110,7 @@ enum LogTime {
 enum LogLine {
     /// The detail fields shown: those the rules write, none of which is a
     /// secret. Any other field (a future kind's) is left out.
-    static let shown: Set<String> = ["identity", "isNew", "conflict", "reason", "from", "change", "owner", "state", "previous", "accountRemoved", "operator", "station"]
+    static let shown: Set<String> = ["identity", "isNew", "conflict", "reason", "from", "change", "owner", "state", "previous", "accountRemoved", "given", "lockedUntil"]
 
     static func time(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
@@ -134,6 +134,7 @@ enum LogLine {
         case "disconnect": return "disconnected\(identity)" + (detail["accountRemoved"] == "true" ? ", account removed" : "")
         case "merge": return "merged" + (detail["from"].map { " \($0) into this account" } ?? "")
         case "ended": return "terminal closed, session ended"
+        case "wrongPIN": return "wrong \(detail["given"] ?? "PIN")" + (detail["lockedUntil"].map { ", locked out until \($0)" } ?? "")
         case "pin": return "PIN \(detail["change"] ?? "changed")" + (detail["owner"].map { " (\($0))" } ?? "")
         case "check": return "credentials\(identity): \(detail["previous"] ?? "?") → \(detail["state"] ?? "?")"
         default:

@@ -108,6 +108,40 @@ struct EventLogTests {
     }
 }
 
+/// Wrong PINs at a station: in the log (never the digits), and the station locked out in the fleet.
+@Suite("wrong PINs at a station")
+struct WrongPINTests {
+    @Test("a wrong PIN at a switch is logged with its session; once it locks the account, the station shows locked out until then", arguments: Engine.allCases)
+    func lockedOut(_ engine: Engine) throws {
+        let fixture = try Fixture(engine), db = fixture.database
+        let now = Date()
+        let lab = SessionKey("lab-1/tty1")!
+        try db.stationStarted(StationReport(
+            station: "lab-1", terminal: "tty1", session: lab.rawValue, version: "1", startedAt: now, heartbeatAt: now, heartbeatSeconds: 30))
+        let ada = try Sample.signIn([Sample.adaGitHub], into: db, session: SessionKey("setup")!)[0]
+        try db.setPIN("2468", for: .account(ada), proof: nil)
+        #expect(try db.fleet().first?.lockedUntil == nil)
+        var locked: Date?
+        for _ in 0..<10 where locked == nil {
+            let result = Result { () throws(StoreError) in try db.switchAccount(to: ada, session: lab, pin: .account("1357")) }
+            switch result {
+            case .failure(.wrongPIN(_, let retryAt)): locked = retryAt
+            default: Issue.record("a wrong PIN was not refused as wrong: \(result)")
+            }
+        }
+        let until = try #require(locked)
+        let wrong = try db.events(LogQuery(station: "lab-1")).filter { $0.kind == "wrongPIN" }
+        #expect(!wrong.isEmpty && wrong.allSatisfy { $0.session == lab.rawValue && $0.account == ada.rawValue })
+        #expect(wrong.last?.detail["lockedUntil"] != nil && wrong.last?.detail["given"] == "account PIN")
+        #expect(try !fixture.dump().contains("1357"), "the digits are nowhere")
+        let lockedUntil = try #require(try db.fleet().first?.lockedUntil)
+        #expect(abs(lockedUntil.timeIntervalSince(until)) < 1)
+        // A later choice in the session (a sign-out) ends what the station shows.
+        _ = try db.signOut(session: lab)
+        #expect(try db.fleet().first?.lockedUntil == nil)
+    }
+}
+
 /// A fleet's heartbeats wake nobody: only the writes feeds read announce themselves.
 @Suite("heartbeats and the change watch")
 struct HeartbeatWatchTests {

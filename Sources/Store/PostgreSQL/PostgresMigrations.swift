@@ -141,6 +141,7 @@ enum PostgresMigrations {
           stoppedAt timestamptz,
           PRIMARY KEY (station, terminal)
         );
+        CREATE INDEX event_by_session ON event(session, id);
         """,
     ]
 

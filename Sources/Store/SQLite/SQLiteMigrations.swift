@@ -167,6 +167,8 @@ var migrator: DatabaseMigrator {
             t.column("handOffRunning", .boolean).notNull().defaults(to: false)
             t.column("stoppedAt", .datetime)
         }
+        // A session's newest events (the fleet's lock-outs, `log --station`) through an index.
+        try db.execute(sql: "CREATE INDEX event_by_session ON event(session, id)")
     }
     return migrator
 }
