@@ -36,24 +36,25 @@ extension AppDatabase {
     }
 
     /// Calls `body` with every account and its identities, in `order`, as
-    /// they are read, in one read (one moment of the store): only a chunk
-    /// of accounts is held at a time, whatever the roster's size.
+    /// they are read: one statement (one moment of the store) whose rows
+    /// come in order from the listing's indexes, one account's after
+    /// another, so only the account being read is held, whatever the
+    /// roster's size.
     public func forEachAccount(in order: AccountOrder = .recentUse, _ body: (Account) -> Void) throws(StoreError) {
         try read { db in
-            var page: [(id: Int64, name: String)] = []
-            page.reserveCapacity(AccountPageSQL.streamChunk)
-            func flush() throws {
-                guard !page.isEmpty else { return }
-                let identities = try Self.identities(db, of: page.map(\.id))
-                for account in StoreSchema.assemble(page, identities: identities) { body(account) }
-                page.removeAll(keepingCapacity: true)
-            }
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, name FROM account ORDER BY \(AccountPageSQL.orderBy(order))")
+            var current: Account?
+            let rows = try Row.fetchCursor(db, sql: AccountPageSQL.stream(order))
             while let row = try rows.next() {
-                page.append((row[0], row[1]))
-                if page.count == AccountPageSQL.streamChunk { try flush() }
+                let id = AccountID(row[0] as Int64)
+                if current?.id != id {
+                    if let current { body(current) }
+                    current = Account(id: id, name: row[1])
+                }
+                guard let provider: String = row[2] else { continue }
+                current?.identities.append(StoreSchema.identity(
+                    provider: provider, subject: row[3], displayName: row[4], email: row[5], emailVerified: row[6], state: row[7]))
             }
-            try flush()
+            if let current { body(current) }
         }
     }
 
@@ -82,29 +83,26 @@ extension AppDatabase {
         }
         return ids.compactMap { found[$0] }
     }
-
-    /// The identities of `accounts`, by account, oldest link first.
-    static func identities(_ db: Database, of accounts: [Int64]) throws -> [Int64: [LinkedIdentity]] {
-        var identities: [Int64: [LinkedIdentity]] = [:]
-        let rows = try Row.fetchCursor(
-            db, sql: StoreSchema.identitiesSQL(filter: "IN (\(databaseQuestionMarks(count: accounts.count)))"),
-            arguments: StatementArguments(accounts))
-        while let row = try rows.next() {
-            identities[row[0], default: []].append(StoreSchema.identity(
-                provider: row[1], subject: row[2], displayName: row[3], email: row[4], emailVerified: row[5], state: row[6]))
-        }
-        return identities
-    }
 }
 
 /// The pages' SQL.
 enum AccountPageSQL {
     /// Accounts read at a time (and the most ids in one `IN` list).
     static let pageSize = 256
-    /// Accounts a stream reads at a time: enough that their identities,
-    /// looked up in order of their accounts' ids, share the table's pages
-    /// (identities are mostly stored in that order), few enough to hold.
-    static let streamChunk = 4096
+    /// Every account with its identities, in `order`, oldest link first
+    /// (as `StoreSchema.identitiesSQL`): the accounts from their listing
+    /// index, each one's identities from `identity_by_account`, which holds
+    /// every column read in that order, so no table is read and nothing
+    /// is sorted.
+    static func stream(_ order: AccountOrder) -> String {
+        let accountOrder = orderBy(order).split(separator: ",").map { "account." + $0.trimmingCharacters(in: .whitespaces) }
+        return """
+            SELECT account.id, account.name, identity.provider, identity.subject, identity.displayName, identity.email,
+                   identity.emailVerified, identity.state
+            FROM account LEFT JOIN identity ON identity.accountId = account.id
+            ORDER BY \(accountOrder.joined(separator: ", ")), identity.linkedAt, identity.provider, identity.subject
+            """
+    }
 
     /// The `ORDER BY` terms of `order`, each with an index behind it
     /// (`account_listed`, `account_by_name`, which hold the name too).

@@ -133,12 +133,15 @@ var migrator: DatabaseMigrator {
                 sql: "UPDATE identity SET emailKey = ? WHERE provider = ? AND subject = ?",
                 arguments: [AccountOrder.emailKey(email), provider, subject])
         }
-        // The listing's indexes hold the name too: a page of the list, or the
-        // whole of it as a stream, is read from the index alone, in order.
+        // The listing's indexes hold what a list shows: a page of the list,
+        // or the whole of it as a stream with every identity, is read from
+        // indexes alone, in order, with no sort (`AccountPageSQL.stream`).
         try db.execute(sql: """
             DROP INDEX account_in_listed_order;
             CREATE INDEX account_listed ON account(lastUsedAt DESC, useCount DESC, id, name);
             CREATE INDEX account_by_name ON account(nameKey, id, name);
+            DROP INDEX identity_on_accountId;
+            CREATE INDEX identity_by_account ON identity(accountId, linkedAt, provider, subject, displayName, email, emailVerified, state);
             CREATE INDEX identity_by_email ON identity(emailKey);
             DROP TRIGGER event_is_append_only_delete;
             CREATE TRIGGER event_is_pruned_oldest_first BEFORE DELETE ON event
