@@ -87,7 +87,8 @@ extension ChooserLoop {
                 case .success(let content): self.send(.indexRead(IndexRefresh(content, revision: revision, reread: reread)))
                 case .failure(let error): self.fail(error)
                 }
-                // What the read left behind (its accounts, the index it replaced) goes back to the system.
+                // What the read left behind (SQLite's cache, its accounts, the index it replaced) goes back to the system.
+                database.releaseMemory()
                 cpt_release_free_memory()
                 if self.roster.again {
                     self.roster.again = false

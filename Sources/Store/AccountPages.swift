@@ -58,6 +58,17 @@ extension AppDatabase {
         }
     }
 
+    /// Lets go of the pages SQLite keeps cached (up to 2 MB a connection)
+    /// after a big read, such as a stream of every account: idle reading
+    /// connections close, the others free what they can, as they are done.
+    public func releaseMemory() {
+        if let pool = writer as? DatabasePool {
+            pool.releaseMemoryEventually()
+        } else if let queue = writer as? DatabaseQueue {
+            queue.releaseMemory()
+        }
+    }
+
     /// Accounts, but `except`, with an available identity at `provider`,
     /// in `order`, at most `limit`: whom a sign-in there may continue as.
     public func accounts(

@@ -99,6 +99,10 @@ public final class AppDatabase: Sendable {
             configuration.prepareDatabase { db in
                 // Deleted tokens are overwritten, not left in free pages.
                 try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON")
+                // Reads look up a few rows or scan an index in order: a
+                // small cache does, and a scan of a big roster leaves no
+                // more than that behind in each reading connection.
+                if db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -512") }
             }
             let pool = try DatabasePool(path: path, configuration: configuration)
             // No write transaction at every start when nothing is pending.

@@ -81,6 +81,9 @@ public final class ChangeReader: Sendable {
             configuration.readonly = true
             configuration.busyMode = .timeout(10)
             configuration.label = "switchboard-changes"
+            // It reads the newest events and a few accounts: a small cache
+            // does, and a catch-up's scan of a long backlog does not grow it.
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -256") }
             // As the store itself reads a file in a folder this process may not write.
             connection = try DatabaseQueue(path: AppDatabase.readOnlyLocation(database.path), configuration: configuration)
             state = Mutex(try connection.read { db in
@@ -191,6 +194,7 @@ public final class ChangeReader: Sendable {
             }
         }
         state.cursor = last
+        defer { db.releaseMemory() }  // what the scan cached
         let changed = accounts.count > Self.accountsNamed || sessions != .all
             ? AccountsChanged.anyAccount : AccountsChanged(accounts: accounts.sorted().map { AccountID($0) })
         var changes: [StoreChange] = [.accounts(changed)]
