@@ -15,6 +15,10 @@ extension AppDatabase {
     /// transaction: call it again, between other work, for more.
     public func pruneEvents(loggedBefore cutoff: Date, limit: Int = 500) throws(StoreError) -> Int {
         // Without the marks there is no knowing what the readers still need.
+        // Most looks find nothing old enough: they read, and write nothing (no
+        // transaction to wait for, no readers woken).
+        let oldest = try read { db in try Bool.fetchOne(db, sql: "SELECT at < ? FROM event ORDER BY id LIMIT 1", arguments: [cutoff]) }
+        guard oldest == true else { return 0 }
         guard let marks = ReaderMark.openForPruning(readerMarksPath) else { return 0 }
         defer { close(marks) }
         return try write { db in
