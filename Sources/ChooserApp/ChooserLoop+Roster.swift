@@ -68,7 +68,7 @@ extension ChooserLoop {
         let database = environment.database, order = state.accounts.order
         let copy = IndexCopy(state.accounts.list.index.flatMap { $0.order == order && !state.accounts.list.allStale ? $0 : nil })
         let revision = state.accounts.list.revision, reread = state.accounts.list.stale
-        Task.detached(priority: .userInitiated) { [weak self] in
+        Task.detached { [weak self] in
             let result = Result { () throws(StoreError) -> IndexRefresh.Content in
                 guard let base = copy.take() else {
                     var built = SearchIndex(order: order)
