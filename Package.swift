@@ -30,6 +30,10 @@ let package = Package(
             dependencies: ["SwitchboardCore", .product(name: "JWTKit", package: "jwt-kit")]
         ),
         .target(name: "QRCode"),
+        // What git and kubectl are handed: git's credential helper protocol,
+        // which git servers take which provider's tokens, kubectl's
+        // ExecCredential, and whose name and email commits carry.
+        .target(name: "ToolCredentials", dependencies: ["SwitchboardCore", "DeviceFlow"]),
         .target(
             name: "DemoProvider",
             dependencies: [
@@ -44,7 +48,14 @@ let package = Package(
             name: "PINHash",
             dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]
         ),
-        .target(name: "Store", dependencies: ["SwitchboardCore", "ConfigFile", "PINHash", .product(name: "GRDB", package: "GRDB.swift")]),
+        // libpq, PostgreSQL's own client (Debian: libpq-dev to build, libpq5
+        // to run), and the small connection type over it; only the store uses it.
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "Postgres", dependencies: ["CLibPQ"]),
+        .target(
+            name: "Store",
+            dependencies: ["SwitchboardCore", "ConfigFile", "PINHash", "Postgres", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .target(name: "TerminalUI", dependencies: ["ConfigFile"]),
         // The chooser's state, reducer, panes and dialogs: everything that
         // draws a frame, without Foundation. The guide's listings and the
@@ -63,13 +74,17 @@ let package = Package(
         ),
         // config.toml, read once into the values each module takes: DeviceFlow's
         // providers, the chooser's theme and kiosk settings, [store] and [git].
-        .target(name: "Configuration", dependencies: ["SwitchboardCore", "ConfigFile", "DeviceFlow", "TerminalUI", "ChooserUI"]),
+        .target(
+            name: "Configuration", dependencies: ["SwitchboardCore", "ConfigFile", "DeviceFlow", "TerminalUI", "ChooserUI", "ToolCredentials"]),
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
         .target(name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI"]),
         .target(name: "CSystem"),
         // Child processes: the program's `exec` and a station's hand-off
         // (`Supervisor`), the tests' processes and pseudo-terminals.
         .target(name: "ProcessKit", dependencies: ["CSystem"]),
+        // A throwaway PostgreSQL server (initdb, postgres on loopback, a TLS
+        // CA of its own) for the tests and `switchboard-bench fleet`.
+        .target(name: "PostgresServer", dependencies: ["Postgres", "ProcessKit"]),
         // The operations the command line and the chooser share: a sign-in
         // from code to store, credential checks, disconnects, access tokens,
         // the providers, and the change feed from other processes.
@@ -84,7 +99,8 @@ let package = Package(
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "SwitchboardCore", "Store", "DeviceFlow", "Configuration", "QRCode", "DemoProvider", "Services", "ChooserApp", "ChooserUI",
+                "SwitchboardCore", "Store", "PINHash", "DeviceFlow", "Configuration", "QRCode", "DemoProvider", "Services", "ChooserApp", "ChooserUI",
+                "ToolCredentials",
                 "TerminalUI", "CNcurses", "CursesBackend", "ProcessKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -92,6 +108,7 @@ let package = Package(
             name: "switchboard-bench",
             dependencies: [
                 "SwitchboardCore", "Store", "Services", "ChooserApp", "ChooserUI", "TerminalUI", "ProcessKit",
+                "PostgresServer", "DemoProvider", "DeviceFlow",
                 // `roster` fills its stores, and appends its burst of events, with plain SQL.
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // Run by `switchboard-bench tui` and `roster`; listed so they are built with it.
@@ -114,7 +131,7 @@ let package = Package(
         // What every test target may use: the one way to wait for something
         // to happen, and the one seeded random generator.
         .target(name: "TestBasics", path: "Tests/TestBasics"),
-        .target(name: "TestSupport", dependencies: ["Store", "DeviceFlow", "ProcessKit", "TestBasics"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Store", "DeviceFlow", "ProcessKit", "Postgres", "PostgresServer", "TestBasics"], path: "Tests/TestSupport"),
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore", "TestBasics"]),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "TestBasics"]),
         .testTarget(name: "ProcessKitTests", dependencies: ["ProcessKit", "processkit-probe", "TestBasics"]),
@@ -129,16 +146,26 @@ let package = Package(
             dependencies: ["DeviceFlow", "DemoProvider", "TestSupport", .product(name: "JWTKit", package: "jwt-kit")]
         ),
         .testTarget(
-            name: "ConfigurationTests", dependencies: ["Configuration", "ConfigFile", "DeviceFlow", "ChooserUI", "TerminalUI", "SwitchboardCore"]
+            name: "ConfigurationTests",
+            dependencies: ["Configuration", "ConfigFile", "DeviceFlow", "ChooserUI", "TerminalUI", "SwitchboardCore", "ToolCredentials"]
         ),
+        .testTarget(name: "ToolCredentialsTests", dependencies: ["ToolCredentials", "DeviceFlow", "SwitchboardCore"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "SwitchboardAppTests",
-            dependencies: ["Services", "ChooserApp", "ChooserUI", "DemoProvider", "TestSupport", "TestBasics", "TerminalUI"],
+            dependencies: ["Services", "ChooserApp", "ChooserUI", "DemoProvider", "TestSupport", "TestBasics", "TerminalUI", "Postgres"],
             exclude: ["Snapshots"]
         ),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresServer", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PINHash", "TestSupport"]),
-        .testTarget(name: "switchboardTests", dependencies: ["switchboard", "Store", "TestSupport", "TestBasics", "ProcessKit", "DemoProvider"]),
+        .testTarget(
+            name: "switchboardTests",
+            dependencies: [
+                "switchboard", "Store", "TestSupport", "TestBasics", "ProcessKit", "DemoProvider", "ToolCredentials", "Postgres", "PostgresServer",
+                // The loopback git and Kubernetes servers of the git and kubectl tests.
+                .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "JWTKit", package: "jwt-kit"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

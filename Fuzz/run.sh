@@ -6,7 +6,7 @@
 # inputs executed, executions per second and crashes. A crashing input is
 # kept as Fuzz/crashes/TARGET-crash-<sha1>.
 #
-#   Fuzz/run.sh [TARGET...]     targets: toml theme width keys oauth discovery jwks
+#   Fuzz/run.sh [TARGET...]     targets: toml theme width keys oauth discovery jwks gitcredential
 #   RUNS=1000000 SECONDS_PER_TARGET=120 Fuzz/run.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -47,12 +47,14 @@ build() {  # target
         swiftc "${flags[@]}" -module-name FuzzJWKS Fuzz/harnesses/jwks.swift \
             Sources/DeviceFlow/KeySet.swift Sources/DeviceFlow/SignedToken.swift Sources/DeviceFlow/OAuthResponse.swift \
             Sources/DeviceFlow/HTTP.swift -lSwitchboardCore -o "$out/jwks" ;;
+    gitcredential) swiftc "${flags[@]}" -module-name FuzzGitCredential Fuzz/harnesses/gitcredential.swift \
+            Sources/ToolCredentials/GitCredentialMessage.swift -o "$out/gitcredential" ;;
     *) echo "unknown target $1" >&2; return 1 ;;
     esac
 }
 
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(toml theme width keys oauth discovery jwks)
+[ ${#targets[@]} -eq 0 ] && targets=(toml theme width keys oauth discovery jwks gitcredential)
 summary=()
 status=0
 for target in "${targets[@]}"; do
@@ -64,7 +66,11 @@ for target in "${targets[@]}"; do
     corpus=$out/corpus-$target
     mkdir -p "$corpus"
     # Seeds: the package's own TOML files for the readers that take TOML.
-    case $target in toml|theme) cp -n themes/*.toml Sources/ChooserUI/Resources/*.toml "$corpus"/ 2>/dev/null ;; esac
+    case $target in
+    toml|theme) cp -n themes/*.toml Sources/ChooserUI/Resources/*.toml "$corpus"/ 2>/dev/null ;;
+    gitcredential) printf 'protocol=https\nhost=github.com\npath=o/r.git\ncapability[]=authtype\nwwwauth[]=Basic realm="x"\n\n' > "$corpus/seed-get"
+        printf 'url=https://ada@127.0.0.1:8080/r.git\npassword=t\r\n\n' > "$corpus/seed-url" ;;
+    esac
     log=$out/$target.log
     echo "== $target: running (at most $runs inputs or $limit s)"
     # discovery runs an async function on the concurrency pool: a task's

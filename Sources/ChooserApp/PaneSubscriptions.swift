@@ -24,6 +24,8 @@ enum PaneSubscriptions {
             bus.subscribe(IdentityStateChanged.self, name: "accounts pane") { send(.identityChanged($0)) },
             // Sign-in dialog: polls and slow-downs.
             bus.subscribe(SignInProgress.self, name: "sign-in dialog") { send(.signInProgress($0)) },
+            // Status bar and every key that writes: a shared store's server going and coming back.
+            bus.subscribe(StoreReachabilityChanged.self, name: "status bar") { send(.storeOffline($0.online ? nil : $0.detail)) },
             // Everything: the theme.
             bus.subscribe(ThemeChanged.self, name: "theme") { send(.themeChanged($0.theme)) },
         ]

@@ -59,6 +59,9 @@ public enum Action: Sendable {
     case remembered(AccountID?)
     /// A station's reboot or power-off command ended.
     case powerCommandRan(OperatorChoice, CommandOutcome)
+    /// Bus: a shared store's server went away (what went wrong, naming it)
+    /// or came back (nil); once back, the list is read again.
+    case storeOffline(String?)
 }
 
 /// The filter's index as read from the store: built whole, or the changes

@@ -136,6 +136,10 @@ public struct AppState: Sendable {
     public var isRunning = true
     /// Set when the chooser runs as a station (`enterKiosk`).
     public var kiosk: KioskState?
+    /// While a shared store's server cannot be reached: what went wrong,
+    /// naming it. The status bar says "Station offline — retrying", and
+    /// nothing that changes the store is offered.
+    public var storeOffline: String?
 
     public init(session: SessionKey, size: Size, now: Moment, guide: Guide, theme: Theme, providers: [ProviderChoice]) {
         self.session = session

@@ -12,12 +12,17 @@ public struct Unavailable: Hashable, Sendable {
 
     /// A station's answer to its locked keys.
     public static let stationLocked = Unavailable(reason: "This station is locked.", hidden: true)
+
+    /// While a shared store's server cannot be reached: it never pretends.
+    public static let offline = Unavailable(
+        reason: "Station offline — retrying: nothing can be switched or signed in until the store is back.", hidden: false)
 }
 
 extension AppState {
     /// Why the main screen's `command` cannot act now; nil when it can.
     public func unavailable(_ command: Command) -> Unavailable? {
         if stationRefuses(command) { return .stationLocked }
+        if storeOffline != nil, Self.changesTheStore.contains(command) { return .offline }
         switch command {
         case .link where active == .anonymous:
             return Unavailable(reason: "Linking adds an identity to the active account: switch to one first.", hidden: false)
@@ -34,8 +39,15 @@ extension AppState {
 
     /// Why a dialog's `command` cannot act now; nil when it can.
     public func unavailable(_ command: DialogCommand) -> Unavailable? {
-        stationRefuses(command) ? .stationLocked : nil
+        if stationRefuses(command) { return .stationLocked }
+        if storeOffline != nil, Self.dialogChangesTheStore.contains(command) { return .offline }
+        return nil
     }
+
+    /// The main screen's commands that write to the store: none is offered while it is offline.
+    static let changesTheStore: Set<Command> = [.select, .add, .link, .signOut, .disconnect, .favourite]
+    /// A dialog's commands that write to the store (a PIN's, a conflict's, a disconnect's answer).
+    static let dialogChangesTheStore: Set<DialogCommand> = [.confirm, .merge, .switchAccount, .retry]
 
     /// The key bar for the table in force: hidden bindings left out,
     /// unavailable ones dimmed.

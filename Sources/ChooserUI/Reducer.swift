@@ -102,6 +102,11 @@ extension AppState {
         case .themeChanged(let theme):
             self.theme = theme
             return []
+        case .storeOffline(let detail):
+            let wasOffline = storeOffline != nil
+            storeOffline = detail
+            // Back: what other stations changed meanwhile is read with the list.
+            return detail == nil && wasOffline ? [.reload] : []
         case .notify(let text, let kind):
             notify(text, kind)
             return []

@@ -13,10 +13,11 @@ import SwitchboardCore
 /// client_secret = "..."            # only where the provider demands one
 /// scopes = ["openid", "profile", "email"]
 /// device_authorization_endpoint = "https://login.example.com/device"   # when discovery lacks it
+/// git_hosts = ["git.example.com", "https://code.example.com:8443"]     # git servers that take its tokens
 /// ```
 enum ProviderSection {
     /// The keys a provider's table takes.
-    static let keys = ["kind", "name", "client_id", "client_secret", "issuer", "scopes", "device_authorization_endpoint", "tenant", "host"]
+    static let keys = ["kind", "name", "client_id", "client_secret", "issuer", "scopes", "device_authorization_endpoint", "tenant", "host", "git_hosts"]
 
     /// The configured providers in file order (without the built-in Demo).
     static func parse(_ table: TOMLTable?) throws(ConfigError) -> [ProviderSettings] {
@@ -42,7 +43,8 @@ enum ProviderSection {
             id: ProviderID(name), kind: kind, clientID: try entry.optionalString("client_id"),
             clientSecret: try entry.optionalString("client_secret"), issuer: try url(entry, "issuer"),
             scopes: try entry.optionalStringArray("scopes"), deviceAuthorizationEndpoint: try url(entry, "device_authorization_endpoint"),
-            tenant: try entry.optionalString("tenant"), host: try url(entry, "host"), displayName: try entry.optionalString("name"))
+            tenant: try entry.optionalString("tenant"), host: try url(entry, "host"), displayName: try entry.optionalString("name"),
+            gitHosts: try gitHosts(entry))
         if kind == .demo && settings.clientID == nil { settings.clientID = "switchboard-demo" }
         if kind == .oidc && settings.issuer == nil { throw entry.error(key: "issuer", "missing: an oidc provider needs its issuer URL") }
         if kind == .oidc || kind == .github || kind == .google || kind == .microsoft || kind == .gitlab, settings.clientID == nil {
@@ -52,6 +54,26 @@ enum ProviderSection {
             throw entry.error(key: "client_secret", "missing: \(settings.template.displayName) requires a client secret for the device flow")
         }
         return settings
+    }
+
+    /// `git_hosts`: git servers, each a host (`git.example.com`, with
+    /// `:port` when it is not 443: https is meant) or the URL of a server's
+    /// root (`https://git.example.com:8443`, `http://127.0.0.1:3000`); https,
+    /// or plain http on loopback only, as every URL here.
+    static func gitHosts(_ entry: TOMLTable) throws(ConfigError) -> [URL] {
+        guard let hosts = try entry.optionalStringArray("git_hosts") else { return [] }
+        var urls: [URL] = []
+        for host in hosts {
+            let text = host.contains("://") ? host : "https://" + host
+            guard let url = URL(string: text), url.host?.isEmpty == false, url.user == nil, url.query == nil, url.fragment == nil,
+                url.path.isEmpty || url.path == "/"
+            else {
+                throw entry.error(key: "git_hosts", "\(String(reflecting: host).displaySafe) is not a host or a server's root URL (git.example.com, https://git.example.com:8443)")
+            }
+            if let problem = EndpointPolicy.problem(with: url, as: "the git host") { throw entry.error(key: "git_hosts", problem) }
+            urls.append(url)
+        }
+        return urls
     }
 
     /// The URL at `key`, which `EndpointPolicy` must allow (https, or plain

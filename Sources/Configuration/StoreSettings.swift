@@ -2,19 +2,23 @@ import ConfigFile
 import Foundation
 import SwitchboardCore
 
-/// The `[store]` table: a store shared by several stations (read and
-/// checked; nothing uses it yet), and how long its events are kept (the
-/// chooser prunes older ones in the background).
+/// The `[store]` table: a PostgreSQL store shared by several stations,
+/// this station's name there, and how long events are kept (the chooser
+/// prunes older ones in the background).
 ///
 /// ```toml
 /// [store]
-/// url = "https://switchboard.example.org"   # https, or plain http to a loopback host
-/// station = "lab-3"                         # this station's name there
+/// url = "postgresql://switchboard@db.example.org/switchboard?sslmode=verify-full"
+/// station = "lab-3"                         # this station's name there (default: the host name)
 /// keep_events = "400d"                      # a whole number of hours (h), days (d) or weeks (w)
 /// ```
+///
+/// The URL's password, if any, is better kept where libpq finds it
+/// (`~/.pgpass`, `PGPASSFILE`, `passfile=` in the URL); a URL that carries
+/// one is refused in a file that others can read.
 public struct StoreSettings: Hashable, Sendable {
-    /// `url`: where the shared store is; it passes `EndpointPolicy` like every URL.
-    public var url: URL?
+    /// `url`: the shared store's `postgresql://` URL, as libpq reads it.
+    public var url: String?
     /// `station`: the name this station goes by in the store.
     public var station: String?
     /// `keep_events`: how long events are kept; nil when not set, and then
@@ -27,7 +31,7 @@ public struct StoreSettings: Hashable, Sendable {
     /// How long events are kept: `keep_events`, else the default.
     public var eventsKept: Duration { keepEvents ?? Self.defaultKeepEvents }
 
-    public init(url: URL? = nil, station: String? = nil, keepEvents: Duration? = nil) {
+    public init(url: String? = nil, station: String? = nil, keepEvents: Duration? = nil) {
         self.url = url
         self.station = station
         self.keepEvents = keepEvents
@@ -40,12 +44,20 @@ public struct StoreSettings: Hashable, Sendable {
     /// The longest `keep_events` may be, in days (about a hundred years).
     public static let maximumKeptDays = 36_500
 
-    /// The settings in `table`; empty when there is none.
-    static func parse(_ table: TOMLTable?) throws(ConfigError) -> StoreSettings {
+    /// The settings in `table`; empty when there is none. A URL with a
+    /// password is refused when `othersCanRead` the file.
+    static func parse(_ table: TOMLTable?, othersCanRead: Bool = false) throws(ConfigError) -> StoreSettings {
         var settings = StoreSettings()
         guard let table else { return settings }
         try table.rejectUnknownKeys(allowed: keys)
-        settings.url = try ProviderSection.url(table, "url", example: "https://switchboard.example.org")
+        if let url = try table.optionalString("url") {
+            if let problem = urlProblem(url) { throw table.error(key: "url", problem) }
+            if othersCanRead, carriesPassword(url) {
+                throw table.error(key: "url", "the URL holds a password and others can read \(table.file): keep the password in ~/.pgpass "
+                    + "(or the file PGPASSFILE or passfile= names), or run chmod 600 \(table.file)")
+            }
+            settings.url = url
+        }
         if let station = try table.optionalString("station") {
             if let problem = stationProblem(station) { throw table.error(key: "station", problem) }
             settings.station = station
@@ -57,6 +69,29 @@ public struct StoreSettings: Hashable, Sendable {
             }
         }
         return settings
+    }
+
+    /// Why `url` cannot name a PostgreSQL store, or nil when it can: it must
+    /// be a `postgresql://` (or `postgres://`) URL without control characters.
+    /// The message never repeats the URL, which may hold a password.
+    public static func urlProblem(_ url: String) -> String? {
+        let example = "postgresql://switchboard@db.example.org/switchboard?sslmode=verify-full"
+        guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") else {
+            return "expected a PostgreSQL URL such as \(example)"
+        }
+        if url.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "the URL holds control characters" }
+        return nil
+    }
+
+    /// Whether a store URL carries a password: in its user part
+    /// (`user:password@`) or as a `password=` parameter.
+    public static func carriesPassword(_ url: String) -> Bool {
+        guard let scheme = url.range(of: "://") else { return url.contains("password=") }
+        let rest = url[scheme.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" }
+        if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") { return true }
+        guard let query = rest.firstIndex(of: "?") else { return false }
+        return rest[rest.index(after: query)...].split(separator: "&").contains { $0.lowercased().hasPrefix("password=") }
     }
 
     /// Why `name` cannot be a station's name, or nil when it can.

@@ -4,6 +4,7 @@ import DeviceFlow
 import Foundation
 import SwitchboardCore
 import TerminalUI
+import ToolCredentials
 
 /// Everything config.toml says, read in one pass into the values each
 /// module takes:
@@ -20,13 +21,13 @@ import TerminalUI
 /// idle_timeout = 120
 ///
 /// [store]                          # StoreSettings
-/// url = "https://switchboard.example.org"
+/// url = "postgresql://switchboard@db.example.org/switchboard"
 /// station = "lab-3"
 /// keep_events = "400d"
 ///
-/// [git]                            # GitSettings
+/// [git]                            # ToolCredentials' GitSettings
 /// identity_provider = "work"
-/// set_identity = true
+/// set_identity = false
 /// ```
 ///
 /// A key or table the program does not know is refused, with a near miss
@@ -81,7 +82,8 @@ public struct SwitchboardConfiguration: Sendable {
     /// was named). Every other problem is an error naming file, line and key.
     public static func load(path: String) throws(ConfigError) -> SwitchboardConfiguration {
         guard FileManager.default.fileExists(atPath: path) else { return SwitchboardConfiguration() }
-        var configuration = try parse(ConfigFile.load(path: path))
+        let mode = (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? NSNumber
+        var configuration = try parse(ConfigFile.load(path: path), othersCanRead: (mode?.intValue ?? 0) & 0o077 != 0)
         if let warning = secretsWarning(configuration, path: path) { configuration.warnings.append(warning) }
         return configuration
     }
@@ -105,16 +107,17 @@ public struct SwitchboardConfiguration: Sendable {
 
     // MARK: - Parsing
 
-    /// Reads a parsed document: every section, in one pass.
-    public static func parse(_ document: TOMLDocument) throws(ConfigError) -> SwitchboardConfiguration {
+    /// Reads a parsed document: every section, in one pass. A store URL
+    /// with a password is refused when `othersCanRead` the file.
+    public static func parse(_ document: TOMLDocument, othersCanRead: Bool = false) throws(ConfigError) -> SwitchboardConfiguration {
         let root = document.root
         try root.rejectUnknownKeys(allowed: sections)
         let providers = try ProviderSection.parse(root.optionalTable("providers"))
         let all = ProviderConfiguration(providers: providers)
         return SwitchboardConfiguration(
             file: document.file, providers: providers, theme: try theme(root), kiosk: try KioskSection.parse(root.optionalTable("kiosk")),
-            store: try StoreSettings.parse(root.optionalTable("store")),
-            git: try GitSettings.parse(root.optionalTable("git"), providers: all.providers.map(\.id)))
+            store: try StoreSettings.parse(root.optionalTable("store"), othersCanRead: othersCanRead),
+            git: try GitSection.parse(root.optionalTable("git"), providers: all.providers.map(\.id)))
     }
 
     /// Reads `text` as the file `file` (the name errors give).

@@ -15,7 +15,7 @@ struct DiscoveryDocument: Encodable {
     let subjectTypesSupported = ["public"]
     let idTokenSigningAlgValuesSupported = ["ES256"]
     let tokenEndpointAuthMethodsSupported = ["none", "client_secret_post"]
-    let claimsSupported = ["sub", "iss", "aud", "exp", "iat", "name", "email", "email_verified"]
+    let claimsSupported = ["sub", "iss", "aud", "exp", "iat", "name", "preferred_username", "email", "email_verified"]
 }
 
 /// The device authorization response (RFC 8628 §3.2).
@@ -32,6 +32,8 @@ struct DeviceAuthorizationResponse: Encodable {
 struct UserInfoResponse: Encodable {
     let sub: String
     let name: String
+    /// The person's short id (`ada`).
+    let preferredUsername: String
     let email: String?
     let emailVerified: Bool
 }
@@ -89,7 +91,7 @@ extension Provider {
         }
         switch await store.userInfo(accessToken: token) {
         case .person(let person):
-            return Reply.json(UserInfoResponse(sub: person.subject, name: person.name,
+            return Reply.json(UserInfoResponse(sub: person.subject, name: person.name, preferredUsername: person.id,
                                                email: person.email, emailVerified: person.emailVerified))
         case .invalidToken:
             var response = Reply.error("invalid_token", "the access token is invalid, revoked or expired",

@@ -10,11 +10,14 @@ struct IDTokenClaims: JWTPayload {
     var exp: ExpirationClaim
     var iat: IssuedAtClaim
     var name: String
+    /// The person's short id (`ada`): the login git is given.
+    var preferredUsername: String
     var email: String?
     var emailVerified: Bool
 
     enum CodingKeys: String, CodingKey {
         case iss, sub, aud, exp, iat, name, email
+        case preferredUsername = "preferred_username"
         case emailVerified = "email_verified"
     }
 
@@ -61,7 +64,7 @@ struct Signer: Sendable {
             aud: AudienceClaim(value: [audience]),
             exp: ExpirationClaim(value: issuedAt.addingTimeInterval(Self.idTokenLifetime)),
             iat: IssuedAtClaim(value: issuedAt),
-            name: person.name, email: person.email, emailVerified: person.emailVerified)
+            name: person.name, preferredUsername: person.id, email: person.email, emailVerified: person.emailVerified)
         return try await keys.sign(claims, kid: JWKIdentifier(string: jwk.kid))
     }
 

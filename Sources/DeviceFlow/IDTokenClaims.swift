@@ -101,3 +101,17 @@ struct IDTokenClaims: Decodable, Sendable {
         return formatter.string(from: date)
     }
 }
+
+/// What an id_token says of itself, read without checking it: for a token
+/// Switchboard hands on (to kubectl), whose receiver checks it.
+public enum IDTokenExpiry {
+    /// When `token` expires (its `exp`), or nil when it is not a JWT, has
+    /// no `exp`, or one that is not a time between 1970 and 9999.
+    public static func of(_ token: String) -> Date? {
+        guard let signed = try? SignedToken(token, as: "the id_token"),
+            let claims = try? JSONDecoder().decode(IDTokenClaims.self, from: signed.payload),
+            case .date(let date) = claims.exp, (0...253_402_300_799).contains(date.timeIntervalSince1970)
+        else { return nil }
+        return date
+    }
+}

@@ -38,7 +38,7 @@ public struct IdentityResolver: Sendable {
             return Self.cleaned(LinkedIdentity(
                 identity: Identity(provider: provider, subject: parts.joined(separator: ":")),
                 displayName: claims.name ?? claims.preferred_username, email: claims.email,
-                emailVerified: claims.emailVerified))
+                emailVerified: claims.emailVerified, login: claims.preferred_username))
         }
         if let userinfo = endpoints.userinfo {
             let profile = try await fetchProfile(userinfo, token: tokens.accessToken)
@@ -71,7 +71,8 @@ public struct IdentityResolver: Sendable {
         Self.cleaned(LinkedIdentity(
             identity: Identity(provider: provider, subject: subject),
             displayName: profile["name"] ?? profile["preferred_username"] ?? profile["login"],
-            email: profile["email"], emailVerified: profile["email_verified"] == "true" || profile["email_verified"] == "1"))
+            email: profile["email"], emailVerified: profile["email_verified"] == "true" || profile["email_verified"] == "1",
+            login: profile["login"] ?? profile["preferred_username"]))
     }
 
     /// A subject is the identity: one holding a control or bidirectional
@@ -94,6 +95,10 @@ public struct IdentityResolver: Sendable {
             String(String.UnicodeScalarView(name.unicodeScalars.filter { !(0x00...0x1F).contains($0.value) && !(0x7F...0x9F).contains($0.value) }))
         }
         linked.displayName = kept.flatMap { $0.isEmpty ? nil : $0 }
+        // A login is handed to git as it is: one with a control character or white space is dropped.
+        if linked.login.map({ $0.isEmpty || $0.containsTerminalControl || $0.unicodeScalars.contains { $0.properties.isWhitespace } }) == true {
+            linked.login = nil
+        }
         if linked.email?.containsTerminalControl == true {
             linked.email = nil
             linked.emailVerified = false

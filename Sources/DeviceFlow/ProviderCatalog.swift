@@ -24,11 +24,14 @@ public struct ProviderSettings: Hashable, Sendable {
     public var host: URL?
     /// A display name; the template's when nil.
     public var displayName: String?
+    /// Git servers that take this provider's access tokens, besides the
+    /// ones its kind implies (`git_hosts`): each a scheme, host and port.
+    public var gitHosts: [URL]
 
     public init(
         id: ProviderID, kind: ProviderKind, clientID: String? = nil, clientSecret: String? = nil, issuer: URL? = nil,
         scopes: [String]? = nil, deviceAuthorizationEndpoint: URL? = nil, tenant: String? = nil, host: URL? = nil,
-        displayName: String? = nil
+        displayName: String? = nil, gitHosts: [URL] = []
     ) {
         self.id = id
         self.kind = kind
@@ -40,6 +43,7 @@ public struct ProviderSettings: Hashable, Sendable {
         self.tenant = tenant
         self.host = host
         self.displayName = displayName
+        self.gitHosts = gitHosts
     }
 
     public var template: ProviderTemplate { ProviderTemplate.of(kind) }

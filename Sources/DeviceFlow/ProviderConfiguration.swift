@@ -8,10 +8,13 @@ public struct ProviderConfiguration: Sendable {
     /// Every provider, configured ones first (in the order given), then
     /// Demo unless one of them is a demo provider.
     public let providers: [ProviderSettings]
+    /// The providers configured (given), without the built-in Demo added.
+    public let configured: [ProviderSettings]
 
     public init(providers: [ProviderSettings]) {
         let demo = providers.contains { $0.kind == .demo } ? [] : [ProviderSettings.demo()]
         self.providers = providers + demo
+        configured = providers
     }
 
     /// The provider called `id`.

@@ -22,13 +22,15 @@ public struct TokenClient: Sendable {
     }
 
     /// Trades the refresh token for new tokens. The old refresh token is
-    /// kept when the provider does not rotate it.
+    /// kept when the provider does not rotate it, and the old id_token when
+    /// the answer has none (OpenID Connect lets a refresh leave it out).
     public func refresh(_ tokens: TokenSet, at endpoint: URL) async throws(FlowFailure) -> RefreshResult {
         guard let refreshToken = tokens.refreshToken else { return .revoked }
         let request = HTTPRequest.form(endpoint, [("grant_type", "refresh_token"), ("refresh_token", refreshToken)] + client.formFields)
         do {
             var fresh = try Self.tokens(from: try await exchange(request, over: transport), at: clock.now())
             if fresh.refreshToken == nil { fresh.refreshToken = refreshToken }
+            if fresh.idToken == nil { fresh.idToken = tokens.idToken }
             return .refreshed(fresh)
         } catch .provider(let error) where error.code == "invalid_grant" {
             return .revoked

@@ -17,7 +17,8 @@ public struct StoredPIN: Sendable, Equatable {
 
     /// The algorithm new PINs are stored with.
     public static let currentAlgorithm = "pbkdf2-sha256"
-    /// The iterations new PINs are stored with.
+    /// The iterations new PINs are stored with: OWASP's figure for
+    /// PBKDF2-HMAC-SHA256.
     public static let defaultRounds = 600_000
     /// Bytes of salt for a new PIN.
     public static let saltBytes = 16
@@ -46,8 +47,11 @@ public struct StoredPIN: Sendable, Equatable {
         return Self.constantTimeEqual(derived, hash)
     }
 
-    /// Whether this PIN was stored with weaker parameters than new ones get.
-    public var needsRehash: Bool { algorithm != Self.currentAlgorithm || rounds < Self.defaultRounds }
+    /// Whether this PIN was stored with weaker parameters than new ones get
+    /// with `rounds`.
+    public func needsRehash(toward rounds: Int = StoredPIN.defaultRounds) -> Bool {
+        algorithm != Self.currentAlgorithm || self.rounds < rounds
+    }
 
     static func derive(_ pin: String, salt: [UInt8], rounds: Int, algorithm: String) -> [UInt8]? {
         guard algorithm == currentAlgorithm, rounds > 0, !salt.isEmpty else { return nil }

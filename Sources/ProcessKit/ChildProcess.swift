@@ -51,9 +51,36 @@ public enum ChildProcess {
     ///     (`SIGKILL`, then `timedOut`); nil for no limit.
     ///   - input: the child's standard input (from an anonymous file, so
     ///     not a terminal); nil for /dev/null.
+    ///   - searchPath: look a `path` without a slash up in `PATH`, as a shell does.
     public static func run(
-        _ path: String, _ arguments: [String] = [], environment: [String: String], timeout: Double? = nil, input: String? = nil
+        _ path: String, _ arguments: [String] = [], environment: [String: String], timeout: Double? = nil, input: String? = nil,
+        searchPath: Bool = false
     ) throws(ProcessError) -> Result {
+        let result = try runCapturing(
+            path, arguments, environment: environment, timeout: timeout, input: input.map { Array($0.utf8) }, searchPath: searchPath)
+        return Result(
+            status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self), stderr: String(decoding: result.stderr, as: UTF8.self),
+            timedOut: result.timedOut)
+    }
+
+    /// What a finished child left behind, byte for byte.
+    public struct Output: Sendable, Equatable {
+        /// Its exit code, or 128 plus the number of the signal that ended it.
+        public let status: Int32
+        /// Everything it wrote to standard output.
+        public let stdout: [UInt8]
+        /// Everything it wrote to standard error.
+        public let stderr: [UInt8]
+        /// Whether it was killed for running past its time limit.
+        public let timedOut: Bool
+    }
+
+    /// `run`, with standard input and output as bytes (a program that reads
+    /// or writes binary data, such as a CGI program).
+    public static func runCapturing(
+        _ path: String, _ arguments: [String] = [], environment: [String: String], timeout: Double? = nil, input: [UInt8]? = nil,
+        searchPath: Bool = false
+    ) throws(ProcessError) -> Output {
         let folder = FileManager.default.temporaryDirectory.path
         let out = cpt_anonymous_file(folder)
         let err = out >= 0 ? cpt_anonymous_file(folder) : -1
@@ -65,20 +92,18 @@ public enum ChildProcess {
         }
         guard out >= 0, err >= 0, input == nil || inFile >= 0 else { throw .system("cannot create a file in \(folder) for a child's output") }
         if let input {
-            writeAll(inFile, Array(input.utf8))
+            writeAll(inFile, input)
             lseek(inFile, 0, SEEK_SET)
         }
         let standardInput: ChildDescriptor = inFile >= 0 ? .same(inFile) : .open("/dev/null", O_RDONLY)
         let (pid, _) = try spawnChild(
-            path, arguments, environment: environment, descriptors: [standardInput, .same(out), .same(err)])
+            path, arguments, environment: environment, descriptors: [standardInput, .same(out), .same(err)], searchPath: searchPath)
 
         let watch = timeout.map { KillTimer(pid: pid, after: $0) }
         waitForEnd(of: pid)
         let timedOut = watch?.disarm() ?? false
         let status = reap(pid)
-        return Result(
-            status: exitCode(fromWaitStatus: status), stdout: String(decoding: readWholeFile(out), as: UTF8.self),
-            stderr: String(decoding: readWholeFile(err), as: UTF8.self), timedOut: timedOut)
+        return Output(status: exitCode(fromWaitStatus: status), stdout: readWholeFile(out), stderr: readWholeFile(err), timedOut: timedOut)
     }
 }
 

@@ -91,6 +91,12 @@ public final class TerminalProcess {
             }
             if !pump(timeout: 0.02) { usleep(1000) }
         }
+        // What it wrote just before it exited may still wait in the terminal.
+        var read: Int
+        repeat {
+            read = terminal.received.count
+            pump(timeout: 0)
+        } while terminal.received.count > read
         self.status = status
         return status
     }

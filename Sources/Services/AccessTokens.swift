@@ -26,6 +26,9 @@ public enum TokenFailure: Error, Sendable, CustomStringConvertible {
     case revoked(Identity, signedOut: [UserStatusChanged])
     /// The provider could not be reached, refused, or is not configured.
     case provider(Identity, FlowFailure)
+    /// No id_token is stored for the identity, or the provider gave no new
+    /// one when the stored one had run out (`refreshed`).
+    case noIDToken(Identity, refreshed: Bool)
     /// The database could not be used.
     case store(StoreError)
 
@@ -35,6 +38,8 @@ public enum TokenFailure: Error, Sendable, CustomStringConvertible {
         case .expired(let identity): "the access token of \(identity) has expired and there is no refresh token; sign in again"
         case .revoked(let identity, _): "\(identity.provider) refused to refresh the tokens of \(identity) (revoked); sign in again"
         case .provider(let identity, let failure): "\(identity.provider): \(failure.description)"
+        case .noIDToken(let identity, false): "no id_token is stored for \(identity) (\(identity.provider) may not be an OpenID Connect provider); sign in again"
+        case .noIDToken(let identity, true): "\(identity.provider) gave no new id_token when the tokens of \(identity) were refreshed; sign in again"
         case .store(let error): error.description
         }
     }
@@ -90,20 +95,56 @@ public struct AccessTokens: Sendable {
     /// one expires sooner. A token fresh from the provider is returned even
     /// if the provider gives it a shorter life.
     public func token(for identity: Identity, minValid: TimeInterval) async throws(TokenFailure) -> FreshToken {
+        try await fresh(identity, minValid: minValid) { tokens, now in
+            guard let expiresAt = tokens.expiresAt else { return false }
+            return now.distance(to: expiresAt) < minValid
+        }
+    }
+
+    /// The tokens of `identity` with an id_token valid for at least
+    /// `minValid` seconds (by its own `exp`), refreshed first when the
+    /// stored one expires sooner, has no readable `exp`, or is missing.
+    /// Kubernetes' OpenID Connect sign-in checks id_tokens, not access tokens.
+    public func idToken(for identity: Identity, minValid: TimeInterval) async throws(TokenFailure) -> FreshToken {
+        let stale: @Sendable (TokenSet, Moment) -> Bool = { tokens, now in
+            guard let expiry = tokens.idToken.flatMap(IDTokenExpiry.of) else { return true }
+            return now.distance(to: Moment(secondsSince1970: expiry.timeIntervalSince1970)) < minValid
+        }
+        let fresh = try await fresh(identity, minValid: minValid, stale: stale)
+        guard let idToken = fresh.tokens.idToken else { throw .noIDToken(identity, refreshed: fresh.refreshed) }
+        // A refresh that brought no id_token keeps the old one, which has run out.
+        if fresh.refreshed, stale(fresh.tokens, now), IDTokenExpiry.of(idToken).map({ $0 < clock.now() }) ?? false {
+            throw .noIDToken(identity, refreshed: true)
+        }
+        return fresh
+    }
+
+    /// Marks the access token `rejected` of `identity` as run out, when it is
+    /// still the one stored (a git server refused it), so that the next
+    /// token handed out is refreshed first. Returns whether it was.
+    public func forget(rejected: String, of identity: Identity) throws(TokenFailure) -> Bool {
+        do { return try database.expireAccessToken(rejected, of: identity, at: clock.now()) } catch { throw .store(error) }
+    }
+
+    /// The stored tokens of `identity`, refreshed first when `stale` says
+    /// they are (at the time given), under the refresh lock.
+    private func fresh(
+        _ identity: Identity, minValid: TimeInterval, stale: @Sendable (TokenSet, Moment) -> Bool
+    ) async throws(TokenFailure) -> FreshToken {
         let stored = try credential(identity)
-        if !needsRefresh(stored, minValid) { return FreshToken(identity: identity, tokens: stored, refreshed: false) }
+        if !stale(stored, now) { return FreshToken(identity: identity, tokens: stored, refreshed: false) }
         // A refresh spends the refresh token: without a place to keep the new one, none is spent.
         if database.isReadOnly {
-            throw .store(.unavailable(path: database.path, detail: "the access token of \(identity) must be refreshed (it expires within "
+            throw .store(.unavailable(path: database.path, detail: "the tokens of \(identity) must be refreshed (they expire within "
                 + "\(Int(minValid)) s), and the store is read-only: this process may not write the file or its folder, so the new "
                 + "tokens could not be kept. Nothing was changed; run it as a user who may write the store"))
         }
         let lock: RefreshLock
-        do { lock = try await database.lockRefreshes() } catch { throw .store(error) }
+        do { lock = try await database.lockRefreshes(of: identity) } catch { throw .store(error) }
         defer { lock.release() }
         // Another process may have refreshed while this one waited.
         var current = try credential(identity)
-        if !needsRefresh(current, minValid) { return FreshToken(identity: identity, tokens: current, refreshed: false) }
+        if !stale(current, now) { return FreshToken(identity: identity, tokens: current, refreshed: false) }
         let provider: ResolvedProvider
         do { provider = try await providers.resolve(identity.provider) } catch { throw .provider(identity, error) }
         let client = provider.tokenClient(transport: providers.transport, clock: clock)
@@ -131,7 +172,7 @@ public struct AccessTokens: Sendable {
                 guard latest.refreshToken == spent else {
                     // Another writer stored newer tokens: the refusal was of a spent token, not a revocation.
                     current = latest
-                    if !needsRefresh(latest, minValid) { return FreshToken(identity: identity, tokens: latest, refreshed: false) }
+                    if !stale(latest, now) { return FreshToken(identity: identity, tokens: latest, refreshed: false) }
                     continue
                 }
                 throw .revoked(identity, signedOut: recordsRevocation ? try recordRevoked(identity) : [])
@@ -141,12 +182,6 @@ public struct AccessTokens: Sendable {
     }
 
     private var now: Moment { Moment(secondsSince1970: clock.now().timeIntervalSince1970) }
-
-    /// Whether `tokens` run out within `minValid` seconds (never, when the provider gave no expiry).
-    private func needsRefresh(_ tokens: TokenSet, _ minValid: TimeInterval) -> Bool {
-        guard let expiresAt = tokens.expiresAt else { return false }
-        return now.distance(to: expiresAt) < minValid
-    }
 
     private func credential(_ identity: Identity) throws(TokenFailure) -> TokenSet {
         let tokens: TokenSet?

@@ -74,6 +74,7 @@ public struct CredentialCheck: Sendable {
                 case .revoked, .expired: return .revoked
                 case .provider(_, let failure): throw failure
                 case .noCredentials: throw .configuration("no stored credentials")
+                case .noIDToken: throw .configuration(error.description)
                 case .store(let failure): throw .configuration(failure.description)
                 }
             }

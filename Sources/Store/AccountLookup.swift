@@ -1,4 +1,3 @@
-import GRDB
 import SwitchboardCore
 
 // Finding one account among many: each way a person names an account is
@@ -11,15 +10,15 @@ extension AppDatabase {
         let matches = try read { db -> [Account] in
             if let id = Int64(query), let account = try Self.loadAccounts(db, ids: [id]).first { return [account] }
             if let identity = Identity(parsing: query),
-                let owner = try Int64.fetchOne(db, sql: AccountLookupSQL.byIdentity, arguments: [identity.provider.rawValue, identity.subject]),
+                let owner = try db.value(AccountLookupSQL.byIdentity, identity.key, as: Int64.self),
                 let account = try Self.loadAccounts(db, ids: [owner]).first
             {
                 return [account]
             }
             // Enough to tell one from several, and to name a few of them.
-            let ids = try Int64.fetchAll(
-                db, sql: AccountLookupSQL.byNameOrEmail,
-                arguments: [AccountOrder.nameKey(query), AccountOrder.emailKey(query), AccountLookupSQL.candidatesNamed])
+            let ids = try db.column(
+                AccountLookupSQL.byNameOrEmail,
+                [AccountOrder.nameKey(query), AccountOrder.emailKey(query), AccountLookupSQL.candidatesNamed], as: Int64.self)
             return ids.isEmpty ? [] : try Self.loadAccounts(db, ids: ids)
         }
         switch matches.count {
@@ -34,32 +33,37 @@ extension AppDatabase {
     /// The identities of `account` that have stored tokens.
     public func identitiesWithCredentials(of account: AccountID) throws(StoreError) -> [LinkedIdentity] {
         try read { db in
-            try IdentityRecord.fetchAll(db, sql: """
-                SELECT identity.* FROM identity JOIN credential USING (provider, subject)
-                WHERE identity.accountId = ? ORDER BY provider, subject
-                """, arguments: [account.rawValue]).map(\.linked)
+            try db.map("""
+                SELECT \(StoreSchema.identityColumns)
+                FROM identity JOIN credential ON credential.provider = identity.provider AND credential.subject = identity.subject
+                WHERE identity.accountId = $1 ORDER BY identity.provider, identity.subject
+                """, [account.rawValue]) { try StoreSchema.identity($0) }
         }
     }
 
     /// An identity as stored, or nil when nobody has it.
     public func linkedIdentity(_ identity: Identity) throws(StoreError) -> LinkedIdentity? {
-        try read { db in try IdentityRecord.fetchOne(db, key: IdentityRecord.key(identity))?.linked }
+        try read { db in
+            try db.first("SELECT \(StoreSchema.identityColumns) FROM identity WHERE provider = $1 AND subject = $2", identity.key) {
+                try StoreSchema.identity($0)
+            }
+        }
     }
 }
 
 /// The lookups' SQL.
 enum AccountLookupSQL {
     /// The owner of an identity: its primary key.
-    static let byIdentity = "SELECT accountId FROM identity WHERE provider = ? AND subject = ?"
+    static let byIdentity = "SELECT accountId FROM identity WHERE provider = $1 AND subject = $2"
 
     /// The accounts whose name (`account_by_name`) or an identity's email
     /// (`identity_by_email`) folds to the keys given, at most as many as
     /// the last argument.
     static let byNameOrEmail = """
-        SELECT id FROM account WHERE nameKey = ?
+        SELECT id FROM account WHERE nameKey = $1
         UNION
-        SELECT accountId FROM identity WHERE emailKey = ?
-        LIMIT ?
+        SELECT accountId FROM identity WHERE emailKey = $2
+        LIMIT $3
         """
 
     /// How many of several matching accounts an ambiguous name's message names.

@@ -1,4 +1,4 @@
-import GRDB
+import Foundation
 import SwitchboardCore
 
 // Reading a big roster a page at a time: what a list shows, what a search
@@ -7,15 +7,14 @@ import SwitchboardCore
 extension AppDatabase {
     /// How many accounts the store holds.
     public func accountCount() throws(StoreError) -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM account") ?? 0 }
+        try read { db in try db.value("SELECT count(*) FROM account", as: Int.self) ?? 0 }
     }
 
     /// Every account id, in `order`: where each account stands in the list.
     public func accountIDs(in order: AccountOrder) throws(StoreError) -> [AccountID] {
         try read { db in
             var ids: [AccountID] = []
-            let rows = try Int64.fetchCursor(db, sql: "SELECT id FROM account ORDER BY \(AccountPageSQL.orderBy(order))")
-            while let id = try rows.next() { ids.append(AccountID(id)) }
+            try db.each("SELECT id FROM account ORDER BY \(AccountPageSQL.orderBy(order))", []) { ids.append(AccountID(try $0[0])) }
             return ids
         }
     }
@@ -23,9 +22,9 @@ extension AppDatabase {
     /// At most `limit` accounts from position `offset` of the list in `order`, with their identities.
     public func accountPage(in order: AccountOrder, offset: Int, limit: Int) throws(StoreError) -> [Account] {
         try read { db in
-            let ids = try Int64.fetchAll(
-                db, sql: "SELECT id FROM account ORDER BY \(AccountPageSQL.orderBy(order)) LIMIT ? OFFSET ?",
-                arguments: [max(0, limit), max(0, offset)])
+            let ids = try db.column(
+                "SELECT id FROM account ORDER BY \(AccountPageSQL.orderBy(order)) LIMIT $1 OFFSET $2", [max(0, limit), max(0, offset)],
+                as: Int64.self)
             return try Self.accounts(db, ids: ids)
         }
     }
@@ -43,31 +42,25 @@ extension AppDatabase {
     public func forEachAccount(in order: AccountOrder = .recentUse, _ body: (Account) -> Void) throws(StoreError) {
         try read { db in
             var current: Account?
-            let rows = try Row.fetchCursor(db, sql: AccountPageSQL.stream(order))
-            while let row = try rows.next() {
-                let id = AccountID(row[0] as Int64)
+            try db.each(AccountPageSQL.stream(order), []) { row in
+                let id = AccountID(try row.integer(0))
                 if current?.id != id {
                     if let current { body(current) }
-                    current = Account(id: id, name: row[1])
+                    current = Account(id: id, name: try row.text(1))
                 }
-                guard let provider: String = row[2] else { continue }
+                guard !row.isNull(2) else { return }
                 current?.identities.append(StoreSchema.identity(
-                    provider: provider, subject: row[3], displayName: row[4], email: row[5], emailVerified: row[6], state: row[7]))
+                    provider: try row[2], subject: try row[3], displayName: try row[4], email: try row[5], emailVerified: try row[6],
+                    state: try row[7], login: try row[8]))
             }
             if let current { body(current) }
         }
     }
 
-    /// Lets go of the pages SQLite keeps cached (up to 2 MB a connection)
-    /// after a big read, such as a stream of every account: idle reading
-    /// connections close, the others free what they can, as they are done.
-    public func releaseMemory() {
-        if let pool = writer as? DatabasePool {
-            pool.releaseMemoryEventually()
-        } else if let queue = writer as? DatabaseQueue {
-            queue.releaseMemory()
-        }
-    }
+    /// Lets go of what the engine keeps cached after a big read, such as a
+    /// stream of every account (SQLite's pages: idle reading connections
+    /// close, the others free what they can, as they are done).
+    public func releaseMemory() { engine.releaseMemory() }
 
     /// Accounts, but `except`, with an available identity at `provider`,
     /// in `order`, at most `limit`: whom a sign-in there may continue as.
@@ -75,17 +68,17 @@ extension AppDatabase {
         signedInAt provider: ProviderID, except: AccountID?, in order: AccountOrder, limit: Int
     ) throws(StoreError) -> [Account] {
         try read { db in
-            let ids = try Int64.fetchAll(db, sql: """
+            let ids = try db.column("""
                 SELECT id FROM account
-                WHERE id IN (SELECT accountId FROM identity WHERE provider = ? AND state = ?) AND id <> ?
-                ORDER BY \(AccountPageSQL.orderBy(order)) LIMIT ?
-                """, arguments: [provider.rawValue, CredentialState.authorized.rawValue, except?.rawValue ?? 0, max(0, limit)])
+                WHERE id IN (SELECT accountId FROM identity WHERE provider = $1 AND state = $2) AND id <> $3
+                ORDER BY \(AccountPageSQL.orderBy(order)) LIMIT $4
+                """, [provider.rawValue, CredentialState.authorized.rawValue, except?.rawValue ?? 0, max(0, limit)], as: Int64.self)
             return try Self.accounts(db, ids: ids)
         }
     }
 
     /// The accounts with `ids` that exist, in the order of `ids`.
-    static func accounts(_ db: Database, ids: [Int64]) throws -> [Account] {
+    static func accounts(_ db: any SQLConnection, ids: [Int64]) throws -> [Account] {
         guard !ids.isEmpty else { return [] }
         var found: [Int64: Account] = [:]
         for start in stride(from: 0, to: ids.count, by: AccountPageSQL.pageSize) {
@@ -109,7 +102,7 @@ enum AccountPageSQL {
         let accountOrder = orderBy(order).split(separator: ",").map { "account." + $0.trimmingCharacters(in: .whitespaces) }
         return """
             SELECT account.id, account.name, identity.provider, identity.subject, identity.displayName, identity.email,
-                   identity.emailVerified, identity.state
+                   identity.emailVerified, identity.state, identity.login
             FROM account LEFT JOIN identity ON identity.accountId = account.id
             ORDER BY \(accountOrder.joined(separator: ", ")), identity.linkedAt, identity.provider, identity.subject
             """

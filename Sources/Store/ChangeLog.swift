@@ -1,5 +1,5 @@
+import Dispatch
 import Foundation
-import GRDB
 import Synchronization
 import SwitchboardCore
 
@@ -13,12 +13,14 @@ public enum StoreChange: Sendable, Hashable {
     case identity(IdentityStateChanged)
 }
 
-/// Reads the event log from a cursor, on a read-only connection of its own,
-/// for a change feed: what other processes (and other `AppDatabase`
-/// instances) wrote since the last look. `PRAGMA data_version` on this
-/// connection tells, without reading the log, whether anyone committed.
-/// One reader follows an `AppDatabase` at a time: it forgets the instance's
-/// own events as it passes them.
+/// Reads the event log from a cursor, on a connection of its own (the
+/// engine's `ChangeFollower`), for a change feed: what other processes (and
+/// other `AppDatabase` instances) wrote since the last look. On SQLite,
+/// `PRAGMA data_version` tells, without reading the log, whether anyone
+/// committed. One reader follows an `AppDatabase` at a time: it forgets the
+/// instance's own events as it passes them. On a shared store, a write's
+/// notification may carry what it did (`changes(pushed:)`), which needs no
+/// read when it follows on from the cursor.
 ///
 /// It keeps who each session it follows acts as (only those acting as
 /// someone: a session acting as nobody, or whose terminal ended, is
@@ -26,8 +28,8 @@ public enum StoreChange: Sendable, Hashable {
 /// pages is replayed event by event; a longer one (a burst of writes while
 /// it was not looking) is not: the reader reads the current state once
 /// instead, so catching up costs about the same however long the backlog.
-/// Its mark in the marks file (`ReaderMark`) keeps pruning from deleting
-/// events it has not read.
+/// On SQLite its mark in the marks file (`ReaderMark`) keeps pruning from
+/// deleting events it has not read.
 public final class ChangeReader: Sendable {
     /// The sessions whose status a reader reports.
     public enum Sessions: Hashable, Sendable {
@@ -45,20 +47,21 @@ public final class ChangeReader: Sendable {
     }
 
     private let database: AppDatabase
-    private let connection: DatabaseQueue
+    private let follower: any ChangeFollower
     private let sessions: Sessions
     /// Events replayed at most per look: a longer backlog is caught up with
     /// the current state instead.
     let pageSize: Int
-    private let mark: ReaderMark
-    private let state: Mutex<ReaderState>
+    /// Where this reader is, for pruning to see (SQLite's; nil elsewhere).
+    private let mark: ReaderMark?
+    /// Nil until the store was first reached (a shared store's server may
+    /// be down when the reader starts).
+    private let state: Mutex<ReaderState?>
 
     /// Where the reader is, and what it knows.
     private struct ReaderState {
         /// The last event read.
         var cursor: Int64
-        /// The data version seen then.
-        var version: Int64
         /// Who each followed session acting as someone acts as, as last reported.
         var known: [SessionKey: ActiveAccount]
     }
@@ -75,18 +78,32 @@ public final class ChangeReader: Sendable {
             return own == nil
         }
         guard first else { throw .unavailable(path: database.path, detail: "another change reader already follows this database") }
-        mark = ReaderMark(path: database.readerMarksPath)
+        mark = database.engine.readerMarksPath.map { ReaderMark(path: $0) }
+        state = Mutex(nil)
         do {
-            var configuration = Configuration()
-            configuration.readonly = true
-            configuration.busyMode = .timeout(10)
-            configuration.label = "switchboard-changes"
-            // It reads the newest events and a few accounts: a small cache
-            // does, and a catch-up's scan of a long backlog does not grow it.
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -256") }
-            // As the store itself reads a file in a folder this process may not write.
-            connection = try DatabaseQueue(path: AppDatabase.readOnlyLocation(database.path), configuration: configuration)
-            state = Mutex(try connection.read { db in
+            follower = try database.engine.follower()
+        } catch {
+            database.ownEvents.withLock { $0 = nil }
+            throw error
+        }
+        do {
+            try start()
+        } catch .offline {
+            // Started when the server is first reached.
+        } catch {
+            database.ownEvents.withLock { $0 = nil }
+            throw error
+        }
+    }
+
+    /// Reads where the log ends and who the followed sessions act as, if
+    /// the reader has not yet.
+    private func start() throws(StoreError) {
+        guard state.withLock({ $0 == nil }) else { return }
+        let sessions = sessions
+        let started: ReaderState?
+        do {
+            started = try follower.readIfChanged { db in
                 var known: [SessionKey: ActiveAccount] = [:]
                 // The few sessions asked for are known from the start; with all of them, from their first event on.
                 if case .only(let followed) = sessions {
@@ -95,72 +112,115 @@ public final class ChangeReader: Sendable {
                         if active != .anonymous { known[session] = active }
                     }
                 }
-                return ReaderState(
-                    cursor: try Int64.fetchOne(db, sql: "SELECT max(id) FROM event") ?? 0, version: try Self.dataVersion(db), known: known)
-            })
+                return ReaderState(cursor: try db.value("SELECT max(id) FROM event", as: Int64.self) ?? 0, known: known)
+            }
         } catch {
-            throw AppDatabase.storeError(error, path: database.path)
+            throw database.engine.storeError(error)
         }
-        mark.move(to: cursor + 1)
+        guard let started else { return }
+        state.withLock { $0 = $0 ?? started }
+        mark?.move(to: started.cursor + 1)
     }
 
-    /// The id of the last event read.
-    public var cursor: Int64 { state.withLock { $0.cursor } }
+    /// The id of the last event read (0 before the store was first reached).
+    public var cursor: Int64 { state.withLock { $0?.cursor ?? 0 } }
 
     /// How many sessions the reader keeps a status for.
-    public var sessionsKnown: Int { state.withLock { $0.known.count } }
+    public var sessionsKnown: Int { state.withLock { $0?.known.count ?? 0 } }
 
     /// What was logged since the last call, but by `database` itself, in
     /// log order; empty, without reading the log, when nobody has committed.
     /// A status change's `previous` is the status this reader last knew.
     public func changes() throws(StoreError) -> [StoreChange] {
-        var current = state.withLock { $0 }
-        let changes: [StoreChange]
+        guard var current = state.withLock({ $0 }) else {
+            try start()
+            return []
+        }
+        let changes: [StoreChange]?
+        var caughtUp = false
         do {
             // One read: the log and the accounts it names, as of the same moment.
-            changes = try connection.read { db in
-                let now = try Self.dataVersion(db)
-                guard now != current.version else { return [] }
-                current.version = now
-                let far = try Int64.fetchOne(
-                    db, sql: "SELECT id FROM event WHERE id > ? ORDER BY id LIMIT 1 OFFSET ?", arguments: [current.cursor, 2 * pageSize])
-                return try far == nil ? replay(db, &current) : catchUp(db, &current)
+            changes = try follower.readIfChanged { db in
+                let far = try db.value(
+                    "SELECT id FROM event WHERE id > $1 ORDER BY id LIMIT 1 OFFSET $2", [current.cursor, 2 * pageSize], as: Int64.self)
+                caughtUp = far != nil
+                return try caughtUp ? catchUp(db, &current) : replay(db, &current)
             }
         } catch {
-            throw AppDatabase.storeError(error, path: database.path)
+            throw database.engine.storeError(error)
         }
-        state.withLock { $0 = current }
-        let last = current.cursor
-        database.ownEvents.withLock { own in own = own?.filter { $0 > last } }
-        mark.move(to: last + 1)
+        // What the scan of a long backlog left cached goes.
+        if caughtUp { follower.releaseMemory() }
+        guard let changes else { return [] }
+        passed(current)
         return changes
     }
 
+    /// The changes a write's notification carries (`ChangePayload`), when
+    /// they follow on from the cursor: no read at all. When they do not (a
+    /// notification missed, ids taken by a write that rolled back), or the
+    /// payload cannot be read, the log is read from the cursor as after any
+    /// wake-up: the log stays the truth.
+    public func changes(pushed payload: String) throws(StoreError) -> [StoreChange] {
+        guard var current = state.withLock({ $0 }), let pushed = ChangePayload.decode(payload),
+            let first = pushed.events.first, first.id == current.cursor + 1,
+            zip(pushed.events, pushed.events.dropFirst()).allSatisfy({ $0.id + 1 == $1.id })
+        else { return try changes() }
+        var changes: [StoreChange] = []
+        for event in pushed.events {
+            current.cursor = event.id
+            do {
+                changes += try take(event.logged, id: event.id, into: &current) { name in pushed.sessions[name]?.active ?? .anonymous }
+            } catch {
+                return try self.changes()
+            }
+        }
+        passed(current)
+        return changes
+    }
+
+    /// The reader has read up to `current`: it keeps it, forgets its
+    /// instance's own events passed, and moves its mark.
+    private func passed(_ current: ReaderState) {
+        state.withLock { $0 = current }
+        let last = current.cursor
+        database.ownEvents.withLock { own in own = own?.filter { $0 > last } }
+        mark?.move(to: last + 1)
+    }
+
+    /// What one event means for the bus, unless it is this instance's own;
+    /// `stored(name)` is who the session stored under that name acts as.
+    private func take(
+        _ event: LoggedEvent, id: Int64, into state: inout ReaderState, stored: (String) throws -> ActiveAccount
+    ) throws -> [StoreChange] {
+        // Visible, so committed, so noted before if it is ours.
+        guard !database.ownEvents.withLock({ $0?.contains(id) ?? false }) else { return [] }
+        let session = event.session.map { SessionKey(stored: $0) }.flatMap { sessions.contains($0) ? $0 : nil }
+        if event.kind == "ended", let session {
+            // A closed terminal's session: nobody acts in it any more.
+            state.known[session] = nil
+            return []
+        }
+        return try Self.changes(for: event) {
+            guard let session else { return [] }
+            return Self.report(try stored(session.rawValue), in: session, known: &state.known)
+        }
+    }
+
     /// The events after the cursor (at most two pages), one by one.
-    private func replay(_ db: Database, _ state: inout ReaderState) throws -> [StoreChange] {
+    private func replay(_ db: any SQLConnection, _ state: inout ReaderState) throws -> [StoreChange] {
         var changes: [StoreChange] = []
         // Who each session acts as in this read's snapshot, read once per session.
-        var resolved: [SessionKey: ActiveAccount] = [:]
-        let rows = try Row.fetchCursor(
-            db, sql: "SELECT id, kind, session, accountId, detail FROM event WHERE id > ? ORDER BY id LIMIT ?",
-            arguments: [state.cursor, 2 * pageSize])
-        while let row = try rows.next() {
-            let id: Int64 = row[0]
+        var resolved: [String: ActiveAccount] = [:]
+        let events = try db.map(
+            "SELECT id, kind, session, accountId, detail FROM event WHERE id > $1 ORDER BY id LIMIT $2", [state.cursor, 2 * pageSize]
+        ) { row in (id: try row[0] as Int64, event: LoggedEvent(kind: try row[1], session: try row[2], account: try row[3], detail: try row[4])) }
+        for (id, event) in events {
             state.cursor = id
-            // Visible, so committed, so noted before if it is ours.
-            guard !database.ownEvents.withLock({ $0?.contains(id) ?? false }) else { continue }
-            let event = LoggedEvent(kind: row[1], session: row[2], account: row[3], detail: row[4])
-            let session = event.session.map { SessionKey(stored: $0) }.flatMap { sessions.contains($0) ? $0 : nil }
-            if event.kind == "ended", let session {
-                // A closed terminal's session: nobody acts in it any more.
-                state.known[session] = nil
-                continue
-            }
-            changes += try Self.changes(for: event) {
-                guard let session else { return [] }
-                let current = try resolved[session] ?? AppDatabase.stored(db, name: session.rawValue).active
-                resolved[session] = current
-                return Self.report(current, in: session, known: &state.known)
+            changes += try take(event, id: id, into: &state) { name in
+                let current = try resolved[name] ?? AppDatabase.stored(db, name: name).active
+                resolved[name] = current
+                return current
             }
         }
         return changes
@@ -173,8 +233,8 @@ public final class ChangeReader: Sendable {
     /// identity's new state shows only in the accounts read again. A reader
     /// of a few sessions scans nothing: it reads their status, and says any
     /// account may have changed.
-    private func catchUp(_ db: Database, _ state: inout ReaderState) throws -> [StoreChange] {
-        let last = try Int64.fetchOne(db, sql: "SELECT max(id) FROM event") ?? state.cursor
+    private func catchUp(_ db: any SQLConnection, _ state: inout ReaderState) throws -> [StoreChange] {
+        let last = try db.value("SELECT max(id) FROM event", as: Int64.self) ?? state.cursor
         var named: Set<String> = [], accounts: Set<Int64> = []
         switch sessions {
         case .only(let followed):
@@ -183,18 +243,16 @@ public final class ChangeReader: Sendable {
         case .all:
             // The sessions and accounts the backlog names, but in this instance's own events.
             let own = database.ownEvents.withLock { $0?.filter { $0 > state.cursor } ?? [] }.sorted()
-            let notOwn = own.isEmpty || own.count > 500 ? "" : "AND id NOT IN (\(databaseQuestionMarks(count: own.count)))"
-            let rows = try Row.fetchCursor(db, sql: """
+            let notOwn = own.isEmpty || own.count > 500 ? "" : "AND id NOT IN (\(placeholders(own.count, from: 3)))"
+            try db.each("""
                 SELECT DISTINCT session, CASE WHEN kind IN ('signIn', 'link', 'merge', 'disconnect', 'pin') THEN accountId END
-                FROM event WHERE id > ? AND id <= ? \(notOwn)
-                """, arguments: StatementArguments([state.cursor, last]) + (notOwn.isEmpty ? [] : StatementArguments(own)))
-            while let row = try rows.next() {
-                if let session: String = row[0] { named.insert(session) }
-                if let account: Int64 = row[1], accounts.count <= Self.accountsNamed { accounts.insert(account) }
+                FROM event WHERE id > $1 AND id <= $2 \(notOwn)
+                """, [state.cursor, last] + (notOwn.isEmpty ? [] : own)) { row in
+                if let session: String = try row[0] { named.insert(session) }
+                if let account: Int64 = try row[1], accounts.count <= Self.accountsNamed { accounts.insert(account) }
             }
         }
         state.cursor = last
-        defer { db.releaseMemory() }  // what the scan cached
         let changed = accounts.count > Self.accountsNamed || sessions != .all
             ? AccountsChanged.anyAccount : AccountsChanged(accounts: accounts.sorted().map { AccountID($0) })
         var changes: [StoreChange] = [.accounts(changed)]
@@ -216,15 +274,6 @@ public final class ChangeReader: Sendable {
         // Several events may leave a session acting as whom it was (its identities may have changed: not news here).
         guard current.id != before.id else { return [] }
         return [.status(UserStatusChanged(session: session, previous: before, current: current, reason: .external))]
-    }
-
-    /// One row of the event log.
-    private struct LoggedEvent {
-        let kind: String
-        let session: String?
-        let account: Int64?
-        /// A JSON object of strings.
-        let detail: String
     }
 
     /// The bus events one logged event stands for; `status` gives its
@@ -249,8 +298,15 @@ public final class ChangeReader: Sendable {
             return []
         }
     }
+}
 
-    private static func dataVersion(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+extension AppDatabase {
+    /// Starts watching for other processes' commits (inotify on SQLite's
+    /// files; `LISTEN` on PostgreSQL): `events` hears, on `queue`, of each
+    /// wake-up, and of a server going away and coming back.
+    public func watchChanges(
+        on queue: DispatchQueue, _ events: @escaping @Sendable (ChangeWatchEvent) -> Void
+    ) throws(StoreError) -> any ChangeWatch {
+        try engine.watch(on: queue, events)
     }
 }

@@ -1,38 +1,5 @@
 import Foundation
-import GRDB
 import SwitchboardCore
-
-struct CredentialRecord: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "credential"
-    var provider: String
-    var subject: String
-    var accessToken: String?
-    var refreshToken: String?
-    var idToken: String?
-    var tokenType: String?
-    var scope: String?
-    var expiresAt: Date?
-    var updatedAt: Date
-
-    init(_ identity: Identity, _ tokens: TokenSet, at date: Date) {
-        provider = identity.provider.rawValue
-        subject = identity.subject
-        accessToken = tokens.accessToken
-        refreshToken = tokens.refreshToken
-        idToken = tokens.idToken
-        tokenType = tokens.tokenType
-        scope = tokens.scope
-        expiresAt = tokens.expiresAt.map { Date(timeIntervalSince1970: $0.secondsSince1970) }
-        updatedAt = date
-    }
-
-    var tokens: TokenSet? {
-        accessToken.map {
-            TokenSet(accessToken: $0, refreshToken: refreshToken, idToken: idToken, tokenType: tokenType ?? "Bearer", scope: scope,
-                expiresAt: expiresAt.map { Moment(secondsSince1970: $0.timeIntervalSince1970) })
-        }
-    }
-}
 
 /// What a credential check changed.
 public struct CredentialCheckResult: Hashable, Sendable {
@@ -45,25 +12,27 @@ public struct CredentialCheckResult: Hashable, Sendable {
 extension AppDatabase {
     /// The stored tokens of an identity.
     public func credential(for identity: Identity) throws(StoreError) -> TokenSet? {
-        try read { db in try CredentialRecord.fetchOne(db, key: IdentityRecord.key(identity))?.tokens }
+        try read { db in try Rows.tokens(of: identity, db: db) }
     }
 
     /// Every identity that has stored tokens, with its account.
     public func identitiesWithCredentials() throws(StoreError) -> [(identity: LinkedIdentity, account: AccountID)] {
         try read { db in
-            try IdentityRecord.fetchAll(db, sql: """
-                SELECT identity.* FROM identity JOIN credential USING (provider, subject) ORDER BY provider, subject
-                """).map { ($0.linked, AccountID($0.accountId)) }
+            try db.map("""
+                SELECT \(StoreSchema.identityColumns), identity.accountId
+                FROM identity JOIN credential ON credential.provider = identity.provider AND credential.subject = identity.subject
+                ORDER BY identity.provider, identity.subject
+                """) { row in (try StoreSchema.identity(row), AccountID(try row[7])) }
         }
     }
 
     /// Replaces an identity's tokens (after a refresh).
     public func saveCredential(_ tokens: TokenSet, for identity: Identity, at date: Date = Date()) throws(StoreError) {
         try write { db in
-            guard try IdentityRecord.exists(db, key: IdentityRecord.key(identity)) else {
+            guard try Rows.identity(identity, db: db) != nil else {
                 throw StoreError.identityNotFound(identity.description)
             }
-            try CredentialRecord(identity, tokens, at: date).upsert(db)
+            try Rows.saveTokens(tokens, for: identity, at: date, db: db)
         }
     }
 
@@ -73,11 +42,23 @@ extension AppDatabase {
     /// stored a newer token set meanwhile, or the identity is gone.
     public func replaceCredential(_ tokens: TokenSet, for identity: Identity, refreshedWith used: String, at date: Date = Date()) throws(StoreError) -> Bool {
         try write { db in
-            guard let stored = try CredentialRecord.fetchOne(db, key: IdentityRecord.key(identity)), stored.refreshToken == used,
-                try IdentityRecord.exists(db, key: IdentityRecord.key(identity))
+            guard let stored = try Rows.tokens(of: identity, db: db), stored.refreshToken == used,
+                try Rows.identity(identity, db: db) != nil
             else { return false }
-            try CredentialRecord(identity, tokens, at: date).upsert(db)
+            try Rows.saveTokens(tokens, for: identity, at: date, db: db)
             return true
+        }
+    }
+
+    /// Marks `accessToken` of `identity` as run out at `date`, when it is
+    /// still the one stored (in one transaction): a server refused it, so
+    /// the next one handed out is refreshed first. Returns false, changing
+    /// nothing, when another token is stored by now (or none).
+    public func expireAccessToken(_ accessToken: String, of identity: Identity, at date: Date = Date()) throws(StoreError) -> Bool {
+        try write { db in
+            try db.execute(
+                "UPDATE credential SET expiresAt = $1, updatedAt = $1 WHERE provider = $2 AND subject = $3 AND accessToken = $4",
+                [date, identity.provider.rawValue, identity.subject, accessToken]) > 0
         }
     }
 
@@ -86,19 +67,21 @@ extension AppDatabase {
     /// session acting as that account is signed out, with the reason.
     public func recordCheck(_ identity: Identity, state: CredentialState, at date: Date = Date()) throws(StoreError) -> CredentialCheckResult {
         try write { db in
-            guard let record = try IdentityRecord.fetchOne(db, key: IdentityRecord.key(identity)) else {
+            guard let record = try Rows.identity(identity, db: db) else {
                 throw StoreError.identityNotFound(identity.description)
             }
-            try db.execute(sql: "UPDATE identity SET state = ?, checkedAt = ? WHERE provider = ? AND subject = ?",
-                           arguments: [state.rawValue, date, identity.provider.rawValue, identity.subject])
+            try db.execute("UPDATE identity SET state = $1, checkedAt = $2 WHERE provider = $3 AND subject = $4",
+                           [state.rawValue, date, identity.provider.rawValue, identity.subject])
             let previous = CredentialState(rawValue: record.state) ?? .notFound
             guard previous != state else { return CredentialCheckResult(stateChange: nil, signedOut: []) }
-            try Self.log("check", session: nil, account: AccountID(record.accountId),
+            try Self.log("check", session: nil, account: record.account,
                          ["identity": identity.description, "state": state.rawValue, "previous": previous.rawValue], db: db, at: date)
             var signedOut: [UserStatusChanged] = []
-            let usable = try IdentityRecord.filter(Column("accountId") == record.accountId && Column("state") == CredentialState.authorized.rawValue).fetchCount(db)
+            let usable = try db.value(
+                "SELECT count(*) FROM identity WHERE accountId = $1 AND state = $2", [record.account.rawValue, CredentialState.authorized.rawValue],
+                as: Int.self) ?? 0
             if !state.isAvailable && usable == 0 {
-                signedOut = try Self.signOutSessions(of: AccountID(record.accountId), reason: .revoked(identity), db: db, at: date)
+                signedOut = try Self.signOutSessions(of: record.account, reason: .revoked(identity), db: db, at: date)
             }
             return CredentialCheckResult(
                 stateChange: IdentityStateChanged(identity: identity, previous: previous, current: state), signedOut: signedOut)

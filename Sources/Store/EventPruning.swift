@@ -1,40 +1,44 @@
 import Foundation
-import GRDB
 import Synchronization
 
 // A history that does not grow forever: the oldest events go, a small batch
-// at a time, but never one that a running change reader has not read yet.
+// at a time. On SQLite never one that a running change reader of the
+// machine has not read yet (its mark says where it is). On a shared store
+// the events older than the cutoff go whoever has read them: a station away
+// that long reads the accounts and who is active afresh when it is back.
 
 extension AppDatabase {
-    /// The file whose locks mark where each running change reader is (`ReaderMark`).
-    public var readerMarksPath: String { path + "-readers.lock" }
+    /// The file whose locks mark where each running change reader is
+    /// (`ReaderMark`); nil on a shared store, which keeps no marks.
+    public var readerMarksPath: String? { engine.readerMarksPath }
 
     /// Deletes at most `limit` of the oldest events, those logged before
     /// `cutoff`, and none that a change reader of any process has not read
     /// yet; returns how many went (0 when none may go). One short
     /// transaction: call it again, between other work, for more.
     public func pruneEvents(loggedBefore cutoff: Date, limit: Int = 500) throws(StoreError) -> Int {
-        // Without the marks there is no knowing what the readers still need.
         // Most looks find nothing old enough: they read, and write nothing (no
-        // transaction to wait for, no readers woken).
-        let oldest = try read { db in try Bool.fetchOne(db, sql: "SELECT at < ? FROM event ORDER BY id LIMIT 1", arguments: [cutoff]) }
-        guard oldest == true else { return 0 }
-        guard let marks = ReaderMark.openForPruning(readerMarksPath) else { return 0 }
-        defer { close(marks) }
+        // transaction to wait for, no reader woken).
+        let oldest = try read { db in try db.value("SELECT at FROM event ORDER BY id LIMIT 1", as: Date.self) }
+        guard let oldest, oldest < cutoff else { return 0 }
+        // Without the marks there is no knowing what the machine's readers still need.
+        var marks: Int32?
+        if let path = readerMarksPath {
+            guard let opened = ReaderMark.openForPruning(path) else { return 0 }
+            marks = opened
+        }
+        defer { if let marks { close(marks) } }
         return try write { db in
             // The oldest events, oldest first, as long as they are old enough.
             var end: Int64?
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT id, at < ? FROM event ORDER BY id LIMIT ?", arguments: [cutoff, max(0, limit)])
-            while let row = try rows.next() {
-                let old: Bool = row[1]
-                guard old else { break }
-                end = (row[0] as Int64) + 1
+            var old = true
+            try db.each("SELECT id, at FROM event ORDER BY id LIMIT $1", [max(0, limit)]) { row in
+                guard old, try row.date(1) < cutoff else { return old = false }
+                end = try row.integer(0) + 1
             }
             guard let end else { return 0 }
-            let bound = ReaderMark.lowest(in: marks, below: end)
-            try db.execute(sql: "DELETE FROM event WHERE id < ?", arguments: [bound])
-            return db.changesCount
+            let bound = marks.map { ReaderMark.lowest(in: $0, below: end) } ?? end
+            return try db.execute("DELETE FROM event WHERE id < $1", [bound])
         }
     }
 }

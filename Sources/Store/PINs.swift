@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PINHash
 import SwitchboardCore
 
@@ -27,8 +26,8 @@ public enum PINOwner: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-struct PINRecord: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "pin"
+/// One row of `pin`.
+struct PINRecord {
     var owner: String
     var accountId: Int64?
     var algorithm: String
@@ -42,6 +41,35 @@ struct PINRecord: Codable, FetchableRecord, PersistableRecord {
     var stored: StoredPIN { StoredPIN(algorithm: algorithm, rounds: rounds, salt: Array(salt), hash: Array(hash)) }
 
     func lockedUntil(now: Date) -> Date? { Lockout.lockedUntil(failures: failures, lastFailure: lastFailureAt, now: now) }
+
+    /// `owner`'s row, or nil when it has no PIN. On PostgreSQL the row is
+    /// locked until the transaction ends (`FOR UPDATE`): however many
+    /// stations check it at once, each counts on the count the one before
+    /// left. (On SQLite the write transaction already holds the file.)
+    static func fetch(_ owner: PINOwner, db: any SQLConnection) throws -> PINRecord? {
+        let lock = db.dialect == .postgres ? " FOR UPDATE" : ""
+        return try db.first(
+            "SELECT owner, accountId, algorithm, rounds, salt, hash, setAt, failures, lastFailureAt FROM pin WHERE owner = $1" + lock,
+            [owner.key]
+        ) { row in
+            PINRecord(
+                owner: try row[0], accountId: try row[1], algorithm: try row[2], rounds: try row[3], salt: try row[4], hash: try row[5],
+                setAt: try row[6], failures: try row[7], lastFailureAt: try row[8])
+        }
+    }
+
+    /// Stores the row, replacing `owner`'s PIN if it had one.
+    func save(db: any SQLConnection) throws {
+        try db.execute(
+            """
+            INSERT INTO pin (owner, accountId, algorithm, rounds, salt, hash, setAt, failures, lastFailureAt)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+            ON CONFLICT (owner) DO UPDATE SET accountId = excluded.accountId, algorithm = excluded.algorithm,
+              rounds = excluded.rounds, salt = excluded.salt, hash = excluded.hash, setAt = excluded.setAt,
+              failures = excluded.failures, lastFailureAt = excluded.lastFailureAt
+            """,
+            [owner, accountId, algorithm, rounds, salt, hash, setAt, failures, lastFailureAt])
+    }
 }
 
 /// What checking a PIN against the store found.
@@ -59,13 +87,13 @@ extension AppDatabase {
     /// The accounts that have a PIN, for the lock mark.
     public func protectedAccounts() throws(StoreError) -> Set<AccountID> {
         try read { db in
-            Set(try Int64.fetchAll(db, sql: "SELECT accountId FROM pin WHERE accountId IS NOT NULL").map { AccountID($0) })
+            Set(try db.column("SELECT accountId FROM pin WHERE accountId IS NOT NULL", as: Int64.self).map { AccountID($0) })
         }
     }
 
     /// Whether `owner` has a PIN.
     public func hasPIN(_ owner: PINOwner) throws(StoreError) -> Bool {
-        try read { db in try PINRecord.exists(db, key: owner.key) }
+        try read { db in try Self.hasPIN(owner, db: db) }
     }
 
     /// Sets (or, with `newPIN` nil, clears) a PIN, in one transaction.
@@ -75,18 +103,15 @@ extension AppDatabase {
     /// PIN. A PIN not yet set needs no proof. A wrong proof is counted (on the
     /// profile and on the operator PIN, since either could have been meant)
     /// and the count is committed; then `wrongPIN` or `pinLockedOut` is thrown.
-    /// `rounds` below the default is only for tests.
-    public func setPIN(
-        _ newPIN: String?, for owner: PINOwner, proof: String?, at date: Date = Date(), rounds: Int = StoredPIN.defaultRounds
-    ) throws(StoreError) {
+    public func setPIN(_ newPIN: String?, for owner: PINOwner, proof: String?, at date: Date = Date()) throws(StoreError) {
         if let newPIN { try Self.checkPINFormat(newPIN, field: "new PIN") }
         // Hashed before the transaction: the slow part holds no lock.
-        let hashed = newPIN.map { StoredPIN(hashing: $0, rounds: rounds) }
+        let hashed = newPIN.map { StoredPIN(hashing: $0, rounds: pinRounds) }
         let outcome: Result<Void, StoreError> = try write { db in
-            if case .account(let id) = owner, try !AccountRecord.exists(db, key: id.rawValue) {
+            if case .account(let id) = owner, try !Rows.accountExists(id, db: db) {
                 throw StoreError.accountNotFound(id.description)
             }
-            switch try Self.authorize(owner, proof: proof, db: db, at: date) {
+            switch try Self.authorize(owner, proof: proof, db: db, at: date, rounds: pinRounds) {
             case .open, .accepted: break
             case .missing: return .failure(.pinRequired(owner.description))
             case .wrong(let retryAt): return .failure(.wrongPIN(owner.description, retryAt: retryAt))
@@ -97,9 +122,9 @@ extension AppDatabase {
                 try PINRecord(
                     owner: owner.key, accountId: accountID?.rawValue, algorithm: hashed.algorithm, rounds: hashed.rounds,
                     salt: Data(hashed.salt), hash: Data(hashed.hash), setAt: date, failures: 0, lastFailureAt: nil
-                ).upsert(db)
+                ).save(db: db)
             } else {
-                _ = try PINRecord.deleteOne(db, key: owner.key)
+                try db.execute("DELETE FROM pin WHERE owner = $1", [owner.key])
             }
             try Self.log("pin", session: nil, account: accountID, ["change": hashed == nil ? "cleared" : "set", "owner": owner.key], db: db, at: date)
             return .success(())
@@ -111,13 +136,13 @@ extension AppDatabase {
     /// the wrong form is refused uncounted): the
     /// station's operator keys open only after this.
     public func checkOperatorPIN(_ pin: String, at date: Date = Date()) throws(StoreError) {
-        let outcome: Result<Void, StoreError> = try write { db in try Self.operatorVerdict(pin, db: db, at: date) }
+        let outcome: Result<Void, StoreError> = try write { db in try Self.operatorVerdict(pin, db: db, at: date, rounds: pinRounds) }
         try outcome.get()
     }
 
     /// The operator PIN's check as an outcome, counted in `db`'s transaction.
-    private static func operatorVerdict(_ pin: String?, db: Database, at date: Date) throws -> Result<Void, StoreError> {
-        switch try verify(.operatorPIN, pin: pin, db: db, at: date) {
+    private static func operatorVerdict(_ pin: String?, db: any SQLConnection, at date: Date, rounds: Int) throws -> Result<Void, StoreError> {
+        switch try verify(.operatorPIN, pin: pin, db: db, at: date, rounds: rounds) {
         case .open: .failure(.pinNotSet(PINOwner.operatorPIN.description))
         case .accepted: .success(())
         case .missing: .failure(.pinRequired(PINOwner.operatorPIN.description))
@@ -130,9 +155,9 @@ extension AppDatabase {
     /// is itself counted when wrong.
     public func resetPINAttempts(of account: AccountID, operatorPIN: String?, at date: Date = Date()) throws(StoreError) {
         let outcome: Result<Void, StoreError> = try write { db in
-            guard try AccountRecord.exists(db, key: account.rawValue) else { throw StoreError.accountNotFound(account.description) }
-            if case .failure(let error) = try Self.operatorVerdict(operatorPIN, db: db, at: date) { return .failure(error) }
-            try db.execute(sql: "UPDATE pin SET failures = 0, lastFailureAt = NULL WHERE owner = ?", arguments: [PINOwner.account(account).key])
+            guard try Rows.accountExists(account, db: db) else { throw StoreError.accountNotFound(account.description) }
+            if case .failure(let error) = try Self.operatorVerdict(operatorPIN, db: db, at: date, rounds: pinRounds) { return .failure(error) }
+            try db.execute("UPDATE pin SET failures = 0, lastFailureAt = NULL WHERE owner = $1", [PINOwner.account(account).key])
             return .success(())
         }
         try outcome.get()
@@ -141,8 +166,10 @@ extension AppDatabase {
     /// How many wrong PINs in a row `owner` has, and when the next try may be made.
     public func pinAttempts(of owner: PINOwner, at date: Date = Date()) throws(StoreError) -> (failures: Int, lockedUntil: Date?) {
         try read { db in
-            guard let row = try PINRecord.fetchOne(db, key: owner.key) else { return (0, nil) }
-            return (row.failures, row.lockedUntil(now: date))
+            guard let row = try db.first(
+                "SELECT failures, lastFailureAt FROM pin WHERE owner = $1", [owner.key], { row in (try row[0] as Int, try row[1] as Date?) })
+            else { return (0, nil) }
+            return (row.0, Lockout.lockedUntil(failures: row.0, lastFailure: row.1, now: date))
         }
     }
 
@@ -156,14 +183,14 @@ extension AppDatabase {
     /// Checks `pin` against `owner`'s PIN and counts the outcome: a right
     /// PIN clears the count, a wrong one adds to it. A locked-out PIN is not
     /// looked at; a PIN of the wrong form is thrown as `badPIN` uncounted.
-    static func verify(_ owner: PINOwner, pin: String?, db: Database, at date: Date) throws -> PINVerdict {
-        guard let row = try PINRecord.fetchOne(db, key: owner.key) else { return .open }
+    static func verify(_ owner: PINOwner, pin: String?, db: any SQLConnection, at date: Date, rounds: Int) throws -> PINVerdict {
+        guard let row = try PINRecord.fetch(owner, db: db) else { return .open }
         if let pin { try checkPINFormat(pin, field: "PIN") }
         if let until = row.lockedUntil(now: date) { return .locked(until: until) }
         guard let pin else { return .missing }
         if row.stored.matches(pin) {
             try clearFailures(owner, db: db)
-            try rehashIfWeak(row, pin: pin, db: db)
+            try rehashIfWeak(row, pin: pin, db: db, rounds: rounds)
             return .accepted
         }
         return .wrong(retryAt: try countFailure(row, db: db, at: date))
@@ -171,10 +198,10 @@ extension AppDatabase {
 
     /// Replacing a profile's PIN: its own PIN or the operator's will do.
     /// Neither matching counts a failure on each that could be tried.
-    static func authorize(_ owner: PINOwner, proof: String?, db: Database, at date: Date) throws -> PINVerdict {
-        guard case .account = owner else { return try verify(owner, pin: proof, db: db, at: date) }
-        guard let own = try PINRecord.fetchOne(db, key: owner.key) else { return .open }
-        let station = try PINRecord.fetchOne(db, key: PINOwner.operatorPIN.key)
+    static func authorize(_ owner: PINOwner, proof: String?, db: any SQLConnection, at date: Date, rounds: Int) throws -> PINVerdict {
+        guard case .account = owner else { return try verify(owner, pin: proof, db: db, at: date, rounds: rounds) }
+        guard let own = try PINRecord.fetch(owner, db: db) else { return .open }
+        let station = try PINRecord.fetch(.operatorPIN, db: db)
         let ownLock = own.lockedUntil(now: date), stationLock = station?.lockedUntil(now: date)
         let candidates = [ownLock == nil ? own : nil, stationLock == nil ? station : nil].compactMap { $0 }
         if candidates.isEmpty { return .locked(until: [ownLock, stationLock].compactMap { $0 }.min()!) }
@@ -192,24 +219,32 @@ extension AppDatabase {
         return .wrong(retryAt: ownLock == nil ? waits[own.owner] : waits[PINOwner.operatorPIN.key])
     }
 
-    /// A PIN stored with parameters weaker than today's is stored again
-    /// with today's while it is known: raising the work factor needs no reset.
-    private static func rehashIfWeak(_ row: PINRecord, pin: String, db: Database) throws {
-        guard row.stored.needsRehash else { return }
-        let stronger = StoredPIN(hashing: pin)
+    /// A PIN stored with parameters weaker than today's (`rounds`) is
+    /// stored again with today's while it is known: raising the work factor
+    /// needs no reset.
+    private static func rehashIfWeak(_ row: PINRecord, pin: String, db: any SQLConnection, rounds: Int) throws {
+        guard row.stored.needsRehash(toward: rounds) else { return }
+        let stronger = StoredPIN(hashing: pin, rounds: rounds)
         try db.execute(
-            sql: "UPDATE pin SET algorithm = ?, rounds = ?, salt = ?, hash = ? WHERE owner = ?",
-            arguments: [stronger.algorithm, stronger.rounds, Data(stronger.salt), Data(stronger.hash), row.owner])
+            "UPDATE pin SET algorithm = $1, rounds = $2, salt = $3, hash = $4 WHERE owner = $5",
+            [stronger.algorithm, stronger.rounds, Data(stronger.salt), Data(stronger.hash), row.owner])
     }
 
-    private static func clearFailures(_ owner: PINOwner, db: Database) throws {
-        try db.execute(sql: "UPDATE pin SET failures = 0, lastFailureAt = NULL WHERE owner = ? AND failures > 0", arguments: [owner.key])
+    private static func clearFailures(_ owner: PINOwner, db: any SQLConnection) throws {
+        try db.execute("UPDATE pin SET failures = 0, lastFailureAt = NULL WHERE owner = $1 AND failures > 0", [owner.key])
     }
 
     /// Adds a wrong try; returns when the next may be made, if it must wait.
-    private static func countFailure(_ row: PINRecord, db: Database, at date: Date) throws -> Date? {
-        try db.execute(sql: "UPDATE pin SET failures = failures + 1, lastFailureAt = ? WHERE owner = ?", arguments: [date, row.owner])
-        return Lockout.retryAt(failures: row.failures + 1, lastFailure: date)
+    /// The count is the one the update leaves (`RETURNING`), not one read before.
+    private static func countFailure(_ row: PINRecord, db: any SQLConnection, at date: Date) throws -> Date? {
+        let failures = try db.value(
+            "UPDATE pin SET failures = failures + 1, lastFailureAt = $1 WHERE owner = $2 RETURNING failures", [date, row.owner], as: Int.self)
+        return Lockout.retryAt(failures: failures ?? row.failures + 1, lastFailure: date)
+    }
+
+    /// Whether `owner` has a PIN, inside a transaction.
+    static func hasPIN(_ owner: PINOwner, db: any SQLConnection) throws -> Bool {
+        try db.exists("SELECT 1 FROM pin WHERE owner = $1", [owner.key])
     }
 
     /// The one rule for acting as an account that has a PIN: making it
@@ -219,17 +254,17 @@ extension AppDatabase {
     /// refusal, with a wrong proof counted on the PIN it was offered as and a
     /// locked-out PIN not looked at. A proof of the wrong form is thrown as
     /// `badPIN` before anything is looked at, so it costs no try.
-    static func admit(_ account: AccountID, proof: PINProof?, db: Database, at date: Date) throws -> StoreError? {
+    static func admit(_ account: AccountID, proof: PINProof?, db: any SQLConnection, at date: Date, rounds: Int) throws -> StoreError? {
         let owner = PINOwner.account(account)
-        guard let row = try PINRecord.fetchOne(db, key: owner.key) else { return nil }
+        guard let row = try PINRecord.fetch(owner, db: db) else { return nil }
         switch proof {
         case nil:
             if let until = row.lockedUntil(now: date) { return .pinLockedOut(owner.description, until: until) }
             return .pinRequired(owner.description)
         case .account(let pin):
-            return try refusal(verify(owner, pin: pin, db: db, at: date), owner: owner)
+            return try refusal(verify(owner, pin: pin, db: db, at: date, rounds: rounds), owner: owner)
         case .operatorPIN(let pin):
-            let verdict = try verify(.operatorPIN, pin: pin, db: db, at: date)
+            let verdict = try verify(.operatorPIN, pin: pin, db: db, at: date, rounds: rounds)
             if verdict == .open { return .pinNotSet(PINOwner.operatorPIN.description) }
             if verdict == .accepted { try clearFailures(owner, db: db) }
             return try refusal(verdict, owner: .operatorPIN)

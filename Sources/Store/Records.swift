@@ -1,96 +1,77 @@
 import Foundation
-import GRDB
 import SwitchboardCore
 
-// Plain records, one per table; persistence lives here in the store, never
-// in the core's types. Column names match the migrations.
+// The rows the rules write, as SQL both engines take. Column names match the
+// migrations (PostgreSQL folds the unquoted names to lower case, the same in
+// every statement).
 
-struct AccountRecord: Codable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "account"
-    var id: Int64?
-    var name: String
-    /// `AccountOrder.nameKey(name)`: what the name is found and sorted by.
-    var nameKey: String
-    var createdAt: Date
-    var lastUsedAt: Date?
-    var useCount: Int
-
-    init(name: String, createdAt: Date, useCount: Int) {
-        self.name = name
-        nameKey = AccountOrder.nameKey(name)
-        self.createdAt = createdAt
-        self.useCount = useCount
+enum Rows {
+    /// Inserts an account; returns its id.
+    static func insertAccount(name: String, at date: Date, db: any SQLConnection) throws -> AccountID {
+        guard let id = try db.value(
+            "INSERT INTO account (name, nameKey, createdAt, useCount) VALUES ($1, $2, $3, 0) RETURNING id",
+            [name, AccountOrder.nameKey(name), date], as: Int64.self)
+        else { throw SQLDecodingError(description: "no id came back for a new account") }
+        return AccountID(id)
     }
 
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
-
-    static let identities = hasMany(IdentityRecord.self)
-}
-
-struct IdentityRecord: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "identity"
-    var provider: String
-    var subject: String
-    var accountId: Int64
-    var displayName: String?
-    var email: String?
-    /// `AccountOrder.emailKey(email)`: what the email is found by.
-    var emailKey: String?
-    var emailVerified: Bool
-    var state: String
-    var linkedAt: Date
-    var checkedAt: Date?
-
-    init(_ linked: LinkedIdentity, account: AccountID, at date: Date) {
-        provider = linked.identity.provider.rawValue
-        subject = linked.identity.subject
-        accountId = account.rawValue
-        displayName = linked.displayName
-        email = linked.email
-        emailKey = linked.email.map(AccountOrder.emailKey)
-        emailVerified = linked.emailVerified
-        state = linked.state.rawValue
-        linkedAt = date
-        checkedAt = date
+    static func accountExists(_ id: AccountID, db: any SQLConnection) throws -> Bool {
+        try db.exists("SELECT 1 FROM account WHERE id = $1", [id.rawValue])
     }
 
-    var identity: Identity { Identity(provider: ProviderID(provider), subject: subject) }
-
-    var linked: LinkedIdentity {
-        LinkedIdentity(
-            identity: identity, displayName: displayName, email: email, emailVerified: emailVerified,
-            state: CredentialState(rawValue: state) ?? .notFound)
+    static func insertIdentity(_ linked: LinkedIdentity, account: AccountID, at date: Date, db: any SQLConnection) throws {
+        try db.execute(
+            """
+            INSERT INTO identity (provider, subject, accountId, displayName, email, emailKey, emailVerified, state, linkedAt, checkedAt, login)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10)
+            """,
+            [linked.identity.provider.rawValue, linked.identity.subject, account.rawValue, linked.displayName, linked.email,
+             linked.email.map(AccountOrder.emailKey), linked.emailVerified, linked.state.rawValue, date, linked.login])
     }
 
-    static func key(_ identity: Identity) -> [String: any DatabaseValueConvertible] {
-        ["provider": identity.provider.rawValue, "subject": identity.subject]
+    /// The account and state of an identity, or nil when nobody has it.
+    static func identity(_ identity: Identity, db: any SQLConnection) throws -> (account: AccountID, state: String)? {
+        try db.first("SELECT accountId, state FROM identity WHERE provider = $1 AND subject = $2", identity.key) { row in
+            (AccountID(try row[0]), try row[1])
+        }
     }
-}
 
-struct SessionRecord: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "session"
-    var key: String
-    var accountId: Int64?
-    var updatedAt: Date
-    var lifetime: String?
-}
+    /// Stores an identity's tokens, replacing any it had.
+    static func saveTokens(_ tokens: TokenSet, for identity: Identity, at date: Date, db: any SQLConnection) throws {
+        try db.execute(
+            """
+            INSERT INTO credential (provider, subject, accessToken, refreshToken, idToken, tokenType, scope, expiresAt, updatedAt)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+            ON CONFLICT (provider, subject) DO UPDATE SET
+              accessToken = excluded.accessToken, refreshToken = excluded.refreshToken, idToken = excluded.idToken,
+              tokenType = excluded.tokenType, scope = excluded.scope, expiresAt = excluded.expiresAt, updatedAt = excluded.updatedAt
+            """,
+            [identity.provider.rawValue, identity.subject, tokens.accessToken, tokens.refreshToken, tokens.idToken, tokens.tokenType,
+             tokens.scope, tokens.expiresAt.map { Date(timeIntervalSince1970: $0.secondsSince1970) }, date])
+    }
 
-struct FavouriteRecord: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "favourite"
-    var accountId: Int64
-    var showId: String
-    var createdAt: Date
-}
+    /// An identity's stored tokens; nil when none are.
+    static func tokens(of identity: Identity, db: any SQLConnection) throws -> TokenSet? {
+        try db.first(
+            "SELECT accessToken, refreshToken, idToken, tokenType, scope, expiresAt FROM credential WHERE provider = $1 AND subject = $2",
+            identity.key
+        ) { row -> TokenSet? in
+            guard let access: String = try row[0] else { return nil }
+            let expiresAt: Date? = try row[5]
+            return TokenSet(
+                accessToken: access, refreshToken: try row[1], idToken: try row[2], tokenType: try row[3] ?? "Bearer", scope: try row[4],
+                expiresAt: expiresAt.map { Moment(secondsSince1970: $0.timeIntervalSince1970) })
+        } ?? nil
+    }
 
-struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "event"
-    var id: Int64?
-    var at: Date
-    var session: String?
-    var kind: String
-    var accountId: Int64?
-    /// JSON object of non-secret details.
-    var detail: String
-
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+    /// Appends to the event log; `detail` is a JSON object of non-secret strings.
+    static func insertEvent(
+        kind: String, session: String?, account: AccountID?, detail: String, at date: Date, db: any SQLConnection
+    ) throws {
+        guard let id = try db.value(
+            "INSERT INTO event (at, session, kind, accountId, detail) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+            [date, session, kind, account?.rawValue, detail], as: Int64.self)
+        else { throw SQLDecodingError(description: "no id came back for a new event") }
+        db.appended(ChangePayload.Event(id: id, kind: kind, session: session, account: account?.rawValue, detail: detail))
+    }
 }

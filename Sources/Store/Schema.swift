@@ -3,7 +3,7 @@ import SwitchboardCore
 /// The schema's identity and the queries that list accounts, in one place:
 /// the migrations create what these read.
 enum StoreSchema {
-    /// `PRAGMA application_id` of a Switchboard database ("SWBD").
+    /// `PRAGMA application_id` of a Switchboard SQLite database ("SWBD").
     static let applicationID: Int32 = 0x5357_4244
 
     /// The migrations' names, oldest first. Never edit a shipped one; add another.
@@ -14,7 +14,16 @@ enum StoreSchema {
         "v4: profile and operator PINs with their failed attempts",
         "v5: a terminal's session bound to the terminal's lifetime",
         "v6: accounts found by name and email and listed by name through indexes; the oldest events may be pruned",
+        "v7: an identity's login name at its provider",
+        "v8: identities indexed by account with what a listing shows",
     ]
+
+    /// The index by account that holds every column of an identity a
+    /// listing shows, in link order (`AccountPageSQL.stream`), on either engine.
+    static let identityByAccountSQL = """
+        CREATE INDEX identity_by_account
+        ON identity (accountId, linkedAt, provider, subject, displayName, email, emailVerified, state, login)
+        """
 
     /// Accounts (`id`, `name`), most recently then most often used first;
     /// `filter` is a condition on `id` such as `IN (?)`, or nil for all.
@@ -26,24 +35,37 @@ enum StoreSchema {
     }
 
     /// Identities (`accountId`, `provider`, `subject`, `displayName`,
-    /// `email`, `emailVerified`, `state`), oldest link first; `filter` is a
+    /// `email`, `emailVerified`, `state`, `login`), oldest link first; `filter` is a
     /// condition on `accountId`, or nil for all.
     static func identitiesSQL(filter: String?) -> String {
         """
-        SELECT accountId, provider, subject, displayName, email, emailVerified, state
+        SELECT accountId, provider, subject, displayName, email, emailVerified, state, login
         FROM identity \(filter.map { "WHERE accountId \($0)" } ?? "")
         ORDER BY linkedAt, provider, subject
         """
     }
 
     /// The session row that decides who is active, with the lifetime of the terminal that chose.
-    static let activeSQL = "SELECT accountId, lifetime FROM session WHERE key = ?"
+    static let activeSQL = "SELECT accountId, lifetime FROM session WHERE key = $1"
+
+    /// `activeSQL`'s row with the account's name and identities (in
+    /// `identitiesSQL`'s order), a row per identity: who is active, in one statement.
+    static let activeAccountSQL = """
+        SELECT session.accountId, session.lifetime, account.name,
+          identity.provider, identity.subject, identity.displayName, identity.email, identity.emailVerified, identity.state,
+          identity.login
+        FROM session
+          LEFT JOIN account ON account.id = session.accountId
+          LEFT JOIN identity ON identity.accountId = account.id
+        WHERE session.key = $1
+        ORDER BY identity.linkedAt, identity.provider, identity.subject
+        """
 
     /// Stores who a session acts as, bound to the lifetime of the terminal
     /// that chose (NULL for a named session).
     static let chooseSQL = """
-        INSERT INTO session (key, accountId, updatedAt, lifetime) VALUES (?1, ?2, ?3, ?4)
-        ON CONFLICT(key) DO UPDATE SET accountId = ?2, updatedAt = ?3, lifetime = ?4
+        INSERT INTO session (key, accountId, updatedAt, lifetime) VALUES ($1, $2, $3, $4)
+        ON CONFLICT (key) DO UPDATE SET accountId = excluded.accountId, updatedAt = excluded.updatedAt, lifetime = excluded.lifetime
         """
 
     /// The account a session last acted as, from the event log: the newest
@@ -53,21 +75,33 @@ enum StoreSchema {
     static let lastActiveSQL = """
         SELECT account.id FROM (
             SELECT accountId FROM event
-            WHERE session = ? AND kind IN ('signIn', 'switch', 'signOut', 'merge') AND accountId IS NOT NULL
+            WHERE session = $1 AND kind IN ('signIn', 'switch', 'signOut', 'merge') AND accountId IS NOT NULL
             ORDER BY id DESC LIMIT 1
         ) AS last JOIN account ON account.id = last.accountId
         """
 
     /// The starred shows of one account.
-    static let favouritesSQL = "SELECT showId FROM favourite WHERE accountId = ?"
+    static let favouritesSQL = "SELECT showId FROM favourite WHERE accountId = $1"
+
+    /// The columns `identity(_ row:)` reads, in its order.
+    static let identityColumns = """
+        identity.provider, identity.subject, identity.displayName, identity.email, identity.emailVerified, identity.state, identity.login
+        """
+
+    /// An identity read as `identityColumns` (from the row's first column).
+    static func identity(_ row: any SQLRow) throws -> LinkedIdentity {
+        identity(
+            provider: try row[0], subject: try row[1], displayName: try row[2], email: try row[3], emailVerified: try row[4], state: try row[5],
+            login: try row[6])
+    }
 
     /// One identity row of `identitiesSQL`, as the chooser sees it.
     static func identity(
-        provider: String, subject: String, displayName: String?, email: String?, emailVerified: Bool, state: String
+        provider: String, subject: String, displayName: String?, email: String?, emailVerified: Bool, state: String, login: String?
     ) -> LinkedIdentity {
         LinkedIdentity(
             identity: Identity(provider: ProviderID(provider), subject: subject), displayName: displayName, email: email,
-            emailVerified: emailVerified, state: CredentialState(rawValue: state) ?? .notFound)
+            emailVerified: emailVerified, state: CredentialState(rawValue: state) ?? .notFound, login: login)
     }
 
     /// Accounts in their order, each with its identities.
@@ -81,9 +115,11 @@ enum StoreSchema {
     /// terminal of the same name chose (one that has closed), nor as a
     /// session named from elsewhere; a named session does not act as a
     /// terminal's. No session acts as the machine default's choice but the
-    /// machine default itself.
-    static func activeID(_ row: (accountId: Int64?, lifetime: String?)?, session: SessionKey) -> AccountID? {
-        guard let row, row.lifetime == session.lifetime else { return nil }
+    /// machine default itself. On a shared store a named session reads a
+    /// station's terminal session too (`STATION/TERMINAL`, as an operator
+    /// names it from anywhere).
+    static func activeID(_ row: (accountId: Int64?, lifetime: String?)?, session: SessionKey, shared: Bool = false) -> AccountID? {
+        guard let row, row.lifetime == session.lifetime || shared && session.lifetime == nil else { return nil }
         return row.accountId.map { AccountID($0) }
     }
 }

@@ -10,8 +10,16 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case newerSchema(path: String, unknown: [String])
     /// The file is damaged or not a database at all.
     case corrupt(path: String, detail: String)
-    /// The file or its folder cannot be created, opened or written.
+    /// The file or its folder cannot be created, opened or written; or the
+    /// server (named as `path`) refused the connection or a statement.
     case unavailable(path: String, detail: String)
+    /// The store named is not one that can be used (a URL that is not
+    /// PostgreSQL's, a password on the command line, two stores named);
+    /// the message says which.
+    case badLocation(String)
+    /// The store's server cannot be reached (refused, gone, timed out);
+    /// `server` names it without a password.
+    case offline(server: String, detail: String)
     /// No account matches.
     case accountNotFound(String)
     /// Several accounts match; the candidates are listed.
@@ -39,10 +47,16 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case .notSwitchboard(let path) where path.hasPrefix("postgresql://"):
+            "\(path): the schema holds tables that are not Switchboard's; nothing was changed. Give Switchboard a database (or a schema, with options=-csearch_path=NAME in the URL) of its own."
         case .notSwitchboard(let path):
             "\(path): not a Switchboard database (it belongs to something else); nothing was changed. Use --database to pick another file."
         case .newerSchema(let path, let unknown):
             "\(path): written by a newer Switchboard (unknown migrations: \(unknown.joined(separator: ", "))); upgrade Switchboard. Nothing was changed."
+        case .badLocation(let message):
+            message
+        case .offline(let server, let detail):
+            "\(server): the store's server cannot be reached" + (detail.isEmpty ? "" : " (\(detail))") + "; nothing was changed"
         case .corrupt(let path, let detail):
             "\(path): the database is damaged or not a database (\(detail)); nothing was changed. Move it aside to start afresh."
         case .unavailable(let path, let detail):

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import SwitchboardCore
 
 /// How a sign-in was applied to the store.
@@ -59,24 +58,22 @@ extension AppDatabase {
                 try Self.refresh(identity, tokens: tokens, db: db, at: date)
                 // Approving a code is no PIN: an account with one is made active by a switch
                 // that gives it (the tokens just stored stay for then).
-                if id != previous.id, let refusal = try Self.admit(id, proof: nil, db: db, at: date) {
+                if id != previous.id, let refusal = try Self.admit(id, proof: nil, db: db, at: date, rounds: pinRounds) {
                     return .success(.needsPIN(account: id, refusal: refusal))
                 }
                 let change = try Self.makeActive(id, session: session, previous: previous, reason: .signedIn(isNew: false), db: db, at: date)
                 try Self.log("signIn", session: session, account: id, ["identity": identity.identity.description], db: db, at: date)
                 return .success(.completed(account: change.current.account!, isNew: false, linked: false, change: change, possibleMatches: matches))
             case .createAccount:
-                var account = AccountRecord(name: Self.name(for: identity), createdAt: date, useCount: 0)
-                try account.insert(db)
-                let id = AccountID(account.id!)
-                try IdentityRecord(identity, account: id, at: date).insert(db)
-                if let tokens { try CredentialRecord(identity.identity, tokens, at: date).insert(db) }
+                let id = try Rows.insertAccount(name: Self.name(for: identity), at: date, db: db)
+                try Rows.insertIdentity(identity, account: id, at: date, db: db)
+                if let tokens { try Rows.saveTokens(tokens, for: identity.identity, at: date, db: db) }
                 let change = try Self.makeActive(id, session: session, previous: previous, reason: .signedIn(isNew: true), db: db, at: date)
                 try Self.log("signIn", session: session, account: id, ["identity": identity.identity.description, "isNew": "true"], db: db, at: date)
                 return .success(.completed(account: change.current.account!, isNew: true, linked: false, change: change, possibleMatches: matches))
             case .link(let id):
-                try IdentityRecord(identity, account: id, at: date).insert(db)
-                if let tokens { try CredentialRecord(identity.identity, tokens, at: date).insert(db) }
+                try Rows.insertIdentity(identity, account: id, at: date, db: db)
+                if let tokens { try Rows.saveTokens(tokens, for: identity.identity, at: date, db: db) }
                 try Self.log("link", session: session, account: id, ["identity": identity.identity.description], db: db, at: date)
                 let current = try Self.active(db, session: session)
                 let change = UserStatusChanged(session: session, previous: previous, current: current, reason: .linked(identity.identity))
@@ -111,7 +108,7 @@ extension AppDatabase {
                 try Self.refresh(identity, tokens: tokens, db: db, at: date)
                 // A switch, as any other: an account with a PIN takes it (`switchAccount(to:session:pin:)`);
                 // the tokens just signed in for are kept for when it is given.
-                if let refusal = try Self.admit(owner, proof: nil, db: db, at: date) { return .failure(refusal) }
+                if let refusal = try Self.admit(owner, proof: nil, db: db, at: date, rounds: pinRounds) { return .failure(refusal) }
                 let change = try Self.makeActive(owner, session: session, previous: previous, reason: .switched, db: db, at: date)
                 try Self.log("switch", session: session, account: owner, ["conflict": conflict.identity.description], db: db, at: date)
                 return .success(change)
@@ -138,10 +135,10 @@ extension AppDatabase {
             guard let account else {
                 return .success(try Self.signOut(session: session, previous: previous, db: db, at: date))
             }
-            guard try AccountRecord.exists(db, key: account.rawValue) else {
+            guard try Rows.accountExists(account, db: db) else {
                 throw StoreError.accountNotFound(account.description)
             }
-            if let refusal = try Self.admit(account, proof: pin, db: db, at: date) { return .failure(refusal) }
+            if let refusal = try Self.admit(account, proof: pin, db: db, at: date, rounds: pinRounds) { return .failure(refusal) }
             let change = try Self.makeActive(account, session: session, previous: previous, reason: .switched, db: db, at: date)
             try Self.log("switch", session: session, account: account, [:], db: db, at: date)
             return .success(change)
@@ -174,27 +171,27 @@ extension AppDatabase {
     public func disconnect(_ identity: Identity, session: SessionKey, pin: PINProof? = nil, at date: Date = Date()) throws(StoreError) -> DisconnectResult {
         let outcome: Result<DisconnectResult, StoreError> = try write { db in
             let previous = try Self.active(db, session: session)
-            guard let record = try IdentityRecord.fetchOne(db, key: IdentityRecord.key(identity)) else {
+            guard let owner = try Rows.identity(identity, db: db)?.account else {
                 throw StoreError.identityNotFound(identity.description)
             }
-            if let refusal = try Self.admit(AccountID(record.accountId), proof: pin, db: db, at: date) { return .failure(refusal) }
-            let forgotten = try CredentialRecord.fetchOne(db, key: IdentityRecord.key(identity))?.tokens
-            try record.delete(db)
-            let remaining = try IdentityRecord.filter(Column("accountId") == record.accountId).fetchCount(db)
+            if let refusal = try Self.admit(owner, proof: pin, db: db, at: date, rounds: pinRounds) { return .failure(refusal) }
+            let forgotten = try Rows.tokens(of: identity, db: db)
+            try db.execute("DELETE FROM identity WHERE provider = $1 AND subject = $2", identity.key)
+            let remaining = try db.value("SELECT count(*) FROM identity WHERE accountId = $1", [owner.rawValue], as: Int.self) ?? 0
             var signedOut: [UserStatusChanged] = []
             if remaining == 0 {
                 // Every other session acting as the account is told, not silently emptied.
                 signedOut = try Self.signOutSessions(
-                    of: AccountID(record.accountId), except: session, reason: .disconnected(identity), db: db, at: date)
-                _ = try AccountRecord.deleteOne(db, key: record.accountId)
+                    of: owner, except: session, reason: .disconnected(identity), db: db, at: date)
+                try db.execute("DELETE FROM account WHERE id = $1", [owner.rawValue])
             }
-            try Self.log("disconnect", session: session, account: AccountID(record.accountId),
+            try Self.log("disconnect", session: session, account: owner,
                          ["identity": identity.description, "accountRemoved": String(remaining == 0)], db: db, at: date)
             let change = UserStatusChanged(
                 session: session, previous: previous, current: try Self.active(db, session: session),
                 reason: .disconnected(identity))
             return .success(DisconnectResult(
-                identity: identity, owner: AccountID(record.accountId), change: change, accountRemoved: remaining == 0, signedOut: signedOut, forgotten: forgotten))
+                identity: identity, owner: owner, change: change, accountRemoved: remaining == 0, signedOut: signedOut, forgotten: forgotten))
         }
         return try outcome.get()
     }
@@ -204,9 +201,9 @@ extension AppDatabase {
     /// operator PIN (`admit`), counted as any other try.
     public func admitTokenUse(of account: AccountID, session: SessionKey, pin: PINProof? = nil, at date: Date = Date()) throws(StoreError) {
         let outcome: Result<Void, StoreError> = try write { db in
-            guard try AccountRecord.exists(db, key: account.rawValue) else { throw StoreError.accountNotFound(account.description) }
+            guard try Rows.accountExists(account, db: db) else { throw StoreError.accountNotFound(account.description) }
             if try Self.activeID(db, session: session) == account { return .success(()) }
-            if let refusal = try Self.admit(account, proof: pin, db: db, at: date) { return .failure(refusal) }
+            if let refusal = try Self.admit(account, proof: pin, db: db, at: date, rounds: pinRounds) { return .failure(refusal) }
             return .success(())
         }
         try outcome.get()
@@ -214,11 +211,13 @@ extension AppDatabase {
 
     /// Stars or unstars a show for an account.
     public func setFavourite(_ show: String, starred: Bool, for account: AccountID, at date: Date = Date()) throws(StoreError) {
-        try write { db in
+        try write { db -> Void in
             if starred {
-                try FavouriteRecord(accountId: account.rawValue, showId: show, createdAt: date).insert(db, onConflict: .ignore)
+                try db.execute(
+                    "INSERT INTO favourite (accountId, showId, createdAt) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                    [account.rawValue, show, date])
             } else {
-                _ = try FavouriteRecord.deleteOne(db, key: ["accountId": account.rawValue, "showId": show])
+                try db.execute("DELETE FROM favourite WHERE accountId = $1 AND showId = $2", [account.rawValue, show])
             }
         }
     }
@@ -232,15 +231,15 @@ extension AppDatabase {
 
     private static func makeActive(
         _ account: AccountID, session: SessionKey, previous: ActiveAccount, reason: StatusChangeReason,
-        db: Database, at date: Date
+        db: any SQLConnection, at date: Date
     ) throws -> UserStatusChanged {
         try forgetClosedTerminals(db, at: date)
         try choose(account, session: session, db: db, at: date)
-        try db.execute(sql: "UPDATE account SET lastUsedAt = ?, useCount = useCount + 1 WHERE id = ?", arguments: [date, account.rawValue])
+        try db.execute("UPDATE account SET lastUsedAt = $1, useCount = useCount + 1 WHERE id = $2", [date, account.rawValue])
         return UserStatusChanged(session: session, previous: previous, current: try active(db, session: session), reason: reason)
     }
 
-    private static func signOut(session: SessionKey, previous: ActiveAccount, db: Database, at date: Date) throws -> UserStatusChanged {
+    private static func signOut(session: SessionKey, previous: ActiveAccount, db: any SQLConnection, at date: Date) throws -> UserStatusChanged {
         try forgetClosedTerminals(db, at: date)
         try choose(nil, session: session, db: db, at: date)
         try log("signOut", session: session, account: previous.id, [:], db: db, at: date)
@@ -250,11 +249,13 @@ extension AppDatabase {
     /// Signs out every session acting as `account` (but `except`), logging
     /// each with its reason; returns the changes for the bus.
     static func signOutSessions(
-        of account: AccountID, except: SessionKey? = nil, reason: StatusChangeReason, db: Database, at date: Date
+        of account: AccountID, except: SessionKey? = nil, reason: StatusChangeReason, db: any SQLConnection, at date: Date
     ) throws -> [UserStatusChanged] {
         var changes: [UserStatusChanged] = []
-        for row in try SessionRecord.filter(Column("accountId") == account.rawValue && Column("key") != except?.rawValue).fetchAll(db) {
-            let key = SessionKey(stored: row.key, lifetime: row.lifetime)
+        let rows = try db.map("SELECT key, lifetime FROM session WHERE accountId = $1 ORDER BY key", [account.rawValue]) { row in
+            SessionKey(stored: try row[0], lifetime: try row[1])
+        }
+        for key in rows where key.rawValue != except?.rawValue {
             let before = try active(db, session: key)
             try choose(nil, session: key, db: db, at: date)
             let detail: [String: String] =
@@ -271,52 +272,61 @@ extension AppDatabase {
 
     private static func merge(
         _ source: AccountID, into target: AccountID, session: SessionKey, previous: ActiveAccount,
-        db: Database, at date: Date
+        db: any SQLConnection, at date: Date
     ) throws -> UserStatusChanged {
         guard source != target else { throw StoreError.accountNotFound(source.description) }
         let directory = DatabaseDirectory(db: db)
-        for id in [source, target] where try !AccountRecord.exists(db, key: id.rawValue) {
+        for id in [source, target] where try !Rows.accountExists(id, db: db) {
             throw StoreError.accountNotFound(id.description)
         }
         let clash = Set(try directory.identities(of: source).map(\.provider))
             .intersection(try directory.identities(of: target).map(\.provider))
         guard clash.isEmpty else { throw StoreError.mergeRefused(clash.sorted()) }
         // The source's PIN would be lost with it.
-        if try PINRecord.exists(db, key: PINOwner.account(source).key) { throw StoreError.mergeOfProtected(PINOwner.account(source).description) }
+        if try Self.hasPIN(.account(source), db: db) { throw StoreError.mergeOfProtected(PINOwner.account(source).description) }
         // Other sessions acting as the source would act as a target with a PIN without giving it: they are signed out.
-        if try PINRecord.exists(db, key: PINOwner.account(target).key) {
+        if try Self.hasPIN(.account(target), db: db) {
             _ = try signOutSessions(of: source, except: session, reason: .merged, db: db, at: date)
         }
-        let ids: StatementArguments = [target.rawValue, source.rawValue]
-        try db.execute(sql: "UPDATE identity SET accountId = ? WHERE accountId = ?", arguments: ids)
-        try db.execute(sql: """
-            INSERT OR IGNORE INTO favourite (accountId, showId, createdAt)
-            SELECT ?, showId, createdAt FROM favourite WHERE accountId = ?
-            """, arguments: ids)
+        let ids: [any SQLBindable] = [target.rawValue, source.rawValue]
+        try db.execute("UPDATE identity SET accountId = $1 WHERE accountId = $2", ids)
+        try db.execute("""
+            INSERT INTO favourite (accountId, showId, createdAt)
+            SELECT $1, showId, createdAt FROM favourite WHERE accountId = $2
+            ON CONFLICT DO NOTHING
+            """, ids)
         // Other sessions acting as the source now act as the target: logged, not silent.
-        let moved = try String.fetchAll(db, sql: "SELECT key FROM session WHERE accountId = ? AND key != ?", arguments: [source.rawValue, session.rawValue])
-        try db.execute(sql: "UPDATE session SET accountId = ? WHERE accountId = ?", arguments: ids)
+        let moved = try db.column(
+            "SELECT key FROM session WHERE accountId = $1 AND key != $2 ORDER BY key", [source.rawValue, session.rawValue], as: String.self)
+        try db.execute("UPDATE session SET accountId = $1 WHERE accountId = $2", ids)
         for key in moved {
             try log("merge", session: SessionKey(stored: key), account: target, ["from": source.description], db: db, at: date)
         }
-        try db.execute(sql: """
+        // The later of the two last uses (either may be none).
+        try db.execute("""
             UPDATE account SET
-              useCount = useCount + (SELECT useCount FROM account WHERE id = ?2),
-              lastUsedAt = max(coalesce(lastUsedAt, 0), coalesce((SELECT lastUsedAt FROM account WHERE id = ?2), 0))
-            WHERE id = ?1
-            """, arguments: ids)
-        _ = try AccountRecord.deleteOne(db, key: source.rawValue)
+              useCount = useCount + (SELECT useCount FROM account WHERE id = $2),
+              lastUsedAt = CASE
+                WHEN lastUsedAt IS NULL THEN (SELECT lastUsedAt FROM account WHERE id = $2)
+                WHEN (SELECT lastUsedAt FROM account WHERE id = $2) > lastUsedAt THEN (SELECT lastUsedAt FROM account WHERE id = $2)
+                ELSE lastUsedAt END
+            WHERE id = $1
+            """, ids)
+        try db.execute("DELETE FROM account WHERE id = $1", [source.rawValue])
         try log("merge", session: session, account: target, ["from": source.description], db: db, at: date)
         return UserStatusChanged(session: session, previous: previous, current: try active(db, session: session), reason: .merged)
     }
 
     /// Updates what the provider says about a known identity, and its tokens.
-    private static func refresh(_ identity: LinkedIdentity, tokens: TokenSet?, db: Database, at date: Date) throws {
-        if let tokens { try CredentialRecord(identity.identity, tokens, at: date).upsert(db) }
+    private static func refresh(_ identity: LinkedIdentity, tokens: TokenSet?, db: any SQLConnection, at date: Date) throws {
+        if let tokens { try Rows.saveTokens(tokens, for: identity.identity, at: date, db: db) }
         try db.execute(
-            sql: "UPDATE identity SET displayName = ?, email = ?, emailKey = ?, emailVerified = ?, state = ?, checkedAt = ? WHERE provider = ? AND subject = ?",
-            arguments: [identity.displayName, identity.email, identity.email.map(AccountOrder.emailKey), identity.emailVerified, identity.state.rawValue, date,
-                        identity.provider.rawValue, identity.identity.subject])
+            """
+            UPDATE identity SET displayName = $1, email = $2, emailKey = $3, emailVerified = $4, state = $5, checkedAt = $6, login = $7
+            WHERE provider = $8 AND subject = $9
+            """,
+            [identity.displayName, identity.email, identity.email.map(AccountOrder.emailKey), identity.emailVerified, identity.state.rawValue,
+             date, identity.login, identity.provider.rawValue, identity.identity.subject])
     }
 
     /// Stores who `session` acts as (`StoreSchema.chooseSQL`). A session
@@ -324,24 +334,29 @@ extension AppDatabase {
     /// that terminal may still be open: only the terminal changes it. (The
     /// sessions of closed terminals are forgotten once per choice made in a
     /// session, by `makeActive` and `signOut`, not again for every session
-    /// a merge or disconnect signs out.)
-    private static func choose(_ account: AccountID?, session: SessionKey, db: Database, at date: Date) throws {
-        if session.lifetime == nil, try String.fetchOne(db, sql: "SELECT lifetime FROM session WHERE key = ?", arguments: [session.rawValue]) != nil {
-            throw StoreError.terminalSession(session.rawValue)
+    /// a merge or disconnect signs out.) On a shared store a named session
+    /// may sign a station's terminal out, as an operator does, but not
+    /// switch it to someone.
+    private static func choose(_ account: AccountID?, session: SessionKey, db: any SQLConnection, at date: Date) throws {
+        if session.lifetime == nil, try db.exists("SELECT 1 FROM session WHERE key = $1 AND lifetime IS NOT NULL", [session.rawValue]) {
+            // A fleet's operator signs a station's terminal out from anywhere; the row stays the terminal's.
+            guard db.isShared, account == nil else { throw StoreError.terminalSession(session.rawValue) }
+            try db.execute("UPDATE session SET accountId = NULL, updatedAt = $2 WHERE key = $1", [session.rawValue, date])
+            return
         }
-        try db.execute(sql: StoreSchema.chooseSQL, arguments: [session.rawValue, account?.rawValue, date, session.lifetime])
+        try db.execute(StoreSchema.chooseSQL, [session.rawValue, account?.rawValue, date, session.lifetime])
     }
 
     /// Deletes the session rows of terminals that are closed (their session
     /// leader gone, or of an earlier boot), logging each as `ended` with who
     /// it acted as. A lifetime that cannot be judged is kept.
-    static func forgetClosedTerminals(_ db: Database, at date: Date) throws {
-        let rows = try Row.fetchAll(db, sql: "SELECT key, accountId, lifetime FROM session WHERE lifetime IS NOT NULL")
-        for row in rows {
-            let lifetime: String = row[2]
+    static func forgetClosedTerminals(_ db: any SQLConnection, at date: Date) throws {
+        let rows = try db.map("SELECT key, accountId, lifetime FROM session WHERE lifetime IS NOT NULL ORDER BY key") { row in
+            (key: try row[0] as String, account: try row[1] as Int64?, lifetime: try row[2] as String)
+        }
+        for (key, account, lifetime) in rows {
             guard TerminalIdentity.isOpen(lifetime) == false else { continue }
-            let key: String = row[0], account: Int64? = row[1]
-            try db.execute(sql: "DELETE FROM session WHERE key = ? AND lifetime = ?", arguments: [key, lifetime])
+            try db.execute("DELETE FROM session WHERE key = $1 AND lifetime = $2", [key, lifetime])
             try log("ended", session: SessionKey(stored: key), account: account.map { AccountID($0) }, [:], db: db, at: date)
         }
     }
@@ -349,16 +364,14 @@ extension AppDatabase {
     /// Who the session stored as `name` acts as, whichever terminal (if
     /// any) chose it, with that terminal's lifetime: what a change feed
     /// reports for an event of that session.
-    static func stored(_ db: Database, name: String) throws -> (active: ActiveAccount, lifetime: String?) {
-        guard let row = try Row.fetchOne(db, sql: StoreSchema.activeSQL, arguments: [name]) else { return (.anonymous, nil) }
-        let lifetime: String? = row[1]
-        return (try active(db, session: SessionKey(stored: name, lifetime: lifetime)), lifetime)
+    static func stored(_ db: any SQLConnection, name: String) throws -> (active: ActiveAccount, lifetime: String?) {
+        let stored = try storedSession(db, name: name)
+        return (stored.account.map { .account($0) } ?? .anonymous, stored.row?.lifetime)
     }
 
-    static func log(_ kind: String, session: SessionKey?, account: AccountID?, _ detail: [String: String], db: Database, at date: Date) throws {
+    static func log(_ kind: String, session: SessionKey?, account: AccountID?, _ detail: [String: String], db: any SQLConnection, at date: Date) throws {
         let json = String(decoding: try JSONEncoder.sorted.encode(detail), as: UTF8.self)
-        var event = EventRecord(at: date, session: session?.rawValue, kind: kind, accountId: account?.rawValue, detail: json)
-        try event.insert(db)
+        try Rows.insertEvent(kind: kind, session: session?.rawValue, account: account, detail: json, at: date, db: db)
     }
 
     /// A new account's name: the provider's display name, else the email's

@@ -86,3 +86,17 @@ public struct SignInProgress: BusEvent, Hashable {
         self.phase = phase
     }
 }
+
+/// The store's server went away or came back (a shared store only). While
+/// it is away, a chooser says so and refuses to act; once it is back, what
+/// other stations changed meanwhile arrives as their usual events.
+public struct StoreReachabilityChanged: BusEvent, Hashable {
+    /// Whether the store can be reached now.
+    public let online: Bool
+    /// What went wrong, naming the server (never a password); empty when online.
+    public let detail: String
+    public init(online: Bool, detail: String = "") {
+        self.online = online
+        self.detail = detail
+    }
+}

@@ -78,16 +78,21 @@ public struct LinkedIdentity: Hashable, Sendable, Codable {
     public var email: String?
     public var emailVerified: Bool
     public var state: CredentialState
+    /// The name the person signs in to the provider's own services with
+    /// (GitHub's `login`, OpenID Connect's `preferred_username`), when the
+    /// provider said: git is given it as the username with a token.
+    public var login: String?
 
     public init(
         identity: Identity, displayName: String? = nil, email: String? = nil,
-        emailVerified: Bool = false, state: CredentialState = .authorized
+        emailVerified: Bool = false, state: CredentialState = .authorized, login: String? = nil
     ) {
         self.identity = identity
         self.displayName = displayName
         self.email = email
         self.emailVerified = emailVerified
         self.state = state
+        self.login = login
     }
 
     public var provider: ProviderID { identity.provider }

@@ -63,8 +63,14 @@ public struct TerminalIdentity: Hashable, Sendable {
         return "\(hostName())/\(boot)/\(leader)/\(stat.start)"
     }
 
+    /// This terminal as a shared store knows it: `STATION/NAME`
+    /// (`lab-3/tty1`), so that `tty1` on two stations are two sessions.
+    public func at(station: String) -> TerminalIdentity {
+        TerminalIdentity(name: station + "/" + name, lifetime: lifetime)
+    }
+
     /// This machine's name (`uname -n`), with no `/` in it.
-    static func hostName() -> String {
+    public static func hostName() -> String {
         var names = utsname()
         uname(&names)
         let name = withUnsafeBytes(of: names.nodename) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }

@@ -19,6 +19,16 @@ struct Bench {
                 FileHandle.standardError.write(Data("\(error)\n".utf8))
                 exit(1)
             }
+        case "fleet":
+            do { try await FleetBench.run(Array(arguments.dropFirst())) } catch {
+                FileHandle.standardError.write(Data("fleet: \(error)\n".utf8))
+                exit(1)
+            }
+        case "fleet-station":
+            do { try await FleetBench.station(Array(arguments.dropFirst())) } catch {
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                exit(1)
+            }
         case "tui":
             do { try TUIBench.run(Array(arguments.dropFirst())) } catch {
                 FileHandle.standardError.write(Data("tui: \(error)\n".utf8))
@@ -35,6 +45,7 @@ struct Bench {
                        switchboard-bench propagation [--count N] [--interval-ms MS]
                        switchboard-bench tui [--runs N] [--idle SECONDS] [--dump] [--workspace DIR]
                        switchboard-bench roster [--sizes 1000,10000,100000] [--runs N] [--rounds N] [--events N] [--stations N] [--workspace DIR]
+                       switchboard-bench fleet [--stations N] [--rounds N] [--interval-ms MS] [--burst SECONDS] [--sslmode disable|require]
 
                 """.utf8))
             exit(64)

@@ -1,6 +1,7 @@
 import DeviceFlow
 import Foundation
 import SwitchboardCore
+import ToolCredentials
 
 /// The environment variables that describe an account, for `env` and
 /// `exec`. Each managed variable is either set (a value) or to be unset (nil),
@@ -22,6 +23,18 @@ struct AccountEnvironment {
         ]
     }
 
+    /// Adds git's author and committer (`GIT_AUTHOR_NAME`, `_EMAIL`,
+    /// `GIT_COMMITTER_NAME`, `_EMAIL`) from `account`'s verified email
+    /// (`CommitIdentity`), unset when it has none or there is no account,
+    /// so commits never carry the last person's name; nothing at all with
+    /// `set_identity = false`.
+    mutating func addCommitIdentity(of account: Account?, settings: GitSettings) {
+        guard settings.setIdentity else { return }
+        let identity = account.flatMap { CommitIdentity.of($0, settings: settings) }
+        let values = Dictionary(uniqueKeysWithValues: identity?.variables.map { ($0.name, $0.value) } ?? [])
+        for name in CommitIdentity.variableNames { variables.append((name, values[name])) }
+    }
+
     /// Adds the token variables: each of `tokens` under its provider's name,
     /// and unset, every other name a provider of `configuration` (or of
     /// `tokens`) would use and every well-known name.
@@ -35,12 +48,14 @@ struct AccountEnvironment {
     }
 
     /// What `exec` gives a command run as `account`: `base` (its own
-    /// environment) with the account's variables and `tokens` (see `addTokens`).
+    /// environment) with the account's variables, its commit identity
+    /// (`addCommitIdentity`) and `tokens` (see `addTokens`).
     static func forCommand(
-        account: Account, session: SessionKey, configuration: ProviderConfiguration, tokens: [(provider: ProviderID, token: String)],
-        base: [String: String]
+        account: Account, session: SessionKey, configuration: ProviderConfiguration, git: GitSettings,
+        tokens: [(provider: ProviderID, token: String)], base: [String: String]
     ) -> [String: String] {
         var variables = AccountEnvironment(account: account, session: session)
+        variables.addCommitIdentity(of: account, settings: git)
         variables.addTokens(tokens, configuration: configuration)
         return variables.applied(to: base)
     }

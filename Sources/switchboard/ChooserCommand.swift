@@ -10,6 +10,7 @@ import ChooserUI
 import SwitchboardCore
 import Synchronization
 import TerminalUI
+import ToolCredentials
 
 /// `switchboard` with no subcommand: the full-screen account chooser.
 struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
@@ -42,7 +43,9 @@ struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
         let session = try options.sessionKey(io, writes: true)
         let database: AppDatabase
         // A store this process may not write is shown, read-only; every change then says why it cannot be made.
-        do { database = try options.openDatabase(io, .readOnlyIfUnwritable) } catch { throw io.fail(error.description, ExitStatus(error)) }
+        do { database = try options.openDatabase(io, .readOnlyIfUnwritable, waitForServer: true) } catch {
+            throw io.fail(error.description, ExitStatus(error))
+        }
         let readOnlyNotice = database.isReadOnly
             ? "The store is read-only (\(database.path)): you can look, but nothing can be changed." : nil
         let configuration = try configuration ?? options.configuration(io)
@@ -52,8 +55,8 @@ struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
         let selection = ThemeSelection.chooser(flag: theme, configured: configuration.theme, environment: environment)
         let notices = [options.missingConfigNotice(environment: environment), readOnlyNotice].compactMap { $0 }
         let (failures, signal) = try await Chooser.run(
-            session: session, database: database, configuration: configuration.providers, guide: guide, selection: selection,
-            environment: environment, notices: notices, kiosk: kiosk, keepEvents: configuration.store.eventsKept)
+            session: session, database: database, configuration: configuration.providers, git: configuration.git, guide: guide,
+            selection: selection, environment: environment, notices: notices, kiosk: kiosk, keepEvents: configuration.store.eventsKept)
         for failure in failures { io.stderr.write("switchboard: \(failure)\n") }
         // Ended by a signal: the terminal is back; the status says which, as a shell's would.
         if let signal { throw ExitCode(128 + signal) }
@@ -69,7 +72,7 @@ enum Chooser {
     /// (failing bus subscribers), to print once the terminal is back, and
     /// the signal (SIGTERM, SIGHUP, SIGQUIT, SIGINT) that ended it, if one did.
     static func run(
-        session: SessionKey, database: AppDatabase, configuration: ProviderConfiguration, guide: Guide,
+        session: SessionKey, database: AppDatabase, configuration: ProviderConfiguration, git: GitSettings, guide: Guide,
         selection: ThemeSelection, environment: [String: String], notices: [String], kiosk: KioskSettings?, keepEvents: Duration
     ) async throws -> (failures: [String], signal: Int32?) {
         let failures = Mutex<[String]>([])
@@ -101,7 +104,7 @@ enum Chooser {
         if let kiosk, let command = kiosk.command {
             let station = StationHandOff(
                 command: command, idleLimit: kiosk.idleTimeout + kiosk.countdown, session: session,
-                database: database, configuration: configuration, tokens: AccessTokens(database: database, providers: providers, bus: bus))
+                database: database, configuration: configuration, git: git, tokens: AccessTokens(database: database, providers: providers, bus: bus))
             handOff = { id in await station.run(id, terminal: terminal) }
         }
         for notice in notices + [feedProblem].compactMap({ $0 }) { state.notify(notice.displaySafe, .warning) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import PINHash
 import Store
 import SwitchboardCore
 
@@ -17,9 +18,18 @@ extension TextOutput {
 
 /// Where a command's lines of input come from: standard input.
 protocol LineInput: Sendable {
-    /// The next line, without its `\n`; nil when the input ended before
-    /// any byte of it. Bytes past `limit` are read but not kept.
-    func readLine(limit: Int) -> String?
+    /// The next line's bytes, without its `\n`; nil when the input ended
+    /// before any byte of it. Bytes past `limit` are read but not kept
+    /// (`truncated` then says so).
+    func readLineBytes(limit: Int) -> (bytes: [UInt8], truncated: Bool)?
+}
+
+extension LineInput {
+    /// The next line as text, without its `\n`; nil when the input ended
+    /// before any byte of it. Bytes past `limit` are read but not kept.
+    func readLine(limit: Int) -> String? {
+        readLineBytes(limit: limit).map { String(decoding: $0.bytes, as: UTF8.self) }
+    }
 }
 
 /// What a command meets outside itself: its environment, standard input,
@@ -46,6 +56,10 @@ struct CommandIO: Sendable {
     /// Ctrl-C into a cancel): the process's own may; a test's, which
     /// shares its process with other tests, does not.
     var takesSignals: Bool
+    /// The PBKDF2 iterations the store hashes new PINs with
+    /// (`AppDatabase.pinRounds`): the standard figure in the program; tests
+    /// that run commands in their own process give a small one.
+    var pinRounds = StoredPIN.defaultRounds
 
     /// This process's own: its environment, descriptors 0, 1 and 2, and
     /// its controlling terminal.
@@ -121,18 +135,18 @@ struct DescriptorOutput: TextOutput {
 struct DescriptorInput: LineInput {
     let descriptor: Int32
 
-    func readLine(limit: Int) -> String? {
+    func readLineBytes(limit: Int) -> (bytes: [UInt8], truncated: Bool)? {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
-        var sawAny = false
+        var sawAny = false, truncated = false
         while true {
             let count = Glibc.read(descriptor, &byte, 1)
             if count < 0, errno == EINTR { continue }
             guard count == 1 else { break }
             sawAny = true
             if byte == UInt8(ascii: "\n") { break }
-            if bytes.count < limit { bytes.append(byte) }
+            if bytes.count < limit { bytes.append(byte) } else { truncated = true }
         }
-        return sawAny ? String(decoding: bytes, as: UTF8.self) : nil
+        return sawAny ? (bytes, truncated) : nil
     }
 }

@@ -3,6 +3,7 @@ import DeviceFlow
 import Services
 import Store
 import SwitchboardCore
+import ToolCredentials
 
 struct AccountsCommand: IOCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
@@ -45,6 +46,7 @@ struct StatusCommand: IOCommand, TakesCommonOptions {
 
     func run(io: CommandIO) async throws {
         let session = try options.sessionKey(io)
+        let configuration = try options.configuration(io)
         let database: AppDatabase
         // Without --check, status only reads.
         do { database = try options.openDatabase(io, check ? .readWrite : .readOnlyIfUnwritable) } catch {
@@ -57,7 +59,7 @@ struct StatusCommand: IOCommand, TakesCommonOptions {
         }
         var checks: [CheckReport] = []
         if check {
-            let providers = ProviderDirectory(configuration: try options.providerConfiguration(io), transport: URLSessionTransport())
+            let providers = ProviderDirectory(configuration: configuration.providers, transport: URLSessionTransport())
             do { checks = try await CredentialCheck(database: database, providers: providers, bus: nil).run() } catch {
                 throw io.fail(error.description, ExitStatus(error))
             }
@@ -75,8 +77,16 @@ struct StatusCommand: IOCommand, TakesCommonOptions {
                     io.print("  \(report.identity.provider) revoked access, so session \(session) was signed out.")
                 }
             }
-            io.print(describe(active, in: session))
+            io.print(describe(active, in: session) + commits(active.account, configuration.git))
         }
+    }
+
+    /// Who commits made here are by, after two spaces (a prompt that keeps
+    /// the status's first words drops it), when `env` and `exec` set it.
+    private func commits(_ account: Account?, _ git: GitSettings) -> String {
+        guard let account, git.setIdentity else { return "" }
+        guard let identity = CommitIdentity.of(account, settings: git) else { return "  commits: no verified email, so git's own user.email" }
+        return "  commits: \(identity.name.displaySafe) <\(identity.email.displaySafe)>"
     }
 }
 

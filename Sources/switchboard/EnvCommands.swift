@@ -18,7 +18,9 @@ struct EnvCommand: IOCommand, TakesCommonOptions {
         abstract: "Print shell assignments for the active account: eval \"$(switchboard env)\".",
         discussion: """
             Sets SWITCHBOARD_ACCOUNT (the id), SWITCHBOARD_ACCOUNT_NAME and SWITCHBOARD_SESSION; with no active \
-            account it unsets the first two. --tokens adds each identity's access token (refreshed first) in the \
+            account it unsets the first two. GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL, GIT_COMMITTER_NAME and \
+            GIT_COMMITTER_EMAIL carry the account's name and verified email (unset without one; left alone with \
+            [git] set_identity = false). --tokens adds each identity's access token (refreshed first) in the \
             variable its tools read: GH_TOKEN (GitHub), GITLAB_TOKEN (GitLab), GOOGLE_OAUTH_ACCESS_TOKEN (Google), \
             SWITCHBOARD_DEMO_TOKEN (Demo), SWITCHBOARD_TOKEN_<PROVIDER> (others), and unsets the rest. \
             --json prints the variables as one object, null for unset.
@@ -44,6 +46,7 @@ struct EnvCommand: IOCommand, TakesCommonOptions {
         let context = try TokenContext(options, io: io)
         let account = tokens ? try context.tokenAccount(tokenOptions) : try context.account(tokenOptions.account)
         var environment = AccountEnvironment(account: account, session: context.session)
+        environment.addCommitIdentity(of: account, settings: context.git)
         if tokens {
             let fresh = if let account {
                 try await context.accessTokens(of: account, only: provider, minValid: tokenOptions.minValid)
@@ -86,7 +89,7 @@ struct ExecCommand: IOCommand, TakesCommonOptions {
         let context = try TokenContext(options, io: io)
         let account = try context.requireTokenAccount(tokenOptions)
         let environment = AccountEnvironment.forCommand(
-            account: account, session: context.session, configuration: context.configuration,
+            account: account, session: context.session, configuration: context.configuration, git: context.git,
             tokens: try await context.accessTokens(of: account, only: provider, minValid: tokenOptions.minValid), base: io.environment)
         let status = runChild(command, environment: environment, io: io)
         throw ExitCode(status)

@@ -24,6 +24,7 @@ enum ExitStatus: Int32, CaseIterable {
     case invalidAccount = 15
     case noActiveAccount = 16
     case revoked = 17
+    case storeOffline = 18
     case usage = 64
 
     var meaning: String {
@@ -46,6 +47,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .invalidAccount: "the provider's answer could not be verified or used"
         case .noActiveAccount: "the session acts as nobody (no active account)"
         case .revoked: "the identity's tokens cannot be renewed: the provider refused the refresh (revoked), or none are stored; sign in again"
+        case .storeOffline: "the store's server cannot be reached (the message names it); nothing was changed"
         case .usage: "bad arguments (also -c COMMAND, and a login shell given any: switchboard is no shell)"
         }
     }
@@ -64,6 +66,8 @@ enum ExitStatus: Int32, CaseIterable {
         case .pinLockedOut: self = .pinLockedOut
         case .badPIN: self = .usage
         case .notSwitchboard, .newerSchema, .corrupt, .unavailable: self = .store
+        case .offline: self = .storeOffline
+        case .badLocation: self = .configuration
         }
     }
 }

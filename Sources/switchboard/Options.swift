@@ -15,6 +15,9 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .long, help: "The database file (default: $SWITCHBOARD_DATABASE, else $XDG_DATA_HOME/switchboard/switchboard.sqlite).")
     var database: String?
 
+    @Option(name: .long, help: "A shared PostgreSQL store's postgresql:// URL (default: $SWITCHBOARD_STORE, else config.toml's [store] url); its password comes from ~/.pgpass, never from here.")
+    var store: String?
+
     @Option(name: .long, help: "The session to act in (default: $SWITCHBOARD_SESSION, else this terminal, else the machine default; '*' names the machine default).")
     var session: String?
 
@@ -51,11 +54,51 @@ struct CommonOptions: ParsableArguments {
         SwitchboardConfiguration.missingFileNotice(explicit: config, environment: environment)
     }
 
-    /// Opens the database this invocation uses; a command that only reads
-    /// passes `.readOnlyIfUnwritable`, so it works on a file or folder it
-    /// may not write.
-    func openDatabase(_ io: CommandIO, _ access: AppDatabase.Access = .readWrite) throws(StoreError) -> AppDatabase {
-        try AppDatabase(path: DatabaseLocation.resolve(explicit: database, environment: io.environment), access: access)
+    /// Opens the store this invocation uses (`storeChoice`); a command
+    /// that only reads passes `.readOnlyIfUnwritable`, so it works on a
+    /// file or folder it may not write.
+    /// The chooser and the kiosk pass `waitForServer`: a shared store's
+    /// server that is down shows as offline there, not as an exit.
+    func openDatabase(_ io: CommandIO, _ access: AppDatabase.Access = .readWrite, waitForServer: Bool = false) throws(StoreError) -> AppDatabase {
+        try AppDatabase(storeChoice(io).location, access: access, pinRounds: io.pinRounds, waitForServer: waitForServer)
+    }
+
+    /// Which store this invocation uses, and on a shared one this station's
+    /// name: `--store URL`, else `--database FILE`, else `SWITCHBOARD_STORE`,
+    /// else `SWITCHBOARD_DATABASE`, else config.toml's `[store] url`, else
+    /// the SQLite file in its default place. The station is `[store]
+    /// station`, else the host name. A URL on the command line may not
+    /// carry a password (the process list shows arguments).
+    func storeChoice(_ io: CommandIO) throws(StoreError) -> (location: StoreLocation, station: String?) {
+        let environment = io.environment
+        func server(_ url: String, from source: String) throws(StoreError) -> (StoreLocation, String?) {
+            if let problem = StoreSettings.urlProblem(url) { throw .badLocation("\(source): \(problem)") }
+            if source == "--store", StoreSettings.carriesPassword(url) {
+                throw .badLocation("--store: the URL holds a password, which any user can read in the process list; keep it in "
+                    + "~/.pgpass (or the file PGPASSFILE or passfile= names) and give the URL without it")
+            }
+            return (.server(url), try stationName(io))
+        }
+        if store != nil, database != nil { throw .badLocation("--store and --database name two stores; give one") }
+        if let store { return try server(store, from: "--store") }
+        if database == nil, let url = environment["SWITCHBOARD_STORE"], !url.isEmpty {
+            return try server(url, from: "SWITCHBOARD_STORE")
+        }
+        if database == nil, (environment["SWITCHBOARD_DATABASE"] ?? "").isEmpty, let url = try settings(io).url {
+            return (.server(url), try stationName(io))
+        }
+        return (.file(DatabaseLocation.resolve(explicit: database, environment: environment)), nil)
+    }
+
+    /// `[store]` from config.toml (errors as `badLocation`, naming file, line and key).
+    private func settings(_ io: CommandIO) throws(StoreError) -> StoreSettings {
+        let path = SwitchboardConfiguration.path(explicit: config, environment: io.environment).path
+        do { return try SwitchboardConfiguration.load(path: path).store } catch { throw .badLocation(error.description) }
+    }
+
+    /// This station's name on a shared store: `[store] station`, else the host name.
+    private func stationName(_ io: CommandIO) throws(StoreError) -> String {
+        try settings(io).station ?? TerminalIdentity.hostName()
     }
 
     /// The session this invocation acts in. A terminal's own session ends
@@ -64,9 +107,13 @@ struct CommonOptions: ParsableArguments {
     /// set only by naming it.
     /// The terminal is `io.terminal`: the controlling one, or the one the
     /// chooser draws on.
+    /// On a shared store the terminal's session is `STATION/TERMINAL`.
     func sessionKey(_ io: CommandIO, writes: Bool = false) throws -> SessionKey {
         let environment = io.environment
-        switch SessionKey.resolve(explicit: session, environment: environment, terminal: io.terminal()) {
+        let station: String?
+        do { station = try storeChoice(io).station } catch { throw io.fail(error.description, ExitStatus(error)) }
+        let terminal = io.terminal().map { terminal in station.map { terminal.at(station: $0) } ?? terminal }
+        switch SessionKey.resolve(explicit: session, environment: environment, terminal: terminal) {
         case .success(let key):
             if writes, key.isMachine, !SessionKey.isNamed(explicit: session, environment: environment) {
                 throw io.fail("this process has no terminal, so it has no session of its own to change; name one with "

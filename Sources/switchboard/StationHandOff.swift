@@ -7,6 +7,7 @@ import Store
 import Services
 import ChooserApp
 import SwitchboardCore
+import ToolCredentials
 
 /// What the chooser calls when a person is chosen at a station with a
 /// hand-off command: their environment, the terminal lent, the command
@@ -19,6 +20,8 @@ struct StationHandOff: Sendable {
     let session: SessionKey
     let database: AppDatabase
     let configuration: ProviderConfiguration
+    /// `[git]`: whose name and email the command's commits carry.
+    let git: GitSettings
     let tokens: AccessTokens
 
     /// Runs the command as `id`; returns what the next person should be
@@ -29,7 +32,7 @@ struct StationHandOff: Sendable {
         do {
             guard let account = try database.account(id) else { throw StoreError.accountNotFound("\(id.rawValue)") }
             environment = AccountEnvironment.forCommand(
-                account: account, session: session, configuration: configuration,
+                account: account, session: session, configuration: configuration, git: git,
                 tokens: try await tokens.accessTokens(of: account.identities.map(\.identity), minValid: TokenOptions.defaultMinValid),
                 base: ProcessInfo.processInfo.environment)
         } catch {

@@ -44,13 +44,18 @@ enum StatusWatch {
             guard all || change.session == session else { return }
             shown.show(change.current, in: change.session, reason: "changed", json: json)
         }
+        // A shared store's server going away and coming back is said on standard error; the watch goes on.
+        let reachability = bus.subscribe(StoreReachabilityChanged.self, on: .inline) { change in
+            let text = change.online ? "the store is back; reading what changed meanwhile" : "\(change.detail); retrying"
+            FileHandle.standardError.write(Data("switchboard: \(text)\n".utf8))
+        }
         let feed = try ChangeFeed(database: database, bus: bus, sessions: all ? .all : .only([session])) { error in
             FileHandle.standardError.write(Data("switchboard: \(error)\n".utf8))
         }
         shown.show(try database.active(in: session), in: session, reason: "current", json: json)
         while true {
             try await Task.sleep(for: .seconds(365 * 86_400))
-            withExtendedLifetime((feed, subscription, interrupt)) {}
+            withExtendedLifetime((feed, subscription, reachability, interrupt)) {}
         }
     }
 

@@ -14,7 +14,8 @@ struct Switchboard: AsyncParsableCommand {
         subcommands: [
             ChooserCommand.self, KioskCommand.self, AccountsCommand.self, StatusCommand.self, SwitchCommand.self, SignInCommand.self, SignOutCommand.self,
             DisconnectCommand.self, PINCommand.self, ProvidersCommand.self, DemoCommand.self,
-            TokenCommand.self, EnvCommand.self, ExecCommand.self,
+            TokenCommand.self, EnvCommand.self, ExecCommand.self, GitCredentialCommand.self, SetupGitCommand.self,
+            KubeCredentialCommand.self, StoreCommand.self,
         ],
         defaultSubcommand: ChooserCommand.self
     )

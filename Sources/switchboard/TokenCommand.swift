@@ -4,6 +4,7 @@ import Foundation
 import Store
 import Services
 import SwitchboardCore
+import ToolCredentials
 
 /// `--account` and `--min-valid`, shared by `token`, `env` and `exec`.
 struct TokenOptions: ParsableArguments {
@@ -30,13 +31,17 @@ struct TokenContext {
     let database: AppDatabase
     let session: SessionKey
     let configuration: ProviderConfiguration
+    /// `[git]`: whose name and email commits carry.
+    let git: GitSettings
     let tokens: AccessTokens
     let io: CommandIO
 
     init(_ options: CommonOptions, io: CommandIO) throws {
         self.io = io
         session = try options.sessionKey(io)
-        configuration = try options.providerConfiguration(io)
+        let settings = try options.configuration(io)
+        configuration = settings.providers
+        git = settings.git
         // Handing out a stored token only reads; a refresh says why it cannot be kept.
         do { database = try options.openDatabase(io, .readOnlyIfUnwritable) } catch { throw io.fail(error.description, ExitStatus(error)) }
         tokens = AccessTokens(
@@ -67,6 +72,25 @@ struct TokenContext {
 
     private var nobodyActive: any Error {
         io.fail("session \(session) acts as nobody; switch to an account (`switchboard switch`) or name one with --account", .noActiveAccount)
+    }
+
+    /// The kind of `provider`: as configured, else the kind it is named
+    /// after (an identity of a provider no longer configured), else OpenID Connect.
+    func kind(of provider: ProviderID) -> ProviderKind {
+        configuration.provider(provider)?.kind ?? ProviderKind(rawValue: provider.rawValue) ?? .oidc
+    }
+
+    /// One line for a tool that found nobody chosen here: which terminal
+    /// (or session) it is and how to choose someone there.
+    func nobodyChosen(for tool: String) -> String {
+        if let terminal = io.terminal(), terminal.name == session.rawValue {
+            return "terminal \(session) has nobody chosen, so \(tool) gets no token; choose with `switchboard` there"
+        }
+        if session.isMachine {
+            return "the machine default (no terminal) has nobody chosen, so \(tool) gets no token; "
+                + "choose with `switchboard switch NAME --session '*'`"
+        }
+        return "session \(session) has nobody chosen, so \(tool) gets no token; choose with `switchboard switch NAME --session \(session)`"
     }
 
     /// The account named by `--account`, else the session's active one, else nil.
@@ -111,7 +135,7 @@ extension ExitStatus {
     /// The status for why no token could be had.
     init(_ failure: TokenFailure) {
         switch failure {
-        case .noCredentials, .expired, .revoked: self = .revoked
+        case .noCredentials, .expired, .revoked, .noIDToken: self = .revoked
         case .store(let error): self = ExitStatus(error)
         case .provider(_, let flow):
             switch flow {

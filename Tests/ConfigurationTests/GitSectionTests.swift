@@ -1,16 +1,20 @@
 import Configuration
+import Foundation
 import Testing
+import ToolCredentials
 
-@Suite("Configuration: [git]")
+@Suite("Configuration: [git], and git_hosts")
 struct GitSectionTests {
-    @Test("identity_provider names a configured provider (Demo always is); set_identity is false unless set")
+    static let work = "[providers.work]\nkind = \"oidc\"\nissuer = \"https://login.example.com\"\nclient_id = \"c\"\n"
+
+    @Test("identity_provider names a configured provider (Demo always is); set_identity is true unless turned off")
     func values() throws {
-        let work = "[providers.work]\nkind = \"oidc\"\nissuer = \"https://login.example.com\"\nclient_id = \"c\"\n"
-        #expect(try read(work + "[git]\nidentity_provider = \"work\"\nset_identity = true\n").git
-            == GitSettings(identityProvider: "work", setIdentity: true))
-        #expect(try read("[git]\nidentity_provider = \"demo\"\n").git == GitSettings(identityProvider: "demo", setIdentity: false))
-        #expect(try read("[git]\nset_identity = false\n").git == GitSettings())
+        #expect(try read(Self.work + "[git]\nidentity_provider = \"work\"\nset_identity = false\n").git
+            == GitSettings(identityProvider: "work", setIdentity: false))
+        #expect(try read("[git]\nidentity_provider = \"demo\"\n").git == GitSettings(identityProvider: "demo", setIdentity: true))
+        #expect(try read("[git]\nset_identity = true\n").git == GitSettings())
         #expect(try read("[git]\n").git == GitSettings())
+        #expect(try read("").git.setIdentity)
     }
 
     @Test("bad values are named by file, line and key", arguments: [
@@ -24,5 +28,27 @@ struct GitSectionTests {
     func badValues(text: String, expected: String) {
         let error = errorText(text)
         #expect(error == expected || error.hasPrefix(expected), "\(error)")
+    }
+
+    @Test("git_hosts: hosts mean https; a server's root URL may be given, plain http only on loopback")
+    func gitHosts() throws {
+        let configuration = try read(Self.work + "git_hosts = [\"git.example.com\", \"code.example.com:8443\", \"http://127.0.0.1:3000\"]\n")
+        #expect(configuration.providers.provider("work")?.gitHosts
+            == ["https://git.example.com", "https://code.example.com:8443", "http://127.0.0.1:3000"].map { URL(string: $0)! })
+        #expect(try read("[providers.demo]\ngit_hosts = [\"http://localhost:8080/\"]\n").providers.provider("demo")?.gitHosts.count == 1)
+        #expect(try read(Self.work).providers.provider("work")?.gitHosts == [])
+    }
+
+    @Test("a git host that is not one is refused, naming the key", arguments: [
+        ("git_hosts = [\"http://git.example.com\"]\n", "must be https"),
+        ("git_hosts = [\"https://git.example.com/org/repo\"]\n", "is not a host or a server's root URL"),
+        ("git_hosts = [\"https://user@git.example.com\"]\n", "is not a host or a server's root URL"),
+        ("git_hosts = [\"\"]\n", "is not a host or a server's root URL"),
+        ("git_hosts = [\"ftp://git.example.com\"]\n", "must be https, not ftp"),
+        ("git_hosts = \"git.example.com\"\n", "expected an array"),
+    ])
+    func badGitHosts(line: String, expected: String) {
+        let error = errorText(Self.work + line)
+        #expect(error.hasPrefix("config.toml:5: providers.work.git_hosts: ") && error.contains(expected), "\(error)")
     }
 }

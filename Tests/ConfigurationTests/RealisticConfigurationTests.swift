@@ -4,6 +4,7 @@ import DeviceFlow
 import Foundation
 import SwitchboardCore
 import TerminalUI
+import ToolCredentials
 import Testing
 
 @Suite("Configuration: a whole file")
@@ -43,7 +44,7 @@ struct RealisticConfigurationTests {
         command = ["/usr/local/bin/station-session", "--quiet"]
 
         [store]
-        url = "https://switchboard.example.org/lab"
+        url = "postgresql://switchboard@db.example.org/lab?sslmode=verify-full"
         station = "lab-3"
         keep_events = "400d"
 
@@ -78,7 +79,7 @@ struct RealisticConfigurationTests {
             command: ["/usr/local/bin/station-session", "--quiet"]))
 
         #expect(configuration.store == StoreSettings(
-            url: URL(string: "https://switchboard.example.org/lab"), station: "lab-3", keepEvents: .seconds(400 * 86_400)))
+            url: "postgresql://switchboard@db.example.org/lab?sslmode=verify-full", station: "lab-3", keepEvents: .seconds(400 * 86_400)))
         #expect(configuration.git == GitSettings(identityProvider: "work", setIdentity: true))
     }
 

@@ -6,14 +6,14 @@ import Testing
 struct StoreSectionTests {
     @Test("url, station and keep_events read into a URL, a name and a duration")
     func values() throws {
-        let store = try read("[store]\nurl = \"https://switchboard.example.org\"\nstation = \"Lab 3 — front desk\"\nkeep_events = \"400d\"\n").store
-        #expect(store.url == URL(string: "https://switchboard.example.org"))
+        let store = try read("[store]\nurl = \"postgresql://lab@db.example.org/fleet\"\nstation = \"Lab 3 — front desk\"\nkeep_events = \"400d\"\n").store
+        #expect(store.url == "postgresql://lab@db.example.org/fleet")
         #expect(store.station == "Lab 3 — front desk")
         #expect(store.keepEvents == .seconds(400 * 24 * 3600))
         #expect(try read("[store]\n").store == StoreSettings(), "every key may be left out")
+        #expect(try read("[store]\nurl = \"postgres://127.0.0.1:5433/store\"\n").store.url == "postgres://127.0.0.1:5433/store", "postgres:// too")
         #expect(try read("[store]\n").store.eventsKept == .seconds(400 * 24 * 3600), "events are kept 400 days unless said")
         #expect(try read("[store]\nkeep_events = \"2w\"\n").store.eventsKept == .seconds(14 * 24 * 3600))
-        #expect(try read("[store]\nurl = \"http://127.0.0.1:8700/store\"\n").store.url?.port == 8700, "plain http on loopback")
     }
 
     static let kept: [(String, Duration)] = [
@@ -27,7 +27,7 @@ struct StoreSectionTests {
     }
 
     @Test("bad values are named by file, line and key", arguments: [
-        ("[store]\nurl = \"https://s.test\"\nkeep_events = 400\n", "config.toml:3: store.keep_events: expected a string, found an integer"),
+        ("[store]\nurl = \"postgresql://s.test/db\"\nkeep_events = 400\n", "config.toml:3: store.keep_events: expected a string, found an integer"),
         ("[store]\n\n\nkeep_events = \"400\"\n", "config.toml:4: store.keep_events: expected a duration such as \"400d\" (a whole number and h, d or w), found \"400\""),
         ("[store]\nkeep_events = \"d\"\n", "config.toml:2: store.keep_events: expected a duration such as \"400d\""),
         ("[store]\nkeep_events = \"\"\n", "config.toml:2: store.keep_events: expected a duration such as \"400d\""),
@@ -41,9 +41,10 @@ struct StoreSectionTests {
         ("[store]\nkeep_events = \"36501d\"\n", "config.toml:2: store.keep_events: expected at most 36500d, found \"36501d\""),
         ("[store]\nkeep_events = \"99999999999999999999999w\"\n", "config.toml:2: store.keep_events: expected at most 36500d"),
         ("[store]\nkeep_events = \"4\\u001b[2Jd\"\n", "config.toml:2: store.keep_events: expected a duration such as \"400d\" (a whole number and h, d or w), found \"4d\""),
-        ("[store]\nurl = \"switchboard.example.org\"\n", "config.toml:2: store.url: not a URL (an https URL such as https://switchboard.example.org)"),
-        ("[store]\nurl = \"http://switchboard.example.org\"\n", "config.toml:2: store.url: the URL http://switchboard.example.org must be https"),
-        ("[store]\nurl = [\"https://a.test\"]\n", "config.toml:2: store.url: expected a string, found an array"),
+        ("[store]\nurl = \"db.example.org\"\n", "config.toml:2: store.url: expected a PostgreSQL URL such as postgresql://switchboard@db.example.org/switchboard?sslmode=verify-full"),
+        ("[store]\nurl = \"https://switchboard.example.org\"\n", "config.toml:2: store.url: expected a PostgreSQL URL"),
+        ("[store]\nurl = \"postgresql://db/x\\u001b[2J\"\n", "config.toml:2: store.url: the URL holds control characters"),
+        ("[store]\nurl = [\"postgresql://a.test/x\"]\n", "config.toml:2: store.url: expected a string, found an array"),
         ("[store]\nstation = \"\"\n", "config.toml:2: store.station: expected the station's name, found an empty string"),
         ("[store]\nstation = \"lab\\u001b[2J\"\n", "config.toml:2: store.station: a station's name cannot hold control characters"),
         ("[store]\nstation = \" lab-3\"\n", "config.toml:2: store.station: a station's name cannot start or end with a space"),
@@ -54,5 +55,34 @@ struct StoreSectionTests {
     func badValues(text: String, expected: String) {
         let error = errorText(text)
         #expect(error.hasPrefix(expected), "\(error)")
+    }
+
+    @Test("a password in the URL, its user part or a parameter, is told apart from a URL without one", arguments: [
+        ("postgresql://lab:hunter2@db.example.org/fleet", true), ("postgresql://lab@db.example.org/fleet?password=hunter2", true),
+        ("postgres://:x@db/fleet", true), ("postgresql://lab@db.example.org/fleet", false),
+        ("postgresql://db.example.org/fleet?passfile=/etc/switchboard/pgpass", false), ("postgresql://lab@[::1]:5432/fleet", false),
+        ("postgresql://db/fleet?application_name=a:b@c", false),
+    ])
+    func passwords(url: String, carries: Bool) {
+        #expect(StoreSettings.carriesPassword(url) == carries)
+    }
+
+    @Test("a URL with a password is refused in a file others can read, naming the file, line and key and not the password; allowed at 0600")
+    func passwordInReadableFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-store-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/config.toml"
+        try "[store]\nstation = \"lab-3\"\nurl = \"postgresql://lab:hunter2@db.example.org/fleet\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o644)
+        do {
+            _ = try SwitchboardConfiguration.load(path: path)
+            Issue.record("a readable password was accepted")
+        } catch {
+            #expect(error.description.hasPrefix("\(path):3: store.url: the URL holds a password and others can read \(path)"), "\(error)")
+            #expect(!error.description.contains("hunter2"))
+        }
+        chmod(path, 0o600)
+        #expect(try SwitchboardConfiguration.load(path: path).store.url == "postgresql://lab:hunter2@db.example.org/fleet")
     }
 }

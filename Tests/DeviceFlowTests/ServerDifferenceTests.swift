@@ -232,7 +232,7 @@ struct ServerDifferenceTests {
             clientID: "c", transport: URLSessionTransport(timeout: 2))
         let identity = try await resolver.identity(for: TokenSet(accessToken: "a"))
         #expect(identity.identity == Identity(provider: "work", subject: "u-77"))
-        #expect(identity.displayName == "Grace" && identity.emailVerified)
+        #expect(identity.displayName == "Grace" && identity.emailVerified && identity.login == nil)
     }
 
     @Test("no OpenID Connect: the user API's numeric id (GitHub /user)")
@@ -244,5 +244,16 @@ struct ServerDifferenceTests {
             clientID: "c", transport: URLSessionTransport(timeout: 2))
         let identity = try await resolver.identity(for: TokenSet(accessToken: "a"))
         #expect(identity.identity.subject == "583231" && identity.displayName == "octocat")
+        #expect(identity.login == "octocat")
+    }
+
+    @Test("a login with white space or a control character is not kept (git is handed it as it is)")
+    func hostileLogin() async throws {
+        let server = try FaultServer { _ in FaultServer.response(200, json, #"{"login":"octo cat\u001b[2J","id":583231}"#) }
+        defer { server.stop() }
+        let resolver = IdentityResolver(
+            provider: "github", endpoints: ProviderEndpoints(deviceAuthorization: nil, token: server.baseURL, userAPI: server.baseURL.appendingPathComponent("user")),
+            clientID: "c", transport: URLSessionTransport(timeout: 2))
+        #expect(try await resolver.identity(for: TokenSet(accessToken: "a")).login == nil)
     }
 }

@@ -86,4 +86,20 @@ struct TokenFieldTests {
             try await client.refresh(TokenSet(accessToken: "a1", refreshToken: "r1"), at: server.baseURL)
         }
     }
+
+    @Test("a refresh answered without a refresh token or id_token keeps the ones it had; one with an id_token takes it")
+    func refreshKeeps() async throws {
+        let answers = Recorder<String>()
+        let server = try FaultServer { _ in
+            answers.add("")
+            return answers.all.count == 1
+                ? FaultServer.response(200, "application/json", #"{"access_token":"a2","token_type":"Bearer"}"#)
+                : FaultServer.response(200, "application/json", #"{"access_token":"a3","token_type":"Bearer","id_token":"h.p2.s"}"#)
+        }
+        defer { server.stop() }
+        let client = TokenClient(client: ClientCredentials(clientID: "c"), transport: URLSessionTransport(timeout: 5))
+        let old = TokenSet(accessToken: "a1", refreshToken: "r1", idToken: "h.p1.s")
+        #expect(try await client.refresh(old, at: server.baseURL) == .refreshed(TokenSet(accessToken: "a2", refreshToken: "r1", idToken: "h.p1.s")))
+        #expect(try await client.refresh(old, at: server.baseURL) == .refreshed(TokenSet(accessToken: "a3", refreshToken: "r1", idToken: "h.p2.s")))
+    }
 }

@@ -65,9 +65,9 @@ struct AtomicityTests {
         },
     ]
 
-    @Test(arguments: cases)
-    func failureChangesNothing(_ testCase: Case) throws {
-        let fixture = try Fixture()
+    @Test(arguments: Engine.allCases, cases)
+    func failureChangesNothing(_ engine: Engine, _ testCase: Case) throws {
+        let fixture = try Fixture(engine)
         let db = fixture.database
         // Ada (github + google), Grace (github), and Ada's lookalike (gitlab).
         var ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: db, session: terminal1)

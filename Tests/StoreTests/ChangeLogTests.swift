@@ -11,10 +11,10 @@ import SwitchboardCore
 struct ChangeLogTests {
     let here = SessionKey("pts/1")!, there = SessionKey("pts/2")!
 
-    @Test("another writer's sign-in, switch, check and sign-out arrive in order, as the bus carries them; the reader's own writes do not")
-    func othersInOrder() throws {
-        let fixture = try Fixture()
-        let other = try AppDatabase(path: fixture.database.path)
+    @Test("another writer's sign-in, switch, check and sign-out arrive in order, as the bus carries them; the reader's own writes do not", arguments: Engine.allCases)
+    func othersInOrder(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
+        let other = try fixture.reopen()
         let reader = try ChangeReader(fixture.database)
         #expect(try reader.changes().isEmpty, "nothing committed yet")
 
@@ -47,10 +47,10 @@ struct ChangeLogTests {
         #expect(throws: StoreError.self, "one reader follows a database") { try ChangeReader(fixture.database) }
     }
 
-    @Test("a disconnect is an accounts change and, for its session, a status change; a reader started later sees only what came after it")
-    func startsAtTheEnd() throws {
-        let fixture = try Fixture()
-        let other = try AppDatabase(path: fixture.database.path)
+    @Test("a disconnect is an accounts change and, for its session, a status change; a reader started later sees only what came after it", arguments: Engine.allCases)
+    func startsAtTheEnd(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
+        let other = try fixture.reopen()
         let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: other, session: there)
         let reader = try ChangeReader(fixture.database, following: .only([there]))
         let before = reader.cursor
@@ -62,10 +62,10 @@ struct ChangeLogTests {
         #expect(reader.cursor > before)
     }
 
-    @Test("a merge tells every session that acted as the merged account, not only the one that merged")
-    func mergeMovesOtherSessions() throws {
-        let fixture = try Fixture()
-        let other = try AppDatabase(path: fixture.database.path)
+    @Test("a merge tells every session that acted as the merged account, not only the one that merged", arguments: Engine.allCases)
+    func mergeMovesOtherSessions(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
+        let other = try fixture.reopen()
         let ids = try Sample.signIn([Sample.adaGitHub], into: other, session: there)
         _ = try Sample.signIn([Sample.adaGoogle], into: other, session: here)  // a second account, active here
         _ = try other.switchAccount(to: ids[0], session: there)
@@ -80,10 +80,10 @@ struct ChangeLogTests {
         #expect(statuses.allSatisfy { $0.current.id == ids[0] })
     }
 
-    @Test("a backlog longer than two pages is caught up at once: the accounts whose identities changed, and each session it names reports its final state; one back where it was reports nothing")
-    func longBacklog() throws {
-        let fixture = try Fixture()
-        let other = try AppDatabase(path: fixture.database.path)
+    @Test("a backlog longer than two pages is caught up at once: the accounts whose identities changed, and each session it names reports its final state; one back where it was reports nothing", arguments: Engine.allCases)
+    func longBacklog(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
+        let other = try fixture.reopen()
         let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub, Sample.graceMicrosoft], into: other, session: there)
         let third = SessionKey("lab")!
         _ = try other.switchAccount(to: ids[0], session: third)
@@ -107,15 +107,15 @@ struct ChangeLogTests {
         #expect(statuses.map(\.session) == [here, there], "\(statuses)")
         #expect(statuses.map(\.current.id) == [ids[0], ids[1]])
         #expect(statuses.map(\.previous.id) == [ids[1], nil], "what the reader knew: `there` had no event it read")
-        #expect(reader.cursor == (try other.writer.read { try Int64.fetchOne($0, sql: "SELECT max(id) FROM event") }))
+        #expect(try "\(reader.cursor)" == fixture.rows("SELECT max(id) FROM event")[0][0])
         #expect(try reader.changes().isEmpty, "read once")
         #expect(fixture.database.ownEvents.withLock { $0 == [] })
     }
 
-    @Test("a reader following one session knows it from the start, reports only it, and keeps nothing for sessions acting as nobody or whose terminal ended")
-    func followsFew() throws {
-        let fixture = try Fixture()
-        let other = try AppDatabase(path: fixture.database.path)
+    @Test("a reader following one session knows it from the start, reports only it, and keeps nothing for sessions acting as nobody or whose terminal ended", arguments: Engine.allCases)
+    func followsFew(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
+        let other = try fixture.reopen()
         let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: other, session: here)
         let reader = try ChangeReader(fixture.database, following: .only([here]))
         #expect(reader.sessionsKnown == 1)
@@ -134,5 +134,42 @@ struct ChangeLogTests {
         _ = try fixture.database.recordEvent("ended", session: here, account: ids[1])
         _ = try all.changes()
         #expect(all.sessionsKnown == 0, "its terminal ended")
+    }
+}
+
+@Suite("what a write's notification carries")
+struct PushedChangeTests {
+    let there = SessionKey("lab-4/tty1")!
+
+    /// The payload a write of these events would carry, as the store now is.
+    func payload(_ database: AppDatabase, after cursor: Int64) throws -> String {
+        try #require(try database.engine.read { db in
+            let events = try db.map("SELECT id, kind, session, accountId, detail FROM event WHERE id > $1 ORDER BY id", [cursor]) { row in
+                ChangePayload.Event(id: try row[0], kind: try row[1], session: try row[2], account: try row[3], detail: try row[4])
+            }
+            return try ChangePayload.encode(events, db: db)
+        })
+    }
+
+    @Test("changes that follow on from the cursor are taken as told; a gap, or a payload that cannot be read, reads the log instead")
+    func followOnOrRead() throws {
+        let fixture = try Fixture(.postgres)
+        let other = try fixture.reopen()
+        let reader = try ChangeReader(fixture.database)
+        let start = reader.cursor
+        let grace = try Sample.signIn([Sample.graceGitHub], into: other, session: there)[0]
+        let told = try payload(other, after: start)
+        let pushed = try reader.changes(pushed: told)
+        #expect(pushed.contains(.accounts(AccountsChanged(accounts: [grace]))))
+        #expect(pushed.contains { if case .status(let e) = $0 { e.session == there && e.current.id == grace } else { false } })
+        #expect(reader.cursor > start)
+
+        // Stale (already passed), garbled, or after a gap: the log is read from the cursor.
+        _ = try other.signOut(session: there)
+        let afterSignOut = try payload(other, after: reader.cursor)
+        #expect(try reader.changes(pushed: told).count == 1, "a payload already passed reads the log, which has the sign-out")
+        _ = try other.switchAccount(to: grace, session: there)
+        #expect(try reader.changes(pushed: "{not json").count == 1)
+        #expect(try reader.changes(pushed: afterSignOut).isEmpty, "passed: nothing new")
     }
 }

@@ -24,7 +24,7 @@ struct ContentionTests {
         let shared = SessionKey("shared")!
         let errors = await onTwoThreads { _ -> [String] in
             let database: AppDatabase
-            do { database = try AppDatabase(path: db.path) } catch { return ["open: \(error)"] }
+            do { database = try AppDatabase(testing: db.path) } catch { return ["open: \(error)"] }
             var errors: [String] = []
             for index in 0..<1000 {
                 do {

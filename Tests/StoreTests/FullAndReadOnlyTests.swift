@@ -24,16 +24,16 @@ struct FullAndReadOnlyTests {
             for _ in 0..<20 { _ = try fixture.database.signIn(big, mode: .signIn, session: terminal2) }
         }
         let path = fixture.database.path
-        #expect(error == .unavailable(path: path, detail: AppDatabase.noSpace(path)))
+        #expect(error == .unavailable(path: path, detail: SQLiteEngine.noSpace(path)))
         #expect(error?.description.contains("no space left on the device holding \(path)") == true, "\(String(describing: error))")
         #expect(try fixture.dump() == before)
     }
 
     @Test("a file that cannot be made for want of space says so, naming it")
     func noSpaceToCreate() {
-        #expect(AppDatabase.cannotOpen("/data/switchboard.sqlite", ENOSPC)
+        #expect(SQLiteEngine.cannotOpen("/data/switchboard.sqlite", ENOSPC)
             == "no space left on the device holding /data/switchboard.sqlite; nothing was changed. Free some space and try again")
-        #expect(AppDatabase.cannotOpen("/data/switchboard.sqlite", EACCES) == "cannot open: Permission denied")
+        #expect(SQLiteEngine.cannotOpen("/data/switchboard.sqlite", EACCES) == "cannot open: Permission denied")
     }
 
     @Test("a store this process may not write opens read-only for reading; every write says the store is read-only, naming it, and changes nothing")
@@ -47,8 +47,8 @@ struct FullAndReadOnlyTests {
         try Unwritable.make(path)
         defer { Unwritable.undo(path) }
 
-        #expect(throws: StoreError.self) { try AppDatabase(path: path) }
-        let database = try AppDatabase(path: path, access: .readOnlyIfUnwritable)
+        #expect(throws: StoreError.self) { try AppDatabase(testing: path) }
+        let database = try AppDatabase(testing: path, access: .readOnlyIfUnwritable)
         #expect(database.isReadOnly)
         #expect(try database.accounts().map(\.name).sorted() == ["Ada Lovelace", "Grace Hopper"])
         let refused = #expect(throws: StoreError.self) { try database.switchAccount(to: ids[1], session: terminal1) }
@@ -65,7 +65,7 @@ struct FullAndReadOnlyTests {
 enum Unwritable {
     static func make(_ path: String) throws {
         if geteuid() == 0 {
-            let result = try runProcess("/usr/bin/chattr", ["+i", path], timeout: 20)
+            let result = try runProcessBlocking("/usr/bin/chattr", ["+i", path], timeout: 20)
             guard result.status == 0 else { throw StoreError.unavailable(path: path, detail: "chattr +i: \(result.stderr)") }
         } else {
             chmod(path, 0o400)
@@ -73,6 +73,6 @@ enum Unwritable {
     }
 
     static func undo(_ path: String) {
-        if geteuid() == 0 { _ = try? runProcess("/usr/bin/chattr", ["-i", path], timeout: 20) } else { chmod(path, 0o600) }
+        if geteuid() == 0 { _ = try? runProcessBlocking("/usr/bin/chattr", ["-i", path], timeout: 20) } else { chmod(path, 0o600) }
     }
 }

@@ -41,7 +41,7 @@ struct IssuerRekeyingTests {
         }
         try old.close()
 
-        let database = try AppDatabase(path: path)
+        let database = try AppDatabase(testing: path)
         let identities = try database.accounts().flatMap(\.identities)
         let states = Dictionary(uniqueKeysWithValues: identities.map { ($0.identity.description, $0.state) })
         #expect(states == [

@@ -24,7 +24,7 @@ struct OpeningTests {
         #expect((busyTimeout ?? 0) > 0)
         // Opening again migrates nothing and keeps the data.
         try Sample.signIn([Sample.adaGitHub], into: fixture.database, session: terminal1)
-        let again = try AppDatabase(path: fixture.database.path)
+        let again = try AppDatabase(testing: fixture.database.path)
         #expect(try again.accounts().map(\.name) == ["Ada Lovelace"])
     }
 
@@ -37,7 +37,7 @@ struct OpeningTests {
         try old.write { try $0.execute(sql: "INSERT INTO account (name, createdAt, useCount) VALUES ('Ada Lovelace', '2026-01-01 00:00:00.000', 3)") }
         try old.close()
 
-        let database = try AppDatabase(path: path)
+        let database = try AppDatabase(testing: path)
         let indexes = try database.writer.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'account'") }
         #expect(indexes.contains("account_listed"), "v2's index, holding the name since v6")
         #expect(try database.accounts().map(\.name) == ["Ada Lovelace"])
@@ -59,7 +59,7 @@ struct OpeningTests {
     func tightensMode() throws {
         let fixture = try Fixture()
         chmod(fixture.database.path, 0o644)
-        _ = try AppDatabase(path: fixture.database.path)
+        _ = try AppDatabase(testing: fixture.database.path)
         #expect(try mode(fixture.database.path) == 0o600)
     }
 
@@ -70,7 +70,7 @@ struct OpeningTests {
         let path = folder.file("other.sqlite")
         try DatabaseQueue(path: path).write { try $0.execute(sql: "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me')") }
         let before = contents(path)
-        #expect(throws: StoreError.notSwitchboard(path: path)) { try AppDatabase(path: path) }
+        #expect(throws: StoreError.notSwitchboard(path: path)) { try AppDatabase(testing: path) }
         #expect(contents(path) == before)
     }
 
@@ -81,7 +81,7 @@ struct OpeningTests {
         let path = folder.file("garbage.sqlite")
         let bytes = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
         try bytes.write(to: URL(fileURLWithPath: path))
-        let error = #expect(throws: StoreError.self) { try AppDatabase(path: path) }
+        let error = #expect(throws: StoreError.self) { try AppDatabase(testing: path) }
         guard case .corrupt(let named, _) = error else {
             Issue.record("expected corrupt, got \(String(describing: error))")
             return
@@ -100,7 +100,7 @@ struct OpeningTests {
         _ = try fixture.database.writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         let before = contents(fixture.database.path)
         #expect(throws: StoreError.newerSchema(path: fixture.database.path, unknown: ["v99: from the future"])) {
-            try AppDatabase(path: fixture.database.path)
+            try AppDatabase(testing: fixture.database.path)
         }
         #expect(contents(fixture.database.path) == before)
     }
@@ -111,7 +111,7 @@ struct OpeningTests {
         defer { folder.remove() }
         try Data().write(to: URL(fileURLWithPath: folder.file("file")))
         let path = folder.file("file/sub/switchboard.sqlite")
-        let error = #expect(throws: StoreError.self) { try AppDatabase(path: path) }
+        let error = #expect(throws: StoreError.self) { try AppDatabase(testing: path) }
         #expect(error?.description.contains(folder.file("file/sub")) == true)
     }
 
@@ -134,7 +134,7 @@ struct OpeningTests {
         let before = contents(target)
         let listing = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
 
-        let error = #expect(throws: StoreError.self) { try AppDatabase(path: path) }
+        let error = #expect(throws: StoreError.self) { try AppDatabase(testing: path) }
         let message = error?.description ?? ""
         #expect(message.hasPrefix(path + ": is a link to " + target), "\(message)")
         #expect(message.contains("not a Switchboard database") && message.contains("nothing was changed"), "\(message)")
@@ -143,7 +143,7 @@ struct OpeningTests {
         #expect(try mode(target) == 0o644, "the target's mode")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == listing, "no file made beside it")
         // Read-only, as status and accounts open it, the same.
-        #expect(throws: StoreError.self) { try AppDatabase(path: path, access: .readOnlyIfUnwritable) }
+        #expect(throws: StoreError.self) { try AppDatabase(testing: path, access: .readOnlyIfUnwritable) }
         #expect(contents(target) == before)
     }
 
@@ -153,7 +153,7 @@ struct OpeningTests {
         defer { folder.remove() }
         let target = folder.file("nowhere.sqlite"), path = folder.file("switchboard.sqlite")
         #expect(symlink(target, path) == 0)
-        let error = #expect(throws: StoreError.self) { try AppDatabase(path: path) }
+        let error = #expect(throws: StoreError.self) { try AppDatabase(testing: path) }
         #expect(error?.description.contains("is a link to \(target), which does not exist") == true, "\(String(describing: error))")
         #expect(!FileManager.default.fileExists(atPath: target))
     }
@@ -164,7 +164,7 @@ struct OpeningTests {
         try Sample.signIn([Sample.adaGitHub], into: fixture.database, session: terminal1)
         let path = fixture.folder.file("link.sqlite")
         #expect(symlink(fixture.database.path, path) == 0)
-        #expect(try AppDatabase(path: path).accounts().map(\.name) == ["Ada Lovelace"])
+        #expect(try AppDatabase(testing: path).accounts().map(\.name) == ["Ada Lovelace"])
     }
 
     @Test("default path: --database, then SWITCHBOARD_DATABASE, then XDG_DATA_HOME, then ~/.local/share")

@@ -32,25 +32,25 @@ struct Door: Sendable, CustomTestStringConvertible {
 @Suite("A PIN guards every way to act as its account")
 struct PINGuardTests {
     /// Ada (with PIN 2468) and Grace (active in terminal1); the operator PIN is 9753.
-    private func setUp() throws -> (Fixture, ada: AccountID, grace: AccountID) {
-        let fixture = try Fixture(), db = fixture.database
+    private func setUp(_ engine: Engine) throws -> (Fixture, ada: AccountID, grace: AccountID) {
+        let fixture = try Fixture(engine), db = fixture.database
         let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: db, session: terminal1)
-        try db.setPIN("2468", for: .account(ids[0]), proof: nil, rounds: rounds)
-        try db.setPIN("9753", for: .operatorPIN, proof: nil, rounds: rounds)
+        try db.setPIN("2468", for: .account(ids[0]), proof: nil)
+        try db.setPIN("9753", for: .operatorPIN, proof: nil)
         return (fixture, ids[0], ids[1])
     }
 
-    @Test("without a PIN: refused, nothing changed", arguments: Door.all)
-    func noPIN(_ door: Door) throws {
-        let (fixture, ada, _) = try setUp()
+    @Test("without a PIN: refused, nothing changed", arguments: Engine.allCases, Door.all)
+    func noPIN(_ engine: Engine, _ door: Door) throws {
+        let (fixture, ada, _) = try setUp(engine)
         let before = try fixture.dump()
         #expect(throws: StoreError.pinRequired(PINOwner.account(ada).description)) { try door.act(fixture.database, ada, nil, Date()) }
         #expect(try fixture.dump() == before)
     }
 
-    @Test("a wrong PIN is refused and counted on the PIN it was offered as; nothing else changes", arguments: Door.all)
-    func wrongPIN(_ door: Door) throws {
-        let (fixture, ada, _) = try setUp()
+    @Test("a wrong PIN is refused and counted on the PIN it was offered as; nothing else changes", arguments: Engine.allCases, Door.all)
+    func wrongPIN(_ engine: Engine, _ door: Door) throws {
+        let (fixture, ada, _) = try setUp(engine)
         let db = fixture.database
         #expect(throws: StoreError.self) { try door.act(db, ada, .account("1111"), Date()) }
         #expect(try db.pinAttempts(of: .account(ada)).failures == 1)
@@ -61,19 +61,19 @@ struct PINGuardTests {
         #expect(try db.account(ada)?.identities.count == 1)
     }
 
-    @Test("its own PIN, or the operator PIN, opens it", arguments: Door.all)
-    func rightPIN(_ door: Door) throws {
+    @Test("its own PIN, or the operator PIN, opens it", arguments: Engine.allCases, Door.all)
+    func rightPIN(_ engine: Engine, _ door: Door) throws {
         for proof in [PINProof.account("2468"), .operatorPIN("9753")] {
-            let (fixture, ada, _) = try setUp()
+            let (fixture, ada, _) = try setUp(engine)
             #expect(try door.done.map { try !$0(fixture.database, ada) } ?? true)
             try door.act(fixture.database, ada, proof, Date())
             #expect(try door.done.map { try $0(fixture.database, ada) } ?? true, "\(proof)")
         }
     }
 
-    @Test("locked out after wrong tries: even the right PIN is not looked at until the wait is over", arguments: Door.all)
-    func lockout(_ door: Door) throws {
-        let (fixture, ada, _) = try setUp()
+    @Test("locked out after wrong tries: even the right PIN is not looked at until the wait is over", arguments: Engine.allCases, Door.all)
+    func lockout(_ engine: Engine, _ door: Door) throws {
+        let (fixture, ada, _) = try setUp(engine)
         let db = fixture.database, start = Date(timeIntervalSince1970: 2_000_000_000)
         for attempt in 0..<5 { _ = try? door.act(db, ada, .account("0000"), start.addingTimeInterval(Double(attempt))) }
         let before = try fixture.dump()
@@ -91,9 +91,9 @@ struct PINGuardTests {
         try door.act(db, ada, .account("2468"), start.addingTimeInterval(40))
     }
 
-    @Test("a PIN of the wrong form is refused before it is checked and costs no try", arguments: Door.all)
-    func wrongForm(_ door: Door) throws {
-        let (fixture, ada, _) = try setUp()
+    @Test("a PIN of the wrong form is refused before it is checked and costs no try", arguments: Engine.allCases, Door.all)
+    func wrongForm(_ engine: Engine, _ door: Door) throws {
+        let (fixture, ada, _) = try setUp(engine)
         let before = try fixture.dump()
         for text in ["", "12a4", "123", "1234567890123", " 2468", "2468\n", "٢٤٦٨"] {
             for proof in [PINProof.account(text), .operatorPIN(text)] {
@@ -108,18 +108,18 @@ struct PINGuardTests {
         #expect(try fixture.dump() == before)
     }
 
-    @Test("tokens: the session where she is active needs no PIN; a session where she is not does")
-    func tokensWhereActive() throws {
-        let (fixture, ada, _) = try setUp()
+    @Test("tokens: the session where she is active needs no PIN; a session where she is not does", arguments: Engine.allCases)
+    func tokensWhereActive(_ engine: Engine) throws {
+        let (fixture, ada, _) = try setUp(engine)
         let db = fixture.database
         _ = try db.switchAccount(to: ada, session: terminal2, pin: .account("2468"))
         try db.admitTokenUse(of: ada, session: terminal2)
         #expect(throws: StoreError.pinRequired(PINOwner.account(ada).description)) { try db.admitTokenUse(of: ada, session: terminal1) }
     }
 
-    @Test("a sign-in approved as a person with a PIN stores the tokens but makes nobody active; one as whoever is already active needs none")
-    func signIn() throws {
-        let (fixture, ada, grace) = try setUp()
+    @Test("a sign-in approved as a person with a PIN stores the tokens but makes nobody active; one as whoever is already active needs none", arguments: Engine.allCases)
+    func signIn(_ engine: Engine) throws {
+        let (fixture, ada, grace) = try setUp(engine)
         let db = fixture.database
         let tokens = TokenSet(accessToken: "fresh-access", refreshToken: "fresh-refresh", idToken: nil, tokenType: "Bearer", scope: nil, expiresAt: nil)
         let result = try db.signIn(Sample.adaGitHub, mode: .signIn, session: terminal2, tokens: tokens)
@@ -143,9 +143,9 @@ struct PINGuardTests {
         #expect(try db.active(in: terminal1).id == grace)
     }
 
-    @Test("disconnecting one of several identities of a protected account takes the PIN too; the tokens forgotten come back for revoking")
-    func disconnectOneOfSeveral() throws {
-        let (fixture, ada, _) = try setUp()
+    @Test("disconnecting one of several identities of a protected account takes the PIN too; the tokens forgotten come back for revoking", arguments: Engine.allCases)
+    func disconnectOneOfSeveral(_ engine: Engine) throws {
+        let (fixture, ada, _) = try setUp(engine)
         let db = fixture.database
         let tokens = TokenSet(accessToken: "a", refreshToken: "r", idToken: nil, tokenType: "Bearer", scope: nil, expiresAt: nil)
         _ = try db.switchAccount(to: ada, session: terminal2, pin: .account("2468"))
@@ -157,9 +157,9 @@ struct PINGuardTests {
         #expect(result.forgotten?.refreshToken == "r" && !result.accountRemoved)
     }
 
-    @Test("a merge into an account with a PIN signs out the other sessions that acted as the merged account: none becomes it without the PIN")
-    func mergeIntoProtected() throws {
-        let (fixture, ada, grace) = try setUp()
+    @Test("a merge into an account with a PIN signs out the other sessions that acted as the merged account: none becomes it without the PIN", arguments: Engine.allCases)
+    func mergeIntoProtected(_ engine: Engine) throws {
+        let (fixture, ada, grace) = try setUp(engine)
         let db = fixture.database
         // Alan (no PIN) is active in terminal 1; his identity, met where Ada is active, is a conflict she may merge.
         let alan = LinkedIdentity(identity: Identity(provider: "microsoft", subject: "alan"), displayName: "Alan Turing", email: nil)

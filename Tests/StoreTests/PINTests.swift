@@ -6,8 +6,8 @@ import TestSupport
 @testable import Store
 import SwitchboardCore
 
-/// Few rounds, so the store's tests stay fast; the CLI's tests use the real work factor.
-private let testRounds = 1_000
+/// Few rounds, so the tests stay fast.
+private let testRounds = testPINRounds
 
 @Suite("PIN hashing")
 struct PINHashTests {
@@ -25,10 +25,10 @@ struct PINHashTests {
     @Test("new PINs get 600,000 rounds; weaker or unknown parameters are noted, an unknown algorithm never matches")
     func parameters() {
         let strong = StoredPIN(hashing: "123456")
-        #expect(strong.rounds >= 600_000 && !strong.needsRehash && strong.matches("123456"))
-        #expect(StoredPIN(hashing: "1234", rounds: testRounds).needsRehash)
+        #expect(strong.rounds >= 600_000 && !strong.needsRehash() && strong.matches("123456"))
+        #expect(StoredPIN(hashing: "1234", rounds: testRounds).needsRehash())
         let foreign = StoredPIN(algorithm: "md5", rounds: testRounds, salt: strong.salt, hash: strong.hash)
-        #expect(!foreign.matches("123456") && foreign.needsRehash)
+        #expect(!foreign.matches("123456") && foreign.needsRehash())
     }
 
     @Test("PBKDF2-HMAC-SHA256 agrees with RFC 7914's test vector")
@@ -93,11 +93,11 @@ struct StorePINTests {
         return (ids[0], ids[1])
     }
 
-    @Test("a protected account is switched to only with its PIN; the hash, not the digits, is stored")
-    func switchNeedsPIN() throws {
-        let fixture = try Fixture(), db = fixture.database
+    @Test("a protected account is switched to only with its PIN; the hash, not the digits, is stored", arguments: Engine.allCases)
+    func switchNeedsPIN(_ engine: Engine) throws {
+        let fixture = try Fixture(engine), db = fixture.database
         let (ada, grace) = try twoAccounts(fixture)
-        try db.setPIN("2468", for: .account(ada), proof: nil, rounds: testRounds)
+        try db.setPIN("2468", for: .account(ada), proof: nil)
         #expect(try db.protectedAccounts() == [ada])
         #expect(throws: StoreError.pinRequired("account \(ada)'s PIN")) { try db.switchAccount(to: ada, session: terminal1) }
         #expect(throws: StoreError.wrongPIN("account \(ada)'s PIN", retryAt: nil)) {
@@ -106,24 +106,24 @@ struct StorePINTests {
         #expect(try db.active(in: terminal1) == .anonymous)
         #expect(try db.switchAccount(to: ada, session: terminal1, pin: .account("2468")).current.id == ada)
         #expect(try db.switchAccount(to: grace, session: terminal1).current.id == grace)
-        let stored = try db.writer.read { db in try Row.fetchAll(db, sql: "SELECT * FROM pin").description }
+        let stored = try fixture.rows("SELECT * FROM pin").description
         #expect(!stored.contains("2468"))
     }
 
-    @Test("replacing or clearing takes the current PIN or the operator's; the operator PIN takes itself")
-    func changeRules() throws {
-        let fixture = try Fixture(), db = fixture.database
+    @Test("replacing or clearing takes the current PIN or the operator's; the operator PIN takes itself", arguments: Engine.allCases)
+    func changeRules(_ engine: Engine) throws {
+        let fixture = try Fixture(engine), db = fixture.database
         let (ada, _) = try twoAccounts(fixture)
-        try db.setPIN("1111", for: .account(ada), proof: nil, rounds: testRounds)
+        try db.setPIN("1111", for: .account(ada), proof: nil)
         #expect(throws: StoreError.pinRequired("account \(ada)'s PIN")) { try db.setPIN("2222", for: .account(ada), proof: nil) }
         #expect(throws: StoreError.wrongPIN("account \(ada)'s PIN", retryAt: nil)) {
-            try db.setPIN("2222", for: .account(ada), proof: "9999", rounds: testRounds)
+            try db.setPIN("2222", for: .account(ada), proof: "9999")
         }
-        try db.setPIN("2222", for: .account(ada), proof: "1111", rounds: testRounds)
-        try db.setPIN("7777", for: .operatorPIN, proof: nil, rounds: testRounds)
+        try db.setPIN("2222", for: .account(ada), proof: "1111")
+        try db.setPIN("7777", for: .operatorPIN, proof: nil)
         #expect(throws: StoreError.pinRequired("the operator PIN")) { try db.setPIN("8888", for: .operatorPIN, proof: nil) }
         #expect(throws: StoreError.wrongPIN("the operator PIN", retryAt: nil)) {
-            try db.setPIN("8888", for: .operatorPIN, proof: "2222", rounds: testRounds)
+            try db.setPIN("8888", for: .operatorPIN, proof: "2222")
         }
         // The operator clears a forgotten profile PIN.
         try db.setPIN(nil, for: .account(ada), proof: "7777")
@@ -132,12 +132,11 @@ struct StorePINTests {
         #expect(throws: StoreError.badPIN("new PIN: must be 4 to 12 digits, not 3")) { try db.setPIN("123", for: .account(ada), proof: nil) }
     }
 
-    @Test("wrong PINs are counted across a reopen, wait on the schedule, and a right one clears the count")
-    func countingSurvivesRestart() throws {
-        let fixture = try Fixture()
-        let path = fixture.database.path
+    @Test("wrong PINs are counted across a reopen, wait on the schedule, and a right one clears the count", arguments: Engine.allCases)
+    func countingSurvivesRestart(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
         let (ada, _) = try twoAccounts(fixture)
-        try fixture.database.setPIN("2468", for: .account(ada), proof: nil, rounds: testRounds)
+        try fixture.database.setPIN("2468", for: .account(ada), proof: nil)
         let start = Date(timeIntervalSince1970: 2_000_000_000)
         for attempt in 1...4 {
             #expect(throws: StoreError.wrongPIN("account \(ada)'s PIN", retryAt: nil)) {
@@ -145,7 +144,7 @@ struct StorePINTests {
             }
         }
         // A restart: a new connection to the same file.
-        let reopened = try AppDatabase(path: path)
+        let reopened = try fixture.reopen()
         #expect(try reopened.pinAttempts(of: .account(ada), at: start).failures == 4)
         let fifth = start.addingTimeInterval(10)
         #expect(throws: StoreError.wrongPIN("account \(ada)'s PIN", retryAt: fifth.addingTimeInterval(30))) {
@@ -153,7 +152,7 @@ struct StorePINTests {
         }
         // Locked: even the right PIN is not looked at, and the try is not counted.
         #expect(throws: StoreError.pinLockedOut("account \(ada)'s PIN", until: fifth.addingTimeInterval(30))) {
-            try AppDatabase(path: path).switchAccount(to: ada, session: terminal1, pin: .account("2468"), at: fifth.addingTimeInterval(29))
+            try fixture.reopen().switchAccount(to: ada, session: terminal1, pin: .account("2468"), at: fifth.addingTimeInterval(29))
         }
         #expect(try reopened.pinAttempts(of: .account(ada), at: fifth).failures == 5)
         // The sixth wrong one doubles the wait.
@@ -163,16 +162,16 @@ struct StorePINTests {
         }
         #expect(try reopened.pinAttempts(of: .account(ada), at: sixth.addingTimeInterval(59)).lockedUntil == sixth.addingTimeInterval(60))
         #expect(try reopened.switchAccount(to: ada, session: terminal1, pin: .account("2468"), at: sixth.addingTimeInterval(60)).current.id == ada)
-        #expect(try AppDatabase(path: path).pinAttempts(of: .account(ada)).failures == 0)
+        #expect(try fixture.reopen().pinAttempts(of: .account(ada)).failures == 0)
     }
 
-    @Test("the operator PIN resets a profile's count; a wrong operator PIN is counted on the operator")
-    func operatorReset() throws {
-        let fixture = try Fixture(), db = fixture.database
+    @Test("the operator PIN resets a profile's count; a wrong operator PIN is counted on the operator", arguments: Engine.allCases)
+    func operatorReset(_ engine: Engine) throws {
+        let fixture = try Fixture(engine), db = fixture.database
         let (ada, _) = try twoAccounts(fixture)
-        try db.setPIN("2468", for: .account(ada), proof: nil, rounds: testRounds)
+        try db.setPIN("2468", for: .account(ada), proof: nil)
         #expect(throws: StoreError.pinNotSet("the operator PIN")) { try db.resetPINAttempts(of: ada, operatorPIN: "1234") }
-        try db.setPIN("9753", for: .operatorPIN, proof: nil, rounds: testRounds)
+        try db.setPIN("9753", for: .operatorPIN, proof: nil)
         let now = Date(timeIntervalSince1970: 2_000_000_000)  // whole milliseconds, as the store keeps them
         for _ in 1...6 { _ = try? db.switchAccount(to: ada, session: terminal1, pin: .account("0000"), at: now) }
         #expect(try db.pinAttempts(of: .account(ada), at: now).lockedUntil != nil)
@@ -184,74 +183,78 @@ struct StorePINTests {
         #expect(try db.switchAccount(to: ada, session: terminal1, pin: .account("2468"), at: now).current.id == ada)
     }
 
-    @Test("a wrong proof is counted on the profile and on the operator PIN; a locked profile still takes the operator's")
-    func proofCounting() throws {
-        let fixture = try Fixture(), db = fixture.database
+    @Test("a wrong proof is counted on the profile and on the operator PIN; a locked profile still takes the operator's", arguments: Engine.allCases)
+    func proofCounting(_ engine: Engine) throws {
+        let fixture = try Fixture(engine), db = fixture.database
         let (ada, _) = try twoAccounts(fixture)
-        try db.setPIN("2468", for: .account(ada), proof: nil, rounds: testRounds)
-        try db.setPIN("9753", for: .operatorPIN, proof: nil, rounds: testRounds)
+        try db.setPIN("2468", for: .account(ada), proof: nil)
+        try db.setPIN("9753", for: .operatorPIN, proof: nil)
         let now = Date(timeIntervalSince1970: 2_000_000_000)  // whole milliseconds, as the store keeps them
-        for _ in 1...5 { _ = try? db.setPIN("1111", for: .account(ada), proof: "0000", at: now, rounds: testRounds) }
+        for _ in 1...5 { _ = try? db.setPIN("1111", for: .account(ada), proof: "0000", at: now) }
         #expect(try db.pinAttempts(of: .account(ada), at: now).failures == 5)
         #expect(try db.pinAttempts(of: .operatorPIN, at: now).failures == 5)
         try db.resetPINAttempts(of: ada, operatorPIN: "9753", at: now.addingTimeInterval(30))
         for _ in 1...5 { _ = try? db.switchAccount(to: ada, session: terminal1, pin: .account("0000"), at: now) }
         #expect(try db.pinAttempts(of: .account(ada), at: now).lockedUntil != nil)
-        try db.setPIN("1111", for: .account(ada), proof: "9753", at: now, rounds: testRounds)
+        try db.setPIN("1111", for: .account(ada), proof: "9753", at: now)
         #expect(try db.pinAttempts(of: .account(ada), at: now) == (0, nil))
     }
 
-    @Test("a PIN change is one logged transaction; a failure in it changes nothing")
-    func atomic() throws {
-        let fixture = try Fixture(), db = fixture.database
+    @Test("a PIN change is one logged transaction; a failure in it changes nothing", arguments: Engine.allCases)
+    func atomic(_ engine: Engine) throws {
+        let fixture = try Fixture(engine), db = fixture.database
         let (ada, _) = try twoAccounts(fixture)
         let events = try db.eventCount()
         try fixture.failNext("INSERT", on: "event")
-        #expect(throws: StoreError.self) { try db.setPIN("2468", for: .account(ada), proof: nil, rounds: testRounds) }
+        #expect(throws: StoreError.self) { try db.setPIN("2468", for: .account(ada), proof: nil) }
         try fixture.clearFailure()
         #expect(try db.protectedAccounts() == [] && db.eventCount() == events)
-        try db.setPIN("2468", for: .account(ada), proof: nil, rounds: testRounds)
+        try db.setPIN("2468", for: .account(ada), proof: nil)
         #expect(try db.eventCount() == events + 1)
     }
 
-    @Test("a PIN stored with fewer rounds than today's is stored again with today's when it is next given right")
-    func rehash() throws {
-        let fixture = try Fixture(), db = fixture.database
+    @Test("a PIN stored with fewer rounds than the store's is stored again with its rounds when it is next given right", arguments: Engine.allCases)
+    func rehash(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
         let (ada, _) = try twoAccounts(fixture)
-        try db.setPIN("2468", for: .account(ada), proof: nil, rounds: testRounds)
+        try fixture.database.setPIN("2468", for: .account(ada), proof: nil)
+        // The same store opened by a build with a raised work factor.
+        let db = try AppDatabase(fixture.location, pinRounds: testRounds * 2)
         func stored() throws -> (rounds: Int, salt: Data) {
-            try db.writer.read { db in
-                let row = try Row.fetchOne(db, sql: "SELECT rounds, salt FROM pin WHERE owner = ?", arguments: ["account:\(ada)"])!
-                return (row[0], row[1])
+            try db.engine.read { db in
+                try #require(try db.first("SELECT rounds, salt FROM pin WHERE owner = $1", ["account:\(ada)"]) { row in
+                    (try row[0] as Int, try row[1] as Data)
+                })
             }
         }
         let before = try stored()
+        #expect(before.rounds == testRounds)
         _ = try? db.switchAccount(to: ada, session: terminal1, pin: .account("1111"))
         #expect(try stored() == before)
         _ = try db.switchAccount(to: ada, session: terminal1, pin: .account("2468"))
         let after = try stored()
-        #expect(after.rounds == StoredPIN.defaultRounds && after.salt != before.salt)
+        #expect(after.rounds == testRounds * 2 && after.salt != before.salt)
         _ = try db.signOut(session: terminal1)
         #expect(try db.switchAccount(to: ada, session: terminal1, pin: .account("2468")).current.id == ada)
     }
 
-    @Test("an account's PIN goes with the account")
-    func cascade() throws {
-        let fixture = try Fixture(), db = fixture.database
+    @Test("an account's PIN goes with the account", arguments: Engine.allCases)
+    func cascade(_ engine: Engine) throws {
+        let fixture = try Fixture(engine), db = fixture.database
         let (ada, _) = try twoAccounts(fixture)
-        try db.setPIN("2468", for: .account(ada), proof: nil, rounds: testRounds)
+        try db.setPIN("2468", for: .account(ada), proof: nil)
         _ = try db.disconnect(Sample.adaGitHub.identity, session: terminal1, pin: .account("2468"))
         #expect(try db.protectedAccounts() == [])
-        #expect(try db.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM pin") } == 0)
+        #expect(try fixture.count("SELECT count(*) FROM pin") == 0)
     }
 
-    @Test("a conflict's switch to a protected account takes its PIN like any switch; merging it away, which would lose its PIN, is refused; nobody is switched")
-    func conflictsRespectPINs() throws {
-        let fixture = try Fixture(), db = fixture.database
+    @Test("a conflict's switch to a protected account takes its PIN like any switch; merging it away, which would lose its PIN, is refused; nobody is switched", arguments: Engine.allCases)
+    func conflictsRespectPINs(_ engine: Engine) throws {
+        let fixture = try Fixture(engine), db = fixture.database
         // Accounts at different providers, so that merging them would be allowed but for the PIN.
         let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceMicrosoft], into: db, session: terminal1)
         let (ada, grace) = (ids[0], ids[1])
-        try db.setPIN("2468", for: .account(ada), proof: nil, rounds: testRounds)
+        try db.setPIN("2468", for: .account(ada), proof: nil)
         // Grace links Ada's GitHub identity: it belongs to Ada's account, which has a PIN.
         guard case .conflict(let conflict, _) = try db.signIn(Sample.adaGitHub, mode: .link, session: terminal1) else {
             Issue.record("expected a conflict"); return
@@ -265,7 +268,7 @@ struct StorePINTests {
         #expect(try db.active(in: terminal1).id == grace)
         #expect(try db.accounts().count == 2 && db.protectedAccounts() == [ada])
         // Without the PIN the same choices go through.
-        try db.setPIN(nil, for: .account(ada), proof: "2468", rounds: testRounds)
+        try db.setPIN(nil, for: .account(ada), proof: "2468")
         _ = try db.resolve(conflict, choosing: .switchAccount, identity: Sample.adaGitHub, session: terminal1)
         #expect(try db.active(in: terminal1).id == ada)
     }

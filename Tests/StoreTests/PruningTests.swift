@@ -13,12 +13,12 @@ struct PruningTests {
     let cutoff = Date(timeIntervalSince1970: 1_800_000_000)
 
     func ids(_ database: AppDatabase) throws -> [Int64] {
-        try database.writer.read { try Int64.fetchAll($0, sql: "SELECT id FROM event ORDER BY id") }
+        try rows(database, "SELECT id FROM event ORDER BY id").map { Int64($0[0])! }
     }
 
-    @Test("events logged before the cutoff go, oldest first, at most a batch at a time; newer ones stay")
-    func batches() throws {
-        let fixture = try Fixture(), db = fixture.database
+    @Test("events logged before the cutoff go, oldest first, at most a batch at a time; newer ones stay", arguments: Engine.allCases)
+    func batches(_ engine: Engine) throws {
+        let fixture = try Fixture(engine), db = fixture.database
         for minute in 0..<7 { try db.recordEvent("switch", session: terminal1, account: nil, at: long.addingTimeInterval(Double(minute * 60))) }
         try db.recordEvent("switch", session: terminal1, account: nil, at: cutoff.addingTimeInterval(1))
         try db.recordEvent("switch", session: terminal1, account: nil, at: long)  // old, but after a newer one: stays until that one goes

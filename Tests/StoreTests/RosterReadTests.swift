@@ -38,9 +38,11 @@ struct RosterReadTests {
     func indexed() throws {
         let fixture = try Fixture()
         func plan(_ sql: String) throws -> String {
-            try fixture.database.writer.read { db in
-                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: StatementArguments(
-                    Array(repeating: "x", count: sql.filter { $0 == "?" }.count))).map { $0["detail"] as String }.joined(separator: "; ")
+            // The store's statements number their parameters ($1), as SQLite reads them.
+            let numbered = SQLiteConnection.numbered(sql)
+            return try fixture.database.writer.read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + numbered, arguments: StatementArguments(
+                    Array(repeating: "x", count: numbered.filter { $0 == "?" }.count))).map { $0["detail"] as String }.joined(separator: "; ")
             }
         }
         #expect(try plan(AccountLookupSQL.byNameOrEmail).contains("account_by_name"))

@@ -7,9 +7,9 @@ import SwitchboardCore
 
 @Suite("Named writes")
 struct WriteTests {
-    @Test("sign in: a new account (isNew), then the same identity again switches to it")
-    func signInNewThenKnown() throws {
-        let fixture = try Fixture()
+    @Test("sign in: a new account (isNew), then the same identity again switches to it", arguments: Engine.allCases)
+    func signInNewThenKnown(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
         let db = fixture.database
         guard case .completed(let ada, true, false, let change, _) = try db.signIn(Sample.adaGitHub, mode: .signIn, session: terminal1) else {
             Issue.record("expected a new account")
@@ -26,9 +26,38 @@ struct WriteTests {
         #expect(try db.accounts().count == 1)
     }
 
-    @Test("link attaches to the active account; a matching verified email is only a hint")
-    func linkAndHint() throws {
-        let fixture = try Fixture()
+    @Test("an identity's login is kept, and a sign-in again brings the provider's latest", arguments: Engine.allCases)
+    func login(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
+        let db = fixture.database
+        var octo = Sample.adaGitHub
+        octo.login = "octocat"
+        try Sample.signIn([octo], into: db, session: terminal1)
+        #expect(try db.accounts().first?.identities.first?.login == "octocat")
+        octo.login = "octo-renamed"
+        _ = try db.signIn(octo, mode: .signIn, session: terminal1)
+        #expect(try db.active(in: terminal1).account?.identities.first?.login == "octo-renamed")
+    }
+
+    @Test("a rejected access token is marked run out only while it is the one stored", arguments: Engine.allCases)
+    func expireAccessToken(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
+        let db = fixture.database
+        try Sample.signIn([Sample.adaGitHub], into: db, session: terminal1)
+        let ada = Sample.adaGitHub.identity
+        try db.saveCredential(TokenSet(accessToken: "a1", refreshToken: "r1"), for: ada)
+        #expect(try db.expireAccessToken("other", of: ada) == false)
+        #expect(try db.credential(for: ada)?.expiresAt == nil)
+        let now = Date()
+        #expect(try db.expireAccessToken("a1", of: ada, at: now))
+        let expiry = try #require(try db.credential(for: ada)?.expiresAt)
+        #expect(abs(expiry.secondsSince1970 - now.timeIntervalSince1970) < 0.01)
+        #expect(try db.expireAccessToken("a1", of: Sample.graceGitHub.identity) == false)
+    }
+
+    @Test("link attaches to the active account; a matching verified email is only a hint", arguments: Engine.allCases)
+    func linkAndHint(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
         let db = fixture.database
         let (ada, grace) = try { let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: db, session: terminal1); return (ids[0], ids[1]) }()
         _ = try db.switchAccount(to: ada, session: terminal1)
@@ -48,9 +77,9 @@ struct WriteTests {
         #expect(newcomer.id != ada && newcomer.id != grace)
     }
 
-    @Test("conflict: nothing changes until answered; cancel, switch and merge do what they say")
-    func conflictChoices() throws {
-        let fixture = try Fixture()
+    @Test("conflict: nothing changes until answered; cancel, switch and merge do what they say", arguments: Engine.allCases)
+    func conflictChoices(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
         let db = fixture.database
         let ids = try Sample.signIn([Sample.adaGoogle, Sample.graceGitHub], into: db, session: terminal1)
         let (ada, grace) = (ids[0], ids[1])
@@ -82,9 +111,9 @@ struct WriteTests {
         }
     }
 
-    @Test("conflict between accounts with identities at one provider: merge refused, switch works")
-    func conflictNotMergeable() throws {
-        let fixture = try Fixture()
+    @Test("conflict between accounts with identities at one provider: merge refused, switch works", arguments: Engine.allCases)
+    func conflictNotMergeable(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
         let db = fixture.database
         let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: db, session: terminal1)
         guard case .conflict(let conflict, _) = try db.signIn(Sample.adaGitHub, mode: .link, session: terminal1) else {
@@ -101,9 +130,9 @@ struct WriteTests {
         #expect(change?.current.id == ids[0])
     }
 
-    @Test("a session's switch leaves other sessions alone; a session that chose nothing is Anonymous, whatever the machine default is")
-    func sessionsAreIndependent() throws {
-        let fixture = try Fixture()
+    @Test("a session's switch leaves other sessions alone; a session that chose nothing is Anonymous, whatever the machine default is", arguments: Engine.allCases)
+    func sessionsAreIndependent(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
         let db = fixture.database
         let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: db, session: .machine)
         _ = try db.switchAccount(to: ids[0], session: terminal1)
@@ -114,22 +143,24 @@ struct WriteTests {
         #expect(try db.active(in: SessionKey("pts/9")!) == .anonymous, "a new session does not act as the machine default")
     }
 
-    @Test("disconnect forgets credentials and provider data; the last identity takes its account along")
-    func disconnect() throws {
-        let fixture = try Fixture()
+    @Test("disconnect forgets credentials and provider data; the last identity takes its account along", arguments: Engine.allCases)
+    func disconnect(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
         let db = fixture.database
         let ada = try Sample.signIn([Sample.adaGitHub], into: db, session: terminal1)[0]
         _ = try db.signIn(Sample.adaGoogle, mode: .link, session: terminal1)
         try db.setFavourite("codebreakers", starred: true, for: ada)
-        try db.writer.write { db in
-            try db.execute(sql: "INSERT INTO credential (provider, subject, accessToken, updatedAt) VALUES ('google', ?, 'secret-token', 0)", arguments: [Sample.adaGoogle.identity.subject])
-            try db.execute(sql: "INSERT INTO providerData (provider, subject, key, value, fetchedAt) VALUES ('google', ?, 'calendar', x'00', 0)", arguments: [Sample.adaGoogle.identity.subject])
+        _ = try db.engine.write { db in
+            try db.execute(
+                "INSERT INTO credential (provider, subject, accessToken, updatedAt) VALUES ('google', $1, 'secret-token', $2)",
+                [Sample.adaGoogle.identity.subject, Date()])
+            try db.execute(
+                "INSERT INTO providerData (provider, subject, key, value, fetchedAt) VALUES ('google', $1, 'calendar', $2, $3)",
+                [Sample.adaGoogle.identity.subject, Data([0]), Date()])
         }
         let first = try db.disconnect(Sample.adaGoogle.identity, session: terminal1)
         #expect(!first.accountRemoved && first.change.current.account?.providers == ["github"])
-        let leftovers = try db.writer.read { db in
-            try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM credential) + (SELECT count(*) FROM providerData)")
-        }
+        let leftovers = try fixture.count("SELECT (SELECT count(*) FROM credential) + (SELECT count(*) FROM providerData)")
         #expect(leftovers == 0)
         _ = try db.switchAccount(to: ada, session: terminal2)
         let last = try db.disconnect(Sample.adaGitHub.identity, session: terminal1)
@@ -143,9 +174,9 @@ struct WriteTests {
         }
     }
 
-    @Test("accounts come most recently used first")
-    func ordering() throws {
-        let fixture = try Fixture()
+    @Test("accounts come most recently used first", arguments: Engine.allCases)
+    func ordering(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
         let db = fixture.database
         let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: db, session: terminal1)
         let later = Date().addingTimeInterval(60)
@@ -155,20 +186,16 @@ struct WriteTests {
         #expect(try db.accounts().map(\.id) == [ids[1], ids[0]])
     }
 
-    @Test("the event log is append-only: no event changes, and only the oldest may go (pruning), oldest first")
-    func appendOnly() throws {
-        let fixture = try Fixture()
+    @Test("the event log is append-only: no event changes, and only the oldest may go (pruning), oldest first", arguments: Engine.allCases)
+    func appendOnly(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
         try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: fixture.database, session: terminal1)
-        let ids = try fixture.database.writer.read { try Int64.fetchAll($0, sql: "SELECT id FROM event ORDER BY id") }
+        let ids = try fixture.rows("SELECT id FROM event ORDER BY id").map { $0[0] }
         #expect(ids.count == 2)
-        #expect(throws: DatabaseError.self) {
-            try fixture.database.writer.write { try $0.execute(sql: "UPDATE event SET kind = 'x'") }
-        }
-        #expect(throws: DatabaseError.self, "not the oldest") {
-            try fixture.database.writer.write { try $0.execute(sql: "DELETE FROM event WHERE id = ?", arguments: [ids[1]]) }
-        }
+        #expect(throws: (any Error).self) { try fixture.execute("UPDATE event SET kind = 'x'") }
+        #expect(throws: (any Error).self, "not the oldest") { try fixture.execute("DELETE FROM event WHERE id = \(ids[1])") }
         #expect(try fixture.database.eventCount() == 2)
-        try fixture.database.writer.write { try $0.execute(sql: "DELETE FROM event WHERE id = ?", arguments: [ids[0]]) }
+        try fixture.execute("DELETE FROM event WHERE id = \(ids[0])")
         #expect(try fixture.database.eventCount() == 1)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Postgres
 import Store
 import SwitchboardCore
 import Testing
@@ -8,16 +9,31 @@ import TestSupport
 @testable import Services
 @testable import ChooserApp
 
-/// The feed with real inotify: a second `AppDatabase` on the file stands
-/// for another process; its commits must reach this process's bus.
+/// A store of either engine, and how a second program opens it.
+enum FeedStore: String, CaseIterable, Sendable {
+    case sqlite, postgres
+
+    /// A fresh store's location; `folder` holds a SQLite file.
+    func location(in folder: TemporaryFolder) throws -> StoreLocation {
+        switch self {
+        case .sqlite: .file(folder.file("switchboard.sqlite"))
+        case .postgres: .server(try TestPostgres.freshStore(suite: #fileID))
+        }
+    }
+}
+
+/// The feed with real inotify on SQLite, real LISTEN on PostgreSQL: a
+/// second `AppDatabase` on the store stands for another process (or
+/// station); its commits must reach this process's bus.
 @Suite("the change feed across processes")
 struct ChangeFeedTests {
-    @Test("another writer's switch and sign-in reach the bus as external changes, the feed's own process's writes do not")
-    func othersReachTheBus() async throws {
+    @Test("another writer's switch and sign-in reach the bus as external changes, the feed's own process's writes do not",
+          arguments: FeedStore.allCases)
+    func othersReachTheBus(_ store: FeedStore) async throws {
         let folder = TemporaryFolder()
         defer { folder.remove() }
-        let path = folder.file("switchboard.sqlite")
-        let database = try AppDatabase(path: path), other = try AppDatabase(path: path)
+        let location = try store.location(in: folder)
+        let database = try AppDatabase(testing: location), other = try AppDatabase(testing: location)
         let session = SessionKey("pts/7")!
         let bus = NotificationBus()
         let statuses = Recorder<UserStatusChanged>(), accounts = Recorder<AccountsChanged>()
@@ -74,20 +90,46 @@ struct ChangeFeedTests {
         withExtendedLifetime(subscription) {}
     }
 
-    @Test("inotify's event buffer gives each mask and name, padded or not")
-    func names() {
-        var bytes: [UInt8] = []
-        for (mask, name, padded) in [(UInt32(2), "switchboard.sqlite-wal", 32), (UInt32(0x4000), "", 0), (UInt32(8), "x", 16)] {
-            var header = [UInt8](repeating: 0, count: 16)
-            withUnsafeBytes(of: mask.littleEndian) { header.replaceSubrange(4..<8, with: $0) }
-            withUnsafeBytes(of: UInt32(padded).littleEndian) { header.replaceSubrange(12..<16, with: $0) }
-            bytes += header + Array(name.utf8) + [UInt8](repeating: 0, count: padded - name.utf8.count)
-        }
-        let events = ChangeFeed.events(in: bytes[...])
-        #expect(events.map(\.name) == ["switchboard.sqlite-wal", "", "x"])
-        #expect(events.map(\.mask) == [2, 0x4000, 8])
-        #expect(ChangeFeed.split("/a/b/c.sqlite") == ("/a/b", "c.sqlite"))
-        #expect(ChangeFeed.split("c.sqlite") == (".", "c.sqlite"))
+    @Test("a listener cut off from the server says the store is offline, listens again, and reads what was committed meanwhile")
+    func listenerReconnects() async throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let location = try FeedStore.postgres.location(in: folder)
+        guard case .server(let url) = location else { return }
+        let database = try AppDatabase(testing: location), other = try AppDatabase(testing: location)
+        let session = SessionKey("lab-3/tty1")!
+        let bus = NotificationBus()
+        let statuses = Recorder<UserStatusChanged>(), reachability = Recorder<StoreReachabilityChanged>()
+        let subscriptions = [
+            bus.subscribe(UserStatusChanged.self, on: .inline) { statuses.add($0) },
+            bus.subscribe(StoreReachabilityChanged.self, on: .inline) { reachability.add($0) },
+        ]
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: other, session: SessionKey("setup")!)
+        let feed = try ChangeFeed(database: database, bus: bus)
+        defer { feed.cancel() }
+        // Listening: a switch elsewhere arrives.
+        _ = try other.switchAccount(to: ids[0], session: session)
+        try await waitUntil { statuses.all.count >= 1 }
+
+        // The server ends the listener's connection (as a restart would).
+        let admin = try PGConnection.connect(url)
+        let channel = try #require(try admin.query("SELECT 'LISTEN \"switchboard_' || substr(md5(current_schema()), 1, 16) || '\"'").text(0, 0))
+        let ended = try admin.query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1", [PGParameter(type: PGType.text, text: channel)])
+        #expect(ended.rowCount == 1)
+        try await waitUntil { reachability.all.first?.online == false }
+        // Meanwhile two stations switch: nobody hears it now.
+        let elsewhere = SessionKey("lab-4/tty1")!
+        _ = try other.switchAccount(to: ids[1], session: session)
+        _ = try other.switchAccount(to: ids[0], session: elsewhere)
+        try await waitUntil { reachability.all.last?.online == true }
+        try await waitUntil { statuses.all.count >= 3 }
+        #expect(statuses.all.map(\.session) == [session, session, elsewhere])
+        #expect(statuses.all[1].current.id == ids[1] && statuses.all[2].current.id == ids[0], "read from the cursor, in order")
+        #expect(reachability.all.map(\.online) == [false, true])
+        let detail = reachability.all.first?.detail ?? ""
+        #expect(detail.hasPrefix("postgresql://switchboard@127.0.0.1:") && detail.contains("connection to the server lost"), "\(detail)")
+        withExtendedLifetime(subscriptions) {}
     }
 
     /// Waits for `condition` (a guard against a hang, not a figure).

@@ -141,7 +141,7 @@ struct ChooserLoopTests {
         let t = try await LoopRig()
         try await stopping(t.rig) {
             let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: t.rig.database, session: SessionKey("elsewhere")!)
-            try t.rig.database.setPIN("2468", for: .account(ids[1]), proof: nil, rounds: 1_000)
+            try t.rig.database.setPIN("2468", for: .account(ids[1]), proof: nil)
             t.loop.start()
             #expect(t.loop.state.accounts.list.protected == [ids[1]])
             let graceRow = t.loop.state.accounts.itemIndex(of: ids[1])!
@@ -162,7 +162,7 @@ struct ChooserLoopTests {
         try await stopping(t.rig) {
             let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: t.rig.database, session: SessionKey("elsewhere")!)
             t.loop.start()
-            try t.rig.database.setPIN("2468", for: .account(ids[0]), proof: nil, rounds: 1_000)
+            try t.rig.database.setPIN("2468", for: .account(ids[0]), proof: nil)
             let adaRow = t.loop.state.accounts.itemIndex(of: ids[0])!
             for _ in 0..<adaRow { t.press(.down) }
             t.press(.enter)
@@ -313,7 +313,7 @@ struct StationLoopTests {
             // The demo's Ada, who has a PIN.
             let demoAda = LinkedIdentity(identity: Identity(provider: "demo", subject: "1815"), displayName: "Ada Lovelace", email: nil)
             let ada = try Sample.signIn([demoAda], into: rig.database, session: SessionKey("setup")!)[0]
-            try rig.database.setPIN("2468", for: .account(ada), proof: nil, rounds: 1_000)
+            try rig.database.setPIN("2468", for: .account(ada), proof: nil)
             loop.send(.accountsChanged(AccountsChanged(accounts: [])))
             try await wait("the lock mark") { loop.state.accounts.list.protected.contains(ada) }
             // Demo, then past "continue as Ada" (which would be a switch) to a new code.

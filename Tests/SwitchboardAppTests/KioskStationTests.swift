@@ -165,7 +165,7 @@ struct KioskStationTests {
         let path = folder.file("switchboard.sqlite")
         let station = SessionKey("station")!
         do {
-            let database = try AppDatabase(path: path)
+            let database = try AppDatabase(testing: path)
             let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: database, session: station)
             _ = try database.switchAccount(to: ids[0], session: station)
             let alan = LinkedIdentity(identity: Identity(provider: "gitlab", subject: "alan"), displayName: "Alan Turing", email: nil)
@@ -175,7 +175,7 @@ struct KioskStationTests {
             #expect(try database.lastActiveAccount(in: SessionKey("pts/8")!) == nil)
         }
         // The restart: a new process opens the file.
-        let database = try AppDatabase(path: path)
+        let database = try AppDatabase(testing: path)
         let ada = try #require(try database.lastActiveAccount(in: station))
         var settings = KioskSettings()
         settings.rememberLast = true

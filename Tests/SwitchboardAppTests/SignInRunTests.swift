@@ -29,7 +29,7 @@ final class AppRig: @unchecked Sendable {
     /// in that clock's future.
     init(interval: Int = 5, start: Date = Date(timeIntervalSince1970: 1_800_000_000)) async throws {
         clock = ManualClock(start)
-        database = try AppDatabase(path: folder.file("switchboard.sqlite"))
+        database = try AppDatabase(testing: folder.file("switchboard.sqlite"))
         let clock = clock
         server = DemoServer(settings: DemoSettings(interval: interval), now: { clock.now() })
         base = try await server.start(port: 0)

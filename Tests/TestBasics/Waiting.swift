@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// What a test waited for, and did not see in time.
 public struct TimedOut: Error, CustomStringConvertible {
@@ -20,5 +21,13 @@ public func waitUntil(
     while try !condition() {
         if DispatchTime.now().uptimeNanoseconds > deadline { throw TimedOut(what: what, seconds: seconds) }
         try await Task.sleep(nanoseconds: 5_000_000)
+    }
+}
+
+/// Runs blocking `work` (a child process, say) on a thread of its own, so
+/// it never holds one of the few threads all tests' async code shares.
+public func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import ProcessKit
 import Store
 import SwitchboardCore
+import TestBasics
 
 /// The path of an executable this package built, beside the test bundle.
 public func builtProduct(_ name: String) -> String {
@@ -27,7 +28,16 @@ public struct ProcessResult: Sendable {
 /// inherited). `environment` entries are added to a clean environment
 /// holding only PATH and HOME. A child still running after `timeout`
 /// seconds is killed (its status is then 137), so a test cannot hang.
+/// The wait is on a thread of its own (`offThePool`), never on one of the
+/// few threads every test's async code shares.
 public func runProcess(
+    _ path: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 300, input: String? = nil
+) async throws -> ProcessResult {
+    try await offThePool { try runProcessBlocking(path, arguments, environment: environment, timeout: timeout, input: input) }
+}
+
+/// `runProcess`, blocking the calling thread: for code that is on a thread of its own already.
+public func runProcessBlocking(
     _ path: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 300, input: String? = nil
 ) throws -> ProcessResult {
     let result = try ChildProcess.run(path, arguments, environment: childEnvironment(environment), timeout: timeout, input: input)
@@ -80,5 +90,22 @@ public enum Sample {
             }
             return account.id
         }
+    }
+}
+
+/// The PBKDF2 iterations PINs get in tests: a full-strength hash costs a
+/// quarter of a second in a debug build, and the tests check hundreds.
+public let testPINRounds = 1_000
+
+extension AppDatabase {
+    /// The store at `path` as tests open it: as the program would, but with
+    /// PINs hashed with `testPINRounds`.
+    public convenience init(testing path: String, access: Access = .readWrite) throws(StoreError) {
+        try self.init(path: path, access: access, pinRounds: testPINRounds)
+    }
+
+    /// The store at `location` as tests open it, PINs hashed with `testPINRounds`.
+    public convenience init(testing location: StoreLocation, access: Access = .readWrite) throws(StoreError) {
+        try self.init(location, access: access, pinRounds: testPINRounds)
     }
 }

@@ -14,15 +14,15 @@ final class CLI: Sendable {
     deinit { folder.remove() }
 
     /// Runs the built `switchboard` as a process.
-    func spawn(_ arguments: String..., session: String = "tty-test", environment: [String: String] = [:], input: String? = nil) throws -> ProcessResult {
-        try runProcess(builtProduct("switchboard"), arguments,
+    func spawn(_ arguments: String..., session: String = "tty-test", environment: [String: String] = [:], input: String? = nil) async throws -> ProcessResult {
+        try await runProcess(builtProduct("switchboard"), arguments,
                        environment: ["SWITCHBOARD_DATABASE": path, "SWITCHBOARD_SESSION": session].merging(environment) { $1 },
                        input: input)
     }
 
     /// Ada (github + google, with a token stored) and Grace (github, microsoft expired).
     func populate() throws -> (ada: AccountID, grace: AccountID) {
-        let database = try AppDatabase(path: path)
+        let database = try AppDatabase(testing: path)
         let session = SessionKey("setup")!
         let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: database, session: session)
         _ = try database.switchAccount(to: ids[0], session: session)
@@ -124,7 +124,7 @@ struct CLITests {
     func exitStatuses() async throws {
         let cli = CLI()
         _ = try cli.populate()
-        let database = try AppDatabase(path: cli.path)
+        let database = try AppDatabase(testing: cli.path)
         // Two accounts both called Grace Hopper make the name ambiguous.
         try Sample.signIn([LinkedIdentity(identity: Identity(provider: "gitlab", subject: "5"), displayName: "Grace Hopper")], into: database, session: SessionKey("setup")!)
         let before = try database.eventCount()
@@ -169,7 +169,7 @@ struct CLITests {
     @Test("human output strips escape sequences from provider names")
     func hostileNames() async throws {
         let cli = CLI()
-        let database = try AppDatabase(path: cli.path)
+        let database = try AppDatabase(testing: cli.path)
         let hostile = LinkedIdentity(identity: Identity(provider: "demo", subject: "x"), displayName: "Eve\u{1B}]52;c;ZXZpbA==\u{7}\u{1B}[2J")
         try Sample.signIn([hostile], into: database, session: SessionKey("tty-test")!)
         let output = await cli.run("accounts")
@@ -179,21 +179,21 @@ struct CLITests {
     }
 
     @Test("the built program: statuses, standard output and standard error as a shell sees them")
-    func builtProgram() throws {
+    func builtProgram() async throws {
         let cli = CLI()
         _ = try cli.populate()
-        let switched = try cli.spawn("switch", "Ada Lovelace", "--json")
+        let switched = try await cli.spawn("switch", "Ada Lovelace", "--json")
         #expect(switched.status == 0 && switched.stdout.hasPrefix("{\"active\":{") && switched.stderr.isEmpty, "\(switched.stderr)")
-        let missing = try cli.spawn("switch", "Nobody")
+        let missing = try await cli.spawn("switch", "Nobody")
         #expect(missing.status == 2 && missing.stdout.isEmpty && missing.stderr.hasPrefix("switchboard: ") && missing.stderr.contains("\"Nobody\""))
-        let usage = try cli.spawn("accounts", "--bogus")
+        let usage = try await cli.spawn("accounts", "--bogus")
         #expect(usage.status == 64 && usage.stdout.isEmpty && usage.stderr.contains("--bogus"))
-        let help = try cli.spawn("--help")
+        let help = try await cli.spawn("--help")
         #expect(help.status == 0 && help.stdout.contains("Exit statuses:") && help.stderr.isEmpty)
         let garbage = cli.folder.file("garbage.sqlite")
         try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: garbage))
-        #expect(try cli.spawn("accounts", "--database", garbage).status == 5)
-        let nobody = try cli.spawn("token", "github", session: "elsewhere")
+        #expect(try await cli.spawn("accounts", "--database", garbage).status == 5)
+        let nobody = try await cli.spawn("token", "github", session: "elsewhere")
         #expect(nobody.status == 16 && nobody.stdout.isEmpty)
     }
 }

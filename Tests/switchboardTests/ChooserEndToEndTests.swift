@@ -1,6 +1,7 @@
 import Foundation
 import Store
 import SwitchboardCore
+import TestBasics
 import Testing
 import TestSupport
 
@@ -92,7 +93,7 @@ struct ChooserEndToEndTests {
         }
 
         // The store after quitting: two accounts, the session anonymous, Ada's star kept.
-        let database = try AppDatabase(path: chooser.database)
+        let database = try AppDatabase(testing: chooser.database)
         let accounts = try database.accounts()
         #expect(Set(accounts.map(\.name)) == ["Ada Lovelace", "Grace Hopper"])
         #expect(accounts.allSatisfy { $0.identities.map(\.provider.rawValue) == ["demo"] })
@@ -103,7 +104,7 @@ struct ChooserEndToEndTests {
         #expect(try database.favourites(of: grace.id).isEmpty)
         // And the CLI says the same.
         let environment = chooser.cliEnvironment
-        let status = try await offThePool { try runProcess(builtProduct("switchboard"), ["status", "--json"], environment: environment) }
+        let status = try await runProcess(builtProduct("switchboard"), ["status", "--json"], environment: environment)
         #expect(status.status == 0)
         #expect(status.stdout.contains("\"active\":null"), "\(status.stdout)")
     }
@@ -163,7 +164,7 @@ struct ChooserEndToEndTests {
             #expect(try await tmux.exitStatus() == 0)
             #expect(try await tmux.terminalLeftovers() == [])
         }
-        #expect(try AppDatabase(path: chooser.database).accounts().isEmpty)
+        #expect(try AppDatabase(testing: chooser.database).accounts().isEmpty)
     }
 
     @Test("at the size the “QR code hidden: enlarge the terminal to W×H” note asks for, the QR code shows")
@@ -193,7 +194,7 @@ struct ChooserEndToEndTests {
         let chooser = try ChooserFixture(session: "other")
         defer { chooser.remove() }
         let hostile = "\u{1B}]0;pwned\u{07}Mallory\u{1B}[2J\u{1B}[31m" + String(repeating: "A", count: 10_000)
-        let database = try AppDatabase(path: chooser.database)
+        let database = try AppDatabase(testing: chooser.database)
         let result = try database.signIn(
             LinkedIdentity(identity: Identity(provider: "demo", subject: "666"), displayName: hostile, email: "m@example.org"),
             mode: .signIn, session: SessionKey("other")!)
@@ -241,7 +242,7 @@ struct ChooserEndToEndTests {
         let chooser = try ChooserFixture(session: "pin")
         defer { chooser.remove() }
         let ids = try { () throws -> [AccountID] in
-            let database = try AppDatabase(path: chooser.database)
+            let database = try AppDatabase(testing: chooser.database)
             let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: database, session: SessionKey("pin")!)
             _ = try database.switchAccount(to: ids[0], session: SessionKey("pin")!)
             try database.setPIN("2468", for: .account(ids[1]), proof: nil)
@@ -261,17 +262,17 @@ struct ChooserEndToEndTests {
             try await tmux.press("Enter")
             screen = try await tmux.waitFor(text: "Wrong PIN. Try again.")
             #expect(statusBar(screen).contains("● Ada Lovelace"), "\(tmux.framed(screen))")
-            #expect(try AppDatabase(path: chooser.database).pinAttempts(of: .account(ids[1])).failures == 1)
+            #expect(try AppDatabase(testing: chooser.database).pinAttempts(of: .account(ids[1])).failures == 1)
             try await tmux.press("2", "4", "6", "8", "Enter")
             screen = try await tmux.waitUntil("Grace is active") { statusBar($0).contains("● Grace Hopper") && !$0.contains("PIN for") }
             #expect(!screen.contains("2468"))
             try await tmux.press("q")
             #expect(try await tmux.exitStatus() == 0)
         }
-        #expect(try AppDatabase(path: chooser.database).active(in: SessionKey("pin")!).id == ids[1])
+        #expect(try AppDatabase(testing: chooser.database).active(in: SessionKey("pin")!).id == ids[1])
 
         // `switch` on a terminal: the prompt, no echo, then the switch.
-        _ = try AppDatabase(path: chooser.database).switchAccount(to: ids[0], session: SessionKey("pin")!)
+        _ = try AppDatabase(testing: chooser.database).switchAccount(to: ids[0], session: SessionKey("pin")!)
         try await withTmux(builtProduct("switchboard"), arguments: ["switch", "Grace Hopper"], environment: chooser.environment) { tmux in
             try await tmux.waitFor(text: "PIN for Grace Hopper:")
             try await tmux.press("2", "4", "6", "8", "Enter")
@@ -279,7 +280,7 @@ struct ChooserEndToEndTests {
             // The prompt's line is still on the screen: what was typed there was not echoed.
             #expect(!(try await tmux.screen()).contains("2468"))
         }
-        #expect(try AppDatabase(path: chooser.database).active(in: SessionKey("pin")!).id == ids[1])
+        #expect(try AppDatabase(testing: chooser.database).active(in: SessionKey("pin")!).id == ids[1])
 
         // `pin set` on a terminal: asked twice without echo; two different PINs change nothing.
         try await withTmux(builtProduct("switchboard"), arguments: ["pin", "set", "Ada Lovelace"], environment: chooser.environment) { tmux in
@@ -290,7 +291,7 @@ struct ChooserEndToEndTests {
             #expect(try await tmux.exitStatus() == 64)
             #expect(!(try await tmux.screen()).contains("123"))
         }
-        #expect(try AppDatabase(path: chooser.database).protectedAccounts() == [ids[1]])
+        #expect(try AppDatabase(testing: chooser.database).protectedAccounts() == [ids[1]])
         try await withTmux(builtProduct("switchboard"), arguments: ["pin", "set", "Ada Lovelace"], environment: chooser.environment) { tmux in
             try await tmux.waitFor(text: "New PIN for Ada Lovelace:")
             try await tmux.press("1", "2", "3", "4", "Enter")
@@ -299,7 +300,7 @@ struct ChooserEndToEndTests {
             #expect(try await tmux.exitStatus() == 0)
             #expect(!(try await tmux.screen()).contains("1234"))
         }
-        #expect(try AppDatabase(path: chooser.database).protectedAccounts() == Set(ids))
+        #expect(try AppDatabase(testing: chooser.database).protectedAccounts() == Set(ids))
     }
 
     @Test("q quits a terminal below the minimum size, with status 0")
@@ -339,7 +340,7 @@ struct ChooserEndToEndTests {
             #expect(try await tmux.exitStatus() == 0)
             #expect(try await tmux.terminalLeftovers() == [])
         }
-        #expect(try AppDatabase(path: chooser.database).accounts().isEmpty)
+        #expect(try AppDatabase(testing: chooser.database).accounts().isEmpty)
     }
 }
 
@@ -427,11 +428,15 @@ struct ChooserFixture: Sendable {
     let folder = TemporaryFolder()
     let session: String
     let port: UInt16
+    /// Set when the chooser is a station of a fleet: its config.toml names the shared store and the station.
+    let store: String?
 
-    init(session: String = "e2e") throws {
+    init(session: String = "e2e", store: String? = nil, station: String? = nil) throws {
         self.session = session
+        self.store = store
         port = try freeLoopbackPort()
-        try "[providers.demo]\nissuer = \"http://127.0.0.1:\(port)\"\n"
+        let shared = store.map { "\n[store]\nurl = \"\($0)\"\n" + (station.map { "station = \"\($0)\"\n" } ?? "") } ?? ""
+        try ("[providers.demo]\nissuer = \"http://127.0.0.1:\(port)\"\n" + shared)
             .write(toFile: folder.file("config.toml"), atomically: true, encoding: .utf8)
     }
 
@@ -439,7 +444,9 @@ struct ChooserFixture: Sendable {
 
     /// For the CLI run afterwards.
     var cliEnvironment: [String: String] {
-        ["SWITCHBOARD_DATABASE": database, "SWITCHBOARD_SESSION": session, "SWITCHBOARD_CONFIG": folder.file("config.toml")]
+        var environment = ["SWITCHBOARD_SESSION": session, "SWITCHBOARD_CONFIG": folder.file("config.toml")]
+        if store == nil { environment["SWITCHBOARD_DATABASE"] = database }
+        return environment
     }
 
     /// For the chooser in tmux: nothing of the person running the tests leaks in.
@@ -578,7 +585,7 @@ private func sgr(before text: String, in line: String) -> [String] {
 
 /// Moves the accounts pane's selection (▸) to the row of `name` with the
 /// arrow keys, one step at a time, waiting for each step to show.
-private func selectAccount(_ name: String, in tmux: Tmux) async throws {
+func selectAccount(_ name: String, in tmux: Tmux) async throws {
     func rowIndex(_ screen: String, _ match: (String) -> Bool) -> Int? {
         screen.components(separatedBy: "\n").map { String($0.prefix(33)) }.firstIndex(where: match)
     }

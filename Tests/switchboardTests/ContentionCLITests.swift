@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TestBasics
 import Testing
 import TestSupport
 import Store
@@ -11,23 +12,21 @@ struct ContentionCLITests {
     func twoProcesses() async throws {
         let cli = CLI()
         let (ada, grace) = try cli.populate()
-        let database = try AppDatabase(path: cli.path)
+        let database = try AppDatabase(testing: cli.path)
         let eventsBefore = try database.eventCount()
         let count = 40
-        // Two loops, each on a thread of its own: at any moment two
-        // processes open the file and switch the same session.
+        // Two loops, each a task of its own: at any moment two processes
+        // open the file and switch the same session.
         let failures = try await withThrowingTaskGroup(of: [String].self) { group in
             for first in [ada, grace] {
                 group.addTask {
-                    try await offThePool {
-                        var failures: [String] = []
-                        for index in 0..<count {
-                            let target = index % 2 == 0 ? first : (first == ada ? grace : ada)
-                            let result = try cli.spawn("switch", String(target.rawValue), session: "shared")
-                            if result.status != 0 { failures.append("switch \(index): \(result.status) \(result.stderr)") }
-                        }
-                        return failures
+                    var failures: [String] = []
+                    for index in 0..<count {
+                        let target = index % 2 == 0 ? first : (first == ada ? grace : ada)
+                        let result = try await cli.spawn("switch", String(target.rawValue), session: "shared")
+                        if result.status != 0 { failures.append("switch \(index): \(result.status) \(result.stderr)") }
                     }
+                    return failures
                 }
             }
             return try await group.reduce(into: []) { $0 += $1 }

@@ -14,7 +14,7 @@ struct FuzzRegressionTests {
     /// error status, not a crash.
     @Test("a huge expires_in from a provider ends the sign-in with an error, not a crash",
           arguments: ["1e30", "\"555555555555555555555555555555555555555555555555555555555555\""])
-    func hugeExpiresIn(value: String) throws {
+    func hugeExpiresIn(value: String) async throws {
         let folder = TemporaryFolder()
         defer { folder.remove() }
         let base = Mutex("")
@@ -32,7 +32,7 @@ struct FuzzRegressionTests {
         defer { server.stop() }
         let issuer = server.baseURL.absoluteString
         base.withLock { $0 = issuer }
-        let result = try runProcess(
+        let result = try await runProcess(
             builtProduct("switchboard"), ["sign-in", "--issuer", issuer, "--client-id", "c", "--json"],
             environment: ["SWITCHBOARD_DATABASE": folder.file("db.sqlite"), "SWITCHBOARD_SESSION": "tty-test"], timeout: 30)
         #expect([13, 15].contains(result.status), "status \(result.status): \(result.stderr.suffix(400))")

@@ -23,13 +23,15 @@ final class GivenInput: LineInput {
 
     init(_ text: String) { bytes = Mutex(Array(text.utf8)[...]) }
 
-    func readLine(limit: Int) -> String? {
+    init(bytes: [UInt8]) { self.bytes = Mutex(bytes[...]) }
+
+    func readLineBytes(limit: Int) -> (bytes: [UInt8], truncated: Bool)? {
         bytes.withLock { rest in
             guard !rest.isEmpty else { return nil }
             let end = rest.firstIndex(of: UInt8(ascii: "\n"))
             let line = rest[..<(end ?? rest.endIndex)]
             rest = end.map { rest[($0 + 1)...] } ?? []
-            return String(decoding: line.prefix(limit), as: UTF8.self)
+            return (Array(line.prefix(limit)), line.count > limit)
         }
     }
 }
@@ -48,7 +50,7 @@ struct TestIO: Sendable {
         base["HOME"] = process["HOME"]
         io = CommandIO(
             environment: base.merging(environment) { $1 }, stdout: stdout, stderr: stderr, stdin: GivenInput(input ?? ""),
-            stdinIsTerminal: false, stdoutIsTerminal: false, terminal: { terminal }, takesSignals: false)
+            stdinIsTerminal: false, stdoutIsTerminal: false, terminal: { terminal }, takesSignals: false, pinRounds: testPINRounds)
     }
 
     /// Runs `arguments` as `switchboard` would, in this process, on a

@@ -26,24 +26,24 @@ struct InstallTests {
         }
 
         /// Runs the copy with `arguments` in `environment` (added to PATH and HOME, which it replaces).
-        func run(_ arguments: [String]) throws -> ProcessResult {
-            try runProcess(program, arguments, environment: environment)
+        func run(_ arguments: [String]) async throws -> ProcessResult {
+            try await runProcess(program, arguments, environment: environment)
         }
     }
 
     @Test("--version, status --json and accounts --json work, and make the database under the empty home")
-    func commands() throws {
+    func commands() async throws {
         let installed = try Installed()
         defer { installed.folder.remove() }
-        let version = try installed.run(["--version"])
+        let version = try await installed.run(["--version"])
         #expect(version.status == 0 && !version.stdout.isEmpty, "\(version.stderr)")
-        let status = try installed.run(["status", "--json"])
+        let status = try await installed.run(["status", "--json"])
         #expect(status.status == 0, "\(status.stderr)")
         #expect(status.stdout.contains(#""active":null"#) && status.stdout.contains(#""session":"kiosk""#), "\(status.stdout)")
-        let accounts = try installed.run(["accounts", "--json"])
+        let accounts = try await installed.run(["accounts", "--json"])
         #expect(accounts.status == 0 && accounts.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "\(accounts.stdout)\(accounts.stderr)")
         #expect(FileManager.default.fileExists(atPath: installed.home + "/.local/share/switchboard/switchboard.sqlite"))
-        let providers = try installed.run(["providers"])
+        let providers = try await installed.run(["providers"])
         #expect(providers.status == 0 && providers.stdout.contains("demo"), "\(providers.stderr)")
     }
 

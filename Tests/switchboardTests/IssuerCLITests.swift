@@ -45,7 +45,7 @@ struct IssuerCLITests {
             let result = await cli.run("sign-in", "--issuer", root + path, "--client-id", "c", "--on-conflict", "cancel")
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         }
-        let database = try AppDatabase(path: cli.path)
+        let database = try AppDatabase(testing: cli.path)
         let identities = try database.accounts().flatMap(\.identities).map(\.identity)
         let a = Identity(provider: ProviderID(root + "/a"), subject: "same"), b = Identity(provider: ProviderID(root + "/b"), subject: "same")
         #expect(Set(identities) == [a, b])

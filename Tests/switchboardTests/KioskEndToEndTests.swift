@@ -14,7 +14,7 @@ struct KioskEndToEndTests {
         defer { chooser.remove() }
         try "[kiosk]\nidle_timeout = 4\ncountdown = 2\ngreeting = \"Lab station 3\"\n"
             .write(toFile: chooser.folder.file("config.toml"), atomically: true, encoding: .utf8)
-        let database = try AppDatabase(path: chooser.database)
+        let database = try AppDatabase(testing: chooser.database)
         try Sample.signIn([Sample.adaGitHub], into: database, session: SessionKey("station")!)
         try await withTmux(builtProduct("switchboard"), arguments: ["kiosk"], environment: chooser.environment) { tmux in
             var screen = try await tmux.waitFor(text: "Lab station 3")
@@ -36,7 +36,7 @@ struct KioskEndToEndTests {
             #expect(screen.contains("Ada Lovelace will be signed out in"))
             screen = try await tmux.waitUntil("the station is Anonymous again", timeout: 10) { statusBar($0).contains("○ Anonymous") }
             #expect(!screen.contains("Still there?"))
-            let status = try runProcess(builtProduct("switchboard"), ["status", "--json"], environment: chooser.cliEnvironment)
+            let status = try await runProcess(builtProduct("switchboard"), ["status", "--json"], environment: chooser.cliEnvironment)
             #expect(status.stdout.contains(#""active":null"#), "\(status.stdout)\(status.stderr)")
             #expect(kill(try await tmux.programID(), 0) == 0, "still running")
         }
@@ -50,7 +50,7 @@ extension KioskEndToEndTests {
         let chooser = try ChooserFixture(session: "station")
         defer { chooser.remove() }
         try "[kiosk]\ngreeting = \"Lab station 3\"\n".write(toFile: chooser.folder.file("config.toml"), atomically: true, encoding: .utf8)
-        let set = try runProcess(
+        let set = try await runProcess(
             builtProduct("switchboard"), ["pin", "set", "--operator"], environment: chooser.cliEnvironment, input: "2468\n")
         #expect(set.status == 0, "\(set.stderr)")
         try await withTmux(builtProduct("switchboard"), arguments: ["kiosk"], environment: chooser.environment) { tmux in
@@ -86,14 +86,14 @@ extension KioskEndToEndTests {
             read line
             exit 0
             """)
-        let database = try AppDatabase(path: chooser.database)
+        let database = try AppDatabase(testing: chooser.database)
         guard case .completed(let ada, _, _, _, _) = try database.signIn(
             Sample.adaGitHub, mode: .signIn, session: SessionKey("setup")!, tokens: TokenSet(accessToken: "gho-ada-secret")) else {
             Issue.record("Ada was not signed in")
             return
         }
         try database.setPIN("2468", for: .account(ada.id), proof: nil)
-        let status = { try runProcess(builtProduct("switchboard"), ["status", "--json"], environment: chooser.cliEnvironment).stdout }
+        let status = { try await runProcess(builtProduct("switchboard"), ["status", "--json"], environment: chooser.cliEnvironment).stdout }
 
         try await withTmux(builtProduct("switchboard"), arguments: ["kiosk"], environment: chooser.environment) { tmux in
             try await tmux.waitFor(text: "Lab station 3")
@@ -104,12 +104,12 @@ extension KioskEndToEndTests {
             var screen = try await tmux.waitFor(text: "Hello from the station command")
             #expect(!screen.contains("Lab station 3"), "the chooser gave the whole terminal away")
             #expect(try String(contentsOfFile: seen, encoding: .utf8) == "Ada Lovelace|gho-ada-secret|station\n")
-            #expect(try status().contains(#""name":"Ada Lovelace""#))
+            #expect(try await status().contains(#""name":"Ada Lovelace""#))
             // It exits: the chooser is back, with nobody active.
             try await tmux.press("b", "y", "e", "Enter")
             screen = try await tmux.waitUntil("the chooser is back, Anonymous", timeout: 10) { statusBar($0).contains("○ Anonymous") }
             #expect(screen.contains("Lab station 3"))
-            #expect(try status().contains(#""active":null"#))
+            #expect(try await status().contains(#""active":null"#))
 
             // Left idle (5 + 1 s), even one that ignores SIGHUP: it is ended, and the next person finds Anonymous.
             try writeScript("trap '' HUP\necho \"Hello again\"\nwhile :; do sleep 1; done\n")
@@ -120,7 +120,7 @@ extension KioskEndToEndTests {
             #expect(!screen.contains("Hello from the station command"), "nothing of the last session is left on the screen")
             screen = try await tmux.waitFor(text: "was ended after 6 s without input", timeout: 30)
             #expect(statusBar(screen).contains("○ Anonymous"))
-            #expect(try status().contains(#""active":null"#))
+            #expect(try await status().contains(#""active":null"#))
             #expect(kill(try await tmux.programID(), 0) == 0, "the station runs on")
 
             // The station is stopped while handing off: the command goes, and nobody stays signed in.
@@ -139,7 +139,7 @@ extension KioskEndToEndTests {
             // (A zombie is gone too: once the station has exited, whoever inherits it may be slow to reap it.)
             let gone = { (pid: pid_t) in kill(pid, 0) == -1 || (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.contains(") Z ") == true }
             #expect(pids.allSatisfy(gone), "the command, and what it left running in a session of its own, are gone")
-            #expect(try status().contains(#""active":null"#))
+            #expect(try await status().contains(#""active":null"#))
         }
     }
 }

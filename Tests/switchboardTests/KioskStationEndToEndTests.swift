@@ -20,7 +20,7 @@ struct KioskStationEndToEndTests {
             power = { reboot = ["sh", "-c", "echo ok > \"$0\"", "\#(marker)"] }
 
             """#.write(toFile: chooser.folder.file("config.toml"), atomically: true, encoding: .utf8)
-        let set = try runProcess(
+        let set = try await runProcess(
             builtProduct("switchboard"), ["pin", "set", "--operator"], environment: chooser.cliEnvironment, input: "2468\n")
         #expect(set.status == 0, "\(set.stderr)")
         let environment = chooser.environment.merging(["TZ": "UTC"]) { $1 }

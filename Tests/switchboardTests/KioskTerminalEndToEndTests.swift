@@ -66,7 +66,7 @@ extension KioskTerminalEndToEndTests {
             echo "Hello from the station command"
             read line
             """#.write(toFile: script, atomically: true, encoding: .utf8)
-        let database = try AppDatabase(path: chooser.database)
+        let database = try AppDatabase(testing: chooser.database)
         _ = try database.signIn(Sample.adaGitHub, mode: .signIn, session: SessionKey("setup")!, tokens: TokenSet(accessToken: "gho-ada"))
         try await withTmux(builtProduct("switchboard"), arguments: ["kiosk"], environment: chooser.environment) { tmux in
             try await tmux.waitFor(text: "▸ Ada Lovelace")

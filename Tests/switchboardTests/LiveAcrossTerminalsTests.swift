@@ -22,7 +22,7 @@ struct LiveAcrossTerminalsTests {
             defer { signIn.terminate() }
             let code = try #require(await signIn.line(containing: #""event":"code""#), "\(signIn.stderr)")
             let userCode = try #require((try JSONSerialization.jsonObject(with: Data(code.utf8)) as? [String: Any])?["user_code"] as? String)
-            let approve = try runProcess(
+            let approve = try await runProcess(
                 builtProduct("switchboard"), ["demo", "approve", userCode, "--as", "grace", "--server", "http://127.0.0.1:\(chooser.port)"],
                 environment: other)
             #expect(approve.status == 0, "\(approve.stderr)")
@@ -34,7 +34,7 @@ struct LiveAcrossTerminalsTests {
             #expect(statusBar(screen).contains("○ Anonymous"), "another session's sign-in leaves this one as it was")
 
             // A switch in the chooser's own session, from another shell.
-            let switched = try runProcess(builtProduct("switchboard"), ["switch", "Grace Hopper"], environment: chooser.cliEnvironment)
+            let switched = try await runProcess(builtProduct("switchboard"), ["switch", "Grace Hopper"], environment: chooser.cliEnvironment)
             #expect(switched.status == 0, "\(switched.stderr)")
             screen = try await tmux.waitUntil("the status bar shows Grace", timeout: 5) { statusBar($0).contains("● Grace Hopper") }
             #expect(topBorder(screen).contains("Tonight for Grace Hopper"))

@@ -32,13 +32,13 @@ struct LoginShellTests {
 
     @Test("-switchboard -c COMMAND (sshd and su's login) and switchboard -c COMMAND exit 64 and run nothing",
           arguments: [true, false])
-    func runsNoCommand(asLoginShell: Bool) throws {
+    func runsNoCommand(asLoginShell: Bool) async throws {
         let folder = TemporaryFolder()
         defer { folder.remove() }
         let witness = folder.file("ran")
         let name = asLoginShell ? "-switchboard" : "switchboard"
         // bash's `exec -a` sets the program's name, as login(1) and sshd do.
-        let result = try runProcess(
+        let result = try await runProcess(
             "/bin/bash", ["-c", #"exec -a "$1" "$0" -c "echo hi; touch $2""#, builtProduct("switchboard"), name, witness],
             environment: ["HOME": folder.path, "XDG_CONFIG_HOME": folder.file("config"), "XDG_DATA_HOME": folder.file("share")],
             timeout: 60)

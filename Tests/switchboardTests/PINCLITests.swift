@@ -15,7 +15,7 @@ struct PINCLITests {
         let set = await cli.run("pin", "set", "--json", input: "2468\n")
         #expect(set.status == 0, "\(set.stderr)")
         #expect(set.stdout == "{\"owner\":\"account:\(ada)\",\"pin\":\"set\"}\n")
-        #expect(try AppDatabase(path: cli.path).protectedAccounts() == [ada])
+        #expect(try AppDatabase(testing: cli.path).protectedAccounts() == [ada])
         // Replacing it: the current PIN first, then the new one.
         let wrong = await cli.run("pin", "set", "Ada Lovelace", input: "1111\n3579\n")
         #expect(wrong.status == 8)
@@ -24,7 +24,7 @@ struct PINCLITests {
         #expect(replaced.status == 0 && replaced.stdout == "PIN set for Ada Lovelace.\n")
         let cleared = await cli.run("pin", "clear", "\(ada)", input: "3579\n")
         #expect(cleared.status == 0 && cleared.stdout == "PIN cleared for Ada Lovelace.\n")
-        #expect(try AppDatabase(path: cli.path).protectedAccounts() == [])
+        #expect(try AppDatabase(testing: cli.path).protectedAccounts() == [])
         let none = await cli.run("pin", "clear", "\(ada)")
         #expect(none.status == 0 && none.stdout == "Ada Lovelace has no PIN.\n")
         for output in [set, wrong, replaced, cleared] {
@@ -44,7 +44,7 @@ struct PINCLITests {
         let result = await cli.run("pin", "set", "Grace Hopper", input: input)
         #expect(result.status == 64)
         #expect(result.stderr == message)
-        #expect(try AppDatabase(path: cli.path).protectedAccounts() == [])
+        #expect(try AppDatabase(testing: cli.path).protectedAccounts() == [])
     }
 
     @Test("switch to a protected account in a script: refused without --pin-stdin (7), a wrong PIN (8), the right one switches")
@@ -78,7 +78,7 @@ struct PINCLITests {
         let locked = await cli.run("switch", "Ada Lovelace", "--pin-stdin", input: "2468\n")
         #expect(locked.status == 9)
         #expect(locked.stderr.hasPrefix("switchboard: too many wrong tries at account \(ada)'s PIN; try again in "))
-        #expect(try AppDatabase(path: cli.path).pinAttempts(of: .account(ada)).failures == 5)
+        #expect(try AppDatabase(testing: cli.path).pinAttempts(of: .account(ada)).failures == 5)
         // No operator PIN yet: reset is refused; then the operator sets one and resets.
         #expect(await cli.run("pin", "reset", "Ada Lovelace", input: "7777\n").status == 4)
         #expect(await cli.run("pin", "set", "--operator", input: "7777\n").status == 0)
@@ -112,7 +112,7 @@ struct PINCLITests {
         for _ in 1...5 { _ = await cli.run("token", "github", "--account", "Ada Lovelace", "--pin-stdin", session: "other", input: "0000\n") }
         let locked = await cli.run("token", "github", "--account", "Ada Lovelace", "--pin-stdin", session: "other", input: "2468\n")
         #expect(locked.status == 9 && locked.stdout.isEmpty)
-        #expect(try AppDatabase(path: cli.path).pinAttempts(of: .account(ada)).failures == 5)
+        #expect(try AppDatabase(testing: cli.path).pinAttempts(of: .account(ada)).failures == 5)
     }
 
     @Test("exec --pin-stdin reads the PIN's line only, needed or not: the rest of standard input is the command's")
@@ -120,13 +120,13 @@ struct PINCLITests {
         let cli = CLI()
         _ = try cli.populate()
         #expect(await cli.run("pin", "set", "Ada Lovelace", input: "2468\n").status == 0)
-        let exec = try cli.spawn(
+        let exec = try await cli.spawn(
             "exec", "--account", "Ada Lovelace", "--pin-stdin", "--provider", "github", "--", "/bin/sh", "-c", #"read line; echo "$line $GH_TOKEN""#,
             input: "2468\nhello\n")
         #expect(exec.status == 0 && exec.stdout == "hello gho_SECRETaccess\n", "\(exec.stderr)")
         // Where she is active, her tokens are this session's own: no PIN, but --pin-stdin's line is still read.
         #expect(await cli.run("switch", "Ada Lovelace", "--pin-stdin", input: "2468\n").status == 0)
-        let unneeded = try cli.spawn(
+        let unneeded = try await cli.spawn(
             "exec", "--account", "Ada Lovelace", "--pin-stdin", "--provider", "github", "--", "/bin/sh", "-c", #"read line; echo "[$line]""#,
             input: "2468\nnext\n")
         #expect(unneeded.stdout == "[next]\n", "\(unneeded.stdout) \(unneeded.stderr)")
@@ -142,11 +142,11 @@ struct PINCLITests {
         let refused = await cli.run("disconnect", google)
         #expect(refused.status == 7, "\(refused.stderr)")
         #expect(await cli.run("disconnect", google, "--pin-stdin", input: "1357\n").status == 8)
-        #expect(try AppDatabase(path: cli.path).account(ada)?.identities.count == 2)
+        #expect(try AppDatabase(testing: cli.path).account(ada)?.identities.count == 2)
         let done = await cli.run("disconnect", google, "--pin-stdin", "--operator-pin", input: "7777\n")
         #expect(done.status == 0, "\(done.stderr)")
-        #expect(try AppDatabase(path: cli.path).account(ada)?.identities.count == 1)
-        #expect(try AppDatabase(path: cli.path).protectedAccounts() == [ada])
+        #expect(try AppDatabase(testing: cli.path).account(ada)?.identities.count == 1)
+        #expect(try AppDatabase(testing: cli.path).protectedAccounts() == [ada])
     }
 
     @Test("a PIN of the wrong form on --pin-stdin is refused and costs no try", arguments: ["\n", "12ab\n", "1234567890123\n", "٢٤٦٨\n"])
@@ -156,7 +156,7 @@ struct PINCLITests {
         #expect(await cli.run("pin", "set", "Ada Lovelace", input: "2468\n").status == 0)
         let result = await cli.run("switch", "Ada Lovelace", "--pin-stdin", input: input)
         #expect(result.status == 64 && result.stderr.hasPrefix("switchboard: PIN: "), "\(result.stderr)")
-        #expect(try AppDatabase(path: cli.path).pinAttempts(of: .account(ada)).failures == 0)
+        #expect(try AppDatabase(testing: cli.path).pinAttempts(of: .account(ada)).failures == 0)
     }
 
     @Test("--help lists the new exit statuses, and pin takes no PIN as an argument")

@@ -20,14 +20,14 @@ struct PathTests {
     let switchboard = builtProduct("switchboard")
 
     /// Runs `switchboard` with a clean environment plus `environment`, ending it after 20 s.
-    private func run(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
-        try runProcess(switchboard, arguments, environment: ["SWITCHBOARD_SESSION": "tty-test"].merging(environment) { $1 },
+    private func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
+        try await runProcess(switchboard, arguments, environment: ["SWITCHBOARD_SESSION": "tty-test"].merging(environment) { $1 },
                        timeout: 20)
     }
 
     @Test("a FIFO, a folder or a device as the database is refused by what it is (exit 5) and left as it was",
           arguments: ["fifo", "folder", "device"])
-    func specialDatabase(kind: String) throws {
+    func specialDatabase(kind: String) async throws {
         let folder = TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("special")
@@ -41,7 +41,7 @@ struct PathTests {
         }
         let before = try #require(fileMode(path))
         for command in [["status"], ["accounts"], ["sign-out"]] {
-            let result = try run(command + ["--database", path])
+            let result = try await run(command + ["--database", path])
             #expect(result.status == 5, "\(command): \(result.stderr)")
             let what = ["fifo": "a FIFO", "folder": "a folder", "device": "a character device"][kind]!
             #expect(result.stderr.contains("\(path): is \(what)"), "\(result.stderr)")
@@ -53,13 +53,13 @@ struct PathTests {
 
     @Test("a FIFO or a folder as the configuration file is refused by what it is (exit 6) without waiting",
           arguments: ["fifo", "folder"])
-    func specialConfig(kind: String) throws {
+    func specialConfig(kind: String) async throws {
         let folder = TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("config.toml")
         if kind == "fifo" { #expect(mkfifo(path, 0o644) == 0) } else { #expect(mkdir(path, 0o755) == 0) }
         let started = Date()
-        let result = try run(["providers", "--config", path, "--database", folder.file("db.sqlite")])
+        let result = try await run(["providers", "--config", path, "--database", folder.file("db.sqlite")])
         #expect(result.status == 6, "\(result.stderr)")
         #expect(result.stderr.contains(path))
         #expect(result.stderr.contains(kind == "fifo" ? "a FIFO" : "a folder"))
@@ -67,18 +67,18 @@ struct PathTests {
     }
 
     @Test("a damaged database is refused (exit 5) with no -wal or -shm beside it and its mode unchanged")
-    func damaged() throws {
+    func damaged() async throws {
         let folder = TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("switchboard.sqlite")
         // A real Switchboard database, whose pages after the header are then overwritten.
-        #expect(try run(["accounts", "--database", path]).status == 0)
+        #expect(try await run(["accounts", "--database", path]).status == 0)
         var bytes = try #require(FileManager.default.contents(atPath: path))
         bytes.replaceSubrange(100..<bytes.count, with: repeatElement(0xFF, count: bytes.count - 100))
         try bytes.write(to: URL(fileURLWithPath: path))
         chmod(path, 0o644)
         for command in [["status"], ["accounts"], ["sign-out"]] {
-            let result = try run(command + ["--database", path])
+            let result = try await run(command + ["--database", path])
             #expect(result.status == 5, "\(command): \(result.stderr)")
             #expect(result.stderr.contains("nothing was changed"))
             for suffix in ["-wal", "-shm", "-journal"] { #expect(!exists(path + suffix), "\(command) \(suffix)") }
@@ -88,7 +88,7 @@ struct PathTests {
     }
 
     @Test("Switchboard's own folder is tightened to 0700; the folder it is in is not")
-    func tightensOwnFolder() throws {
+    func tightensOwnFolder() async throws {
         let folder = TemporaryFolder()
         defer { folder.remove() }
         let data = folder.file("data")
@@ -96,7 +96,7 @@ struct PathTests {
         #expect(mkdir(data + "/switchboard", 0o755) == 0)
         chmod(data, 0o755)
         chmod(data + "/switchboard", 0o755)
-        let result = try run(["accounts"], environment: ["XDG_DATA_HOME": data])
+        let result = try await run(["accounts"], environment: ["XDG_DATA_HOME": data])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(fileMode(data + "/switchboard").map { $0 & 0o777 } == 0o700)
         #expect(fileMode(data).map { $0 & 0o777 } == 0o755)
@@ -105,7 +105,7 @@ struct PathTests {
         let other = folder.file("elsewhere")
         #expect(mkdir(other, 0o755) == 0)
         chmod(other, 0o755)
-        #expect(try run(["accounts", "--database", other + "/db.sqlite"]).status == 0)
+        #expect(try await run(["accounts", "--database", other + "/db.sqlite"]).status == 0)
         #expect(fileMode(other).map { $0 & 0o777 } == 0o755)
     }
 
@@ -115,14 +115,14 @@ struct PathTests {
     }
 
     @Test("status and accounts read a database in a read-only folder; writing commands say why they cannot")
-    func readOnlyFolder() throws {
+    func readOnlyFolder() async throws {
         let folder = TemporaryFolder()
         defer { folder.remove() }
         let data = folder.file("ro")
         #expect(mkdir(data, 0o755) == 0)
         let path = data + "/switchboard.sqlite"
         do {  // closed again at the end of the block: no -wal or -shm file stays
-            let database = try AppDatabase(path: path)
+            let database = try AppDatabase(testing: path)
             let session = SessionKey("tty-test")!
             let ids = try Sample.signIn([Sample.adaGitHub], into: database, session: session)
             _ = try database.switchAccount(to: ids[0], session: session)
@@ -136,21 +136,21 @@ struct PathTests {
         chmod(data, 0o555)
         defer { chmod(data, 0o755) }
         let before = FileManager.default.contents(atPath: path)
-        func command(_ arguments: String...) throws -> ProcessResult {
+        func command(_ arguments: String...) async throws -> ProcessResult {
             let full = arguments + ["--database", path]
             if asOther {
-                return try runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", switchboard] + full,
+                return try await runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", switchboard] + full,
                                       environment: ["SWITCHBOARD_SESSION": "tty-test"], timeout: 20)
             }
-            return try run(full)
+            return try await run(full)
         }
-        let accounts = try command("accounts")
+        let accounts = try await command("accounts")
         #expect(accounts.status == 0, "\(accounts.stderr)")
         #expect(accounts.stdout.contains("Ada Lovelace"))
-        let status = try command("status", "--json")
+        let status = try await command("status", "--json")
         #expect(status.status == 0, "\(status.stderr)")
         #expect(status.stdout.contains("\"Ada Lovelace\""))
-        let signOut = try command("sign-out")
+        let signOut = try await command("sign-out")
         #expect(signOut.status == 5)
         #expect(signOut.stderr.contains(data))
         #expect(FileManager.default.contents(atPath: path) == before)
@@ -158,13 +158,13 @@ struct PathTests {
     }
 
     @Test("an HTTP request leaves no folder named after the executable's folder in XDG_DATA_HOME")
-    func noCookieFolder() throws {
+    func noCookieFolder() async throws {
         let folder = TemporaryFolder()
         defer { folder.remove() }
         let data = folder.file("data")
         #expect(mkdir(data, 0o700) == 0)
         // Port 9 on loopback: nothing listens, so the request fails at once.
-        let result = try run(["demo", "approve", "ABCD-EFGH", "--server", "http://127.0.0.1:9"],
+        let result = try await run(["demo", "approve", "ABCD-EFGH", "--server", "http://127.0.0.1:9"],
                              environment: ["XDG_DATA_HOME": data])
         #expect(result.status != 0)
         #expect(result.stderr.contains("cannot reach"), "\(result.stderr)")

@@ -31,7 +31,7 @@ struct ReadOnlyStoreCLITests {
             #expect(mkdir(data, 0o755) == 0)
             let path = data + "/switchboard.sqlite"
             do {  // closed at the end of the block: no -wal or -shm file stays
-                let database = try AppDatabase(path: path)
+                let database = try AppDatabase(testing: path)
                 let session = SessionKey("tty-test")!
                 let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: database, session: session)
                 try database.saveCredential(adaToken, for: Sample.adaGitHub.identity)
@@ -61,24 +61,24 @@ struct ReadOnlyStoreCLITests {
         }
     }
 
-    func run(_ store: Store, _ arguments: String...) throws -> ProcessResult {
+    func run(_ store: Store, _ arguments: String...) async throws -> ProcessResult {
         let (program, full) = store.commandLine(switchboard, arguments)
-        return try runProcess(program, full, environment: ["SWITCHBOARD_SESSION": "tty-test"], timeout: 20)
+        return try await runProcess(program, full, environment: ["SWITCHBOARD_SESSION": "tty-test"], timeout: 20)
     }
 
     @Test("token, env, accounts, status and status --watch read it")
     func reads() async throws {
         let store = try Store()
         let before = FileManager.default.contents(atPath: store.path)
-        let token = try run(store, "token")
+        let token = try await run(store, "token")
         #expect(token.status == 0, "\(token.stderr)")
         #expect(token.stdout == "gho-ada-token\n")
-        let env = try run(store, "env")
+        let env = try await run(store, "env")
         #expect(env.status == 0, "\(env.stderr)")
         #expect(env.stdout.contains("Ada Lovelace"), "\(env.stdout)")
         for arguments in [["accounts"], ["status"]] {
             let (program, full) = store.commandLine(switchboard, arguments)
-            let result = try runProcess(program, full, environment: ["SWITCHBOARD_SESSION": "tty-test"], timeout: 20)
+            let result = try await runProcess(program, full, environment: ["SWITCHBOARD_SESSION": "tty-test"], timeout: 20)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
             #expect(result.stdout.contains("Ada Lovelace"), "\(arguments): \(result.stdout)")
         }
@@ -92,11 +92,11 @@ struct ReadOnlyStoreCLITests {
     }
 
     @Test("a token that must be refreshed says why it cannot be: the store is read-only; nothing is spent or changed")
-    func tokenNeedsRefresh() throws {
+    func tokenNeedsRefresh() async throws {
         let expired = TokenSet(accessToken: "gho-old", refreshToken: "ghr-spend-me", expiresAt: Moment.now().advanced(by: -60))
         let store = try Store(adaToken: expired)
         let before = FileManager.default.contents(atPath: store.path)
-        let token = try run(store, "token")
+        let token = try await run(store, "token")
         #expect(token.status != 0)
         #expect(token.stderr.contains(store.path) && token.stderr.contains("read-only") && token.stderr.contains("must be refreshed"),
                 "\(token.stderr)")

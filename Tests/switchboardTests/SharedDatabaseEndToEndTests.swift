@@ -1,6 +1,7 @@
 import Foundation
 import Store
 import SwitchboardCore
+import TestBasics
 import Testing
 import TestSupport
 
@@ -24,14 +25,14 @@ struct SharedDatabaseEndToEndTests {
         let chooser = try ChooserFixture(session: "shared")
         defer { chooser.remove() }
         let session = SessionKey("shared")!
-        var database = order == .chooserCreates ? nil : try AppDatabase(path: chooser.database)
+        var database = order == .chooserCreates ? nil : try AppDatabase(testing: chooser.database)
         if order == .thisProcessSeeds, let database { try Sample.signIn([Sample.adaGitHub], into: database, session: session) }
         try await withTmux(builtProduct("switchboard"), environment: chooser.environment) { tmux in
             try await tmux.waitFor(text: "q quit")
-            if database == nil { database = try AppDatabase(path: chooser.database) }
+            if database == nil { database = try AppDatabase(testing: chooser.database) }
             let database = try #require(database)
             // A second instance here, read through and dropped, as a test reading back does.
-            _ = try AppDatabase(path: chooser.database).accounts()
+            _ = try AppDatabase(testing: chooser.database).accounts()
 
             let grace = try Sample.signIn([Sample.graceGitHub], into: database, session: session)[0]
             _ = try database.switchAccount(to: grace, session: session)
@@ -45,7 +46,7 @@ struct SharedDatabaseEndToEndTests {
         let kept = try #require(database)
         _ = try kept.signOut(session: session)
         #expect(try kept.active(in: session) == .anonymous)
-        let fresh = try AppDatabase(path: chooser.database)
+        let fresh = try AppDatabase(testing: chooser.database)
         #expect(try fresh.active(in: session) == .anonymous)
         #expect(try fresh.accounts().map(\.name).contains("Grace Hopper"))
     }
@@ -73,20 +74,18 @@ struct SharedDatabaseEndToEndTests {
         defer { folder.remove() }
         let path = folder.file("data/switchboard.sqlite")
         let session = SessionKey("shared")!
-        let database = try AppDatabase(path: path)
+        let database = try AppDatabase(testing: path)
         let ada = try Sample.signIn([Sample.adaGitHub], into: database, session: session)[0]
-        _ = try AppDatabase(path: path).accounts()
+        _ = try AppDatabase(testing: path).accounts()
         // A command's connections are the last ones outside this process: it closes them as it exits.
-        let status = try await offThePool {
-            try runProcess(builtProduct("switchboard"), ["status", "--json"],
-                           environment: ["SWITCHBOARD_DATABASE": path, "SWITCHBOARD_SESSION": "shared"])
-        }
+        let status = try await runProcess(
+            builtProduct("switchboard"), ["status", "--json"], environment: ["SWITCHBOARD_DATABASE": path, "SWITCHBOARD_SESSION": "shared"])
         #expect(status.status == 0, "\(status.stderr)")
         #expect(status.stdout.contains("Ada Lovelace"), "\(status.stdout)")
         _ = try database.switchAccount(to: nil, session: session)
         _ = try database.switchAccount(to: ada, session: session)
         #expect(try database.active(in: session).id == ada)
-        let fresh = try AppDatabase(path: path)
+        let fresh = try AppDatabase(testing: path)
         #expect(try fresh.active(in: session).id == ada)
     }
 }

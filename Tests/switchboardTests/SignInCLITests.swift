@@ -38,8 +38,8 @@ final class DemoCLI: Sendable {
         return try #require(object["user_code"] as? String)
     }
 
-    func approve(_ code: String, _ extra: [String] = []) throws -> ProcessResult {
-        try runProcess(builtProduct("switchboard"), ["demo", "approve", code, "--server", url] + extra)
+    func approve(_ code: String, _ extra: [String] = []) async throws -> ProcessResult {
+        try await runProcess(builtProduct("switchboard"), ["demo", "approve", code, "--server", url] + extra)
     }
 
     /// Makes the code expire now, through the server's JSON API.
@@ -114,7 +114,7 @@ struct SignInCLITests {
         let demo = try await DemoCLI()
         let signIn = try demo.signIn()
         let code = try await demo.code(of: signIn)
-        let approval = try demo.approve(code, ["--as", "zoe"])
+        let approval = try await demo.approve(code, ["--as", "zoe"])
         #expect(approval.status == 0, "\(approval.stderr)")
         let outcome = try await demo.outcome(of: signIn)
         #expect(await signIn.exitStatus() == 0)
@@ -123,15 +123,15 @@ struct SignInCLITests {
         #expect((outcome["account"] as? [String: Any])?["name"] as? String == "Zoë Ångström")
         #expect(outcome["error"] is NSNull)
 
-        let accounts = try runProcess(builtProduct("switchboard"), ["accounts", "--json"], environment: demo.environment)
+        let accounts = try await runProcess(builtProduct("switchboard"), ["accounts", "--json"], environment: demo.environment)
         let list = try #require(try JSONSerialization.jsonObject(with: Data(accounts.stdout.utf8)) as? [[String: Any]])
         #expect(list.count == 1 && list[0]["active"] as? Bool == true && list[0]["name"] as? String == "Zoë Ångström")
 
         // Scan everything printed for the tokens now in the store, and the client secret.
-        let database = try AppDatabase(path: demo.cli.path)
+        let database = try AppDatabase(testing: demo.cli.path)
         let tokens = try #require(try database.credential(for: Identity(provider: "demo", subject: "1994")))
-        let providers = try runProcess(builtProduct("switchboard"), ["providers", "--json"], environment: demo.environment)
-        let status = try runProcess(builtProduct("switchboard"), ["status", "--check", "--json"], environment: demo.environment)
+        let providers = try await runProcess(builtProduct("switchboard"), ["providers", "--json"], environment: demo.environment)
+        let status = try await runProcess(builtProduct("switchboard"), ["status", "--check", "--json"], environment: demo.environment)
         #expect(status.stdout.contains("\"state\":\"authorized\""))
         let everything = signIn.lines.joined() + signIn.stderr + accounts.stdout + accounts.stderr + providers.stdout
             + providers.stderr + status.stdout + status.stderr + approval.stdout + approval.stderr + demo.server.lines.joined()
@@ -186,7 +186,7 @@ struct SignInCLITests {
         signIn.interrupt()
         #expect(try await demo.outcome(of: signIn)["outcome"] as? String == "cancelled")
         #expect(await signIn.exitStatus(within: 5) == 12)
-        #expect(try AppDatabase(path: demo.cli.path).accounts().isEmpty)
+        #expect(try AppDatabase(testing: demo.cli.path).accounts().isEmpty)
         await demo.stop()
     }
 

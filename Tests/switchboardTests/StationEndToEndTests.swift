@@ -14,7 +14,7 @@ struct StationEndToEndTests {
         let chooser = try ChooserFixture(session: "station")
         defer { chooser.remove() }
         try "[kiosk]\ngreeting = \"Lab station 3\"\n".write(toFile: chooser.folder.file("config.toml"), atomically: true, encoding: .utf8)
-        let database = try AppDatabase(path: chooser.database)
+        let database = try AppDatabase(testing: chooser.database)
         try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: database, session: SessionKey("elsewhere")!)
         var program: pid_t = 0
         defer { if program > 0 && ProcessState(program)?.isRunning == true { kill(program, SIGKILL) } }

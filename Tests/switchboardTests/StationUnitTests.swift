@@ -14,27 +14,27 @@ struct StationUnitTests {
 
     @Test("systemd-analyze verify accepts getty@tty1.service with the drop-in, and refuses it when the drop-in is wrong",
           .enabled(if: analyzer != nil && getty != nil, "systemd-analyze or getty@.service is missing (.ci/run installs systemd)"))
-    func verifies() throws {
+    func verifies() async throws {
         let original = try String(contentsOfFile: StationFiles.path(Self.dropIn), encoding: .utf8)
         #expect(original.contains("\nExecStart=\n"), "the distribution's ExecStart is reset first")
 
-        let verified = try verify(dropIn: original)
+        let verified = try await verify(dropIn: original)
         #expect(verified.status == 0, "\(verified.stderr)")
         #expect(verified.problems.isEmpty, "\(verified.problems)")
 
         // systemd does not look for a command marked "-" (failure ignored);
         // without the mark it checks that the program is there.
-        let checked = try verify(dropIn: original.replacingOccurrences(of: "ExecStart=-/", with: "ExecStart=/"))
+        let checked = try await verify(dropIn: original.replacingOccurrences(of: "ExecStart=-/", with: "ExecStart=/"))
         #expect(checked.status == 0, "\(checked.stderr)")
         #expect(checked.problems.isEmpty, "\(checked.problems)")
 
         // The drop-in is read: without the reset the unit has two commands,
         // which systemd refuses; and a misspelt key is named.
-        let twoCommands = try verify(dropIn: original.replacingOccurrences(of: "\nExecStart=\n", with: "\n"))
+        let twoCommands = try await verify(dropIn: original.replacingOccurrences(of: "\nExecStart=\n", with: "\n"))
         #expect(twoCommands.status != 0 && !twoCommands.problems.isEmpty, "\(twoCommands.stderr)")
-        let misspelt = try verify(dropIn: original.replacingOccurrences(of: "Restart=", with: "Restrat="))
+        let misspelt = try await verify(dropIn: original.replacingOccurrences(of: "Restart=", with: "Restrat="))
         #expect(misspelt.problems.contains { $0.contains("Restrat") }, "\(misspelt.stderr)")
-        let missing = try verify(dropIn: original.replacingOccurrences(of: "ExecStart=-/sbin/agetty", with: "ExecStart=/sbin/no-such-agetty"))
+        let missing = try await verify(dropIn: original.replacingOccurrences(of: "ExecStart=-/sbin/agetty", with: "ExecStart=/sbin/no-such-agetty"))
         #expect(missing.status != 0 && !missing.problems.isEmpty, "\(missing.stderr)")
     }
 
@@ -49,13 +49,13 @@ struct StationUnitTests {
 
     /// What `systemd-analyze verify` said about `getty@tty1.service`: this
     /// machine's `getty@.service` and `dropIn`, in a folder of their own.
-    private func verify(dropIn: String) throws -> (status: Int32, stderr: String, problems: [String]) {
+    private func verify(dropIn: String) async throws -> (status: Int32, stderr: String, problems: [String]) {
         let folder = TemporaryFolder()
         defer { folder.remove() }
         try FileManager.default.createDirectory(atPath: folder.file("getty@tty1.service.d"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: try #require(Self.getty), toPath: folder.file("getty@.service"))
         try dropIn.write(toFile: folder.file(Self.dropIn), atomically: true, encoding: .utf8)
-        let result = try runProcess(try #require(Self.analyzer), ["verify", folder.file("getty@tty1.service")], timeout: 60)
+        let result = try await runProcess(try #require(Self.analyzer), ["verify", folder.file("getty@tty1.service")], timeout: 60)
         // Other units it loads may be reported too; these lines are about this one.
         let problems = result.stderr.split(separator: "\n").map(String.init)
             .filter { $0.contains("getty@tty1") || $0.contains(folder.path) }

@@ -17,9 +17,9 @@ struct StatusWatchTests {
         defer { watch.terminate() }
         #expect(await watch.line(containing: #""reason":"current""#) != nil, "\(watch.stderr)")
 
-        #expect(try cli.spawn("switch", "\(ada)", session: "bar").status == 0)
-        #expect(try cli.spawn("switch", "\(grace)", session: "elsewhere").status == 0, "another session: not printed")
-        #expect(try cli.spawn("sign-out", session: "bar").status == 0)
+        #expect(try await cli.spawn("switch", "\(ada)", session: "bar").status == 0)
+        #expect(try await cli.spawn("switch", "\(grace)", session: "elsewhere").status == 0, "another session: not printed")
+        #expect(try await cli.spawn("sign-out", session: "bar").status == 0)
         try await waitFor(watch, lines: 3)
         let lines = watch.lines
         #expect(lines.count == 3, "\(lines)")
@@ -44,10 +44,10 @@ struct StatusWatchTests {
             environment: ["SWITCHBOARD_DATABASE": cli.path, "SWITCHBOARD_SESSION": "bar"])
         defer { watch.terminate() }
         #expect(await watch.line(containing: "session bar") != nil, "\(watch.stderr)")
-        #expect(try cli.spawn("switch", "\(ada)", session: "elsewhere").status == 0)
+        #expect(try await cli.spawn("switch", "\(ada)", session: "elsewhere").status == 0)
         #expect(await watch.line(containing: "session elsewhere")?.contains("Ada Lovelace") == true)
         // head has gone; the next line written finds no reader.
-        #expect(try cli.spawn("sign-out", session: "elsewhere").status == 0)
+        #expect(try await cli.spawn("sign-out", session: "elsewhere").status == 0)
         #expect(await watch.line(containing: "watch:") == "watch:0", "\(watch.lines) \(watch.stderr)")
         #expect(!watch.stderr.contains("Broken pipe"))
     }

@@ -65,7 +65,7 @@ struct TerminalSessionCLITests {
         // A named session does not act as the machine default.
         #expect(await cli.run("status", "--json", session: "somewhere-new").stdout.contains("\"active\":null"))
         // The built program, started with no terminal, is refused the same way.
-        let spawned = try runProcess(builtProduct("switchboard"), ["sign-out"], environment: ["SWITCHBOARD_DATABASE": cli.path])
+        let spawned = try await runProcess(builtProduct("switchboard"), ["sign-out"], environment: ["SWITCHBOARD_DATABASE": cli.path])
         #expect(spawned.status == 64 && spawned.stderr.contains("has no terminal"), "\(spawned.stderr)")
     }
 
@@ -89,7 +89,7 @@ struct TerminalSessionCLITests {
     func watchFiltersNames() async throws {
         let cli = CLI()
         let (ada, _) = try cli.populate()
-        let database = try AppDatabase(path: cli.path)
+        let database = try AppDatabase(testing: cli.path)
         let watch = try LiveProcess(builtProduct("switchboard"), ["status", "--watch", "--all"],
                                     environment: ["SWITCHBOARD_DATABASE": cli.path, "SWITCHBOARD_SESSION": "watcher"])
         defer { watch.terminate() }

@@ -1,4 +1,5 @@
 import Foundation
+import TestBasics
 import ProcessKit
 import Synchronization
 import TestSupport
@@ -289,14 +290,6 @@ func withTmux<T>(
     } catch {
         try await offThePool { tmux.kill() }
         throw error
-    }
-}
-
-/// Runs blocking `work` (a child process, say) on a thread of its own, so
-/// it never holds one of the few threads all tests' async code shares.
-func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
     }
 }
 

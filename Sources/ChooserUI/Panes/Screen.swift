@@ -67,7 +67,7 @@ enum StatusBar {
         let theme = state.theme
         buffer.fill(rect, style: theme[.statusBar])
         let title = state.kiosk?.settings.greeting.map { " " + $0.displaySafe } ?? " Switchboard"
-        let titleEnd = rect.x + buffer.write(title, x: rect.x, y: rect.y, style: theme[.statusBar].adding(.bold), limit: max(0, rect.width - 14))
+        var titleEnd = rect.x + buffer.write(title, x: rect.x, y: rect.y, style: theme[.statusBar].adding(.bold), limit: max(0, rect.width - 14))
         let session = "⌂ \(state.session.description.displaySafe) "
         var who: [(String, Style)]
         switch state.active {
@@ -98,6 +98,12 @@ enum StatusBar {
         var x = rect.maxX - width(who) - (showsMarker ? 0 : 1)
         let whoStart = x
         for (text, style) in who { x += buffer.write(text, x: x, y: rect.y, style: style) }
+        // A shared store's server away: said after the title, in full where there is room.
+        if state.storeOffline != nil {
+            let room = whoStart - titleEnd - 2
+            let notice = ["  ⚠ Station offline — retrying", "  ⚠ Offline — retrying", "  ⚠ Offline"].first { $0.displayWidth <= room }
+            if let notice { titleEnd += buffer.write(notice, x: titleEnd, y: rect.y, style: theme[.statusWarning]) }
+        }
         // A station's clock: in the middle, or as near it as it clears both sides by two columns.
         if let clock = state.kioskClockText {
             let lowest = titleEnd + 2, highest = whoStart - 2 - clock.displayWidth

@@ -133,21 +133,31 @@ var migrator: DatabaseMigrator {
                 sql: "UPDATE identity SET emailKey = ? WHERE provider = ? AND subject = ?",
                 arguments: [AccountOrder.emailKey(email), provider, subject])
         }
-        // The listing's indexes hold what a list shows: a page of the list,
-        // or the whole of it as a stream with every identity, is read from
-        // indexes alone, in order, with no sort (`AccountPageSQL.stream`).
+        // The listing's indexes hold the name too: a page of the list, or the
+        // whole of it as a stream, is read from the index alone, in order.
         try db.execute(sql: """
             DROP INDEX account_in_listed_order;
             CREATE INDEX account_listed ON account(lastUsedAt DESC, useCount DESC, id, name);
             CREATE INDEX account_by_name ON account(nameKey, id, name);
-            DROP INDEX identity_on_accountId;
-            CREATE INDEX identity_by_account ON identity(accountId, linkedAt, provider, subject, displayName, email, emailVerified, state);
             CREATE INDEX identity_by_email ON identity(emailKey);
             DROP TRIGGER event_is_append_only_delete;
             CREATE TRIGGER event_is_pruned_oldest_first BEFORE DELETE ON event
             WHEN EXISTS (SELECT 1 FROM event WHERE id < OLD.id)
             BEGIN SELECT RAISE(ABORT, 'the event log is append-only: only its oldest events are pruned'); END;
             """)
+    }
+    // The name a person signs in to the provider with (GitHub's login), for
+    // git's username; NULL where the provider did not say.
+    migrator.registerMigration(StoreSchema.migrations[6]) { db in
+        try db.alter(table: "identity") { t in t.add(column: "login", .text) }
+    }
+    // Every account with its identities as one statement read from indexes
+    // alone, in order, with nothing sorted (`AccountPageSQL.stream`): the
+    // identities by account, in link order, holding every column a listing
+    // shows. It serves what the index by account alone served.
+    migrator.registerMigration(StoreSchema.migrations[7]) { db in
+        try db.execute(sql: StoreSchema.identityByAccountSQL)
+        try db.execute(sql: "DROP INDEX identity_on_accountId")
     }
     return migrator
 }

@@ -1,25 +1,15 @@
 import ConfigFile
 import SwitchboardCore
+import ToolCredentials
 
-/// The `[git]` table: which provider's identity git commits use. Read and
-/// checked now; nothing uses it yet.
+/// The `[git]` table into ToolCredentials' ``GitSettings``:
 ///
 /// ```toml
 /// [git]
 /// identity_provider = "work"   # a configured provider (or demo)
-/// set_identity = true          # default false
+/// set_identity = false         # default true
 /// ```
-public struct GitSettings: Hashable, Sendable {
-    /// `identity_provider`: the provider whose identity git uses; nil when not set.
-    public var identityProvider: ProviderID?
-    /// `set_identity`: whether git's identity is set from it (false unless set).
-    public var setIdentity: Bool
-
-    public init(identityProvider: ProviderID? = nil, setIdentity: Bool = false) {
-        self.identityProvider = identityProvider
-        self.setIdentity = setIdentity
-    }
-
+enum GitSection {
     /// The keys `[git]` takes.
     static let keys = ["identity_provider", "set_identity"]
 
@@ -32,7 +22,7 @@ public struct GitSettings: Hashable, Sendable {
         if let name = try table.optionalString("identity_provider", oneOf: providers.map(\.rawValue)) {
             settings.identityProvider = ProviderID(name)
         }
-        settings.setIdentity = try table.optionalBool("set_identity") ?? false
+        settings.setIdentity = try table.optionalBool("set_identity") ?? true
         return settings
     }
 }

@@ -1,0 +1,293 @@
+import CLibPQ
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One connection to a PostgreSQL server through libpq. Statements take
+/// their values only as parameters (`$1`, `$2`…), never spliced into the
+/// text. Not for use by two threads at once: its owner serialises.
+public final class PGConnection: @unchecked Sendable {
+    private var handle: OpaquePointer?
+    /// The server, as `postgresql://USER@HOST:PORT/DATABASE` (no password).
+    public let server: String
+    /// The server's version as libpq reports it (150004 for 15.4).
+    public let serverVersion: Int32
+
+    /// The oldest server this client supports (PostgreSQL 12).
+    public static let minimumServerVersion: Int32 = 120_000
+
+    private init(handle: OpaquePointer, server: String) {
+        self.handle = handle
+        self.server = server
+        serverVersion = PQserverVersion(handle)
+    }
+
+    deinit { close() }
+
+    /// Connects to the server `url` names (a `postgresql://` URL or a
+    /// `key=value` string). The password comes from where libpq finds it
+    /// (the URL, `~/.pgpass`, `PGPASSFILE`, `passfile=`, a client
+    /// certificate); settings the URL leaves out get Switchboard's defaults:
+    /// `connect_timeout` of `timeout` seconds and TCP keepalives, so a
+    /// station notices a server that went away. The session is set to UTC
+    /// and ISO dates, so timestamps read back alike everywhere.
+    public static func connect(
+        _ url: String, timeout: Int = 5, minimumVersion: Int32 = minimumServerVersion
+    ) throws(PGError) -> PGConnection {
+        let server: String
+        switch describe(url) {
+        case .success(let name): server = name
+        case .failure(let error): throw error
+        }
+        // Earlier keywords are defaults: the URL (expanded in place as dbname) overrides them.
+        let settings: [(String, String)] = [
+            ("connect_timeout", String(timeout)), ("keepalives", "1"), ("keepalives_idle", "5"),
+            ("keepalives_interval", "2"), ("keepalives_count", "3"), ("fallback_application_name", "switchboard"),
+            ("dbname", url), ("client_encoding", "UTF8"),
+        ]
+        let connection: OpaquePointer? = withCStrings(settings.map(\.0)) { keywords in
+            withCStrings(settings.map(\.1)) { values in PQconnectdbParams(keywords, values, 1) }
+        }
+        guard let connection else { throw PGError(.other, server: server, detail: "out of memory") }
+        let effective = describe(connection) ?? server
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(connection))
+            PQfinish(connection)
+            throw PGError(PGError.classify(connectionMessage: message), server: effective, detail: message)
+        }
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        let result = PGConnection(handle: connection, server: effective)
+        guard result.serverVersion >= minimumVersion else {
+            let version = result.serverVersion
+            throw PGError(.serverTooOld(version: "\(version / 10000).\(version % 10000)"), server: effective, detail: "")
+        }
+        try result.execute("SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'iso_8601'")
+        return result
+    }
+
+    /// The server a URL names, without its password; or why it is no URL
+    /// (libpq's words, which never repeat the text given).
+    public static func describe(_ url: String) -> Result<String, PGError> {
+        var message: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(url, &message) else {
+            let words = message.map { String(cString: $0) } ?? "cannot be read"
+            if let message { PQfreemem(message) }
+            return .failure(PGError(.badURL, server: "the store's URL", detail: withoutQuotes(words)))
+        }
+        defer { PQconninfoFree(options) }
+        var values: [String: String] = [:]
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if let value = option.pointee.val { values[String(cString: keyword)] = String(cString: value) }
+            option += 1
+        }
+        return .success(format(
+            user: values["user"], host: values["host"] ?? values["hostaddr"], port: values["port"], database: values["dbname"]))
+    }
+
+    /// libpq's words about a URL with every quoted part (which repeats the
+    /// URL, password and all) left out.
+    static func withoutQuotes(_ words: String) -> String {
+        var result = "", quoted = false
+        for character in words {
+            if character == "\"" {
+                if !quoted { result += "\"…\"" }
+                quoted.toggle()
+            } else if !quoted {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    private static func describe(_ connection: OpaquePointer) -> String? {
+        func text(_ pointer: UnsafeMutablePointer<CChar>?) -> String? {
+            pointer.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        return format(user: text(PQuser(connection)), host: text(PQhost(connection)), port: text(PQport(connection)), database: text(PQdb(connection)))
+    }
+
+    private static func format(user: String?, host: String?, port: String?, database: String?) -> String {
+        let clean = { (text: String) in PGError.clean(text) }
+        return "postgresql://" + (user.map { clean($0) + "@" } ?? "") + clean(host ?? "localhost") + (port.map { ":" + clean($0) } ?? "")
+            + "/" + clean(database ?? user ?? "")
+    }
+
+    /// Closes the connection. Calling it again does nothing.
+    public func close() {
+        if let handle { PQfinish(handle) }
+        handle = nil
+    }
+
+    /// Whether the connection is still up, as far as libpq knows.
+    public var isConnected: Bool { handle.map { PQstatus($0) == CONNECTION_OK } ?? false }
+
+    /// Whether no transaction is open (nor failed) on it.
+    public var isIdle: Bool { handle.map { PQtransactionStatus($0) == PQTRANS_IDLE } ?? false }
+
+    /// The connection's socket, to watch for notifications; -1 when closed.
+    public var socket: Int32 { handle.map { PQsocket($0) } ?? -1 }
+
+    /// Runs one statement with its parameters and returns its rows.
+    public func query(_ sql: String, _ parameters: [PGParameter] = []) throws(PGError) -> PGResult {
+        guard let handle else { throw PGError(.connectionLost, server: server, detail: "the connection is closed") }
+        if parameters.contains(where: { $0.text?.utf8.contains(0) == true }) {
+            throw PGError(.other, server: server, detail: "a text holding a NUL character cannot be stored in PostgreSQL")
+        }
+        let result: OpaquePointer? = withCStrings(parameters.map(\.text)) { values in
+            parameters.map(\.type).withUnsafeBufferPointer { types in
+                PQexecParams(handle, sql, Int32(parameters.count), types.baseAddress, values, nil, nil, 0)
+            }
+        }
+        return try check(result)
+    }
+
+    /// Runs statements that take no parameters (several may be given, `;`
+    /// between them), in one round trip; returns the last one's result.
+    @discardableResult
+    public func execute(_ sql: String) throws(PGError) -> PGResult {
+        guard let handle else { throw PGError(.connectionLost, server: server, detail: "the connection is closed") }
+        return try check(PQexec(handle, sql))
+    }
+
+    /// A result when the statement worked; else the error, named by its kind.
+    private func check(_ result: OpaquePointer?) throws(PGError) -> PGResult {
+        guard let result else {
+            let message = handle.map { String(cString: PQerrorMessage($0)) } ?? ""
+            throw PGError(isConnected ? .other : .connectionLost, server: server, detail: message)
+        }
+        let status = PQresultStatus(result)
+        if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK { return PGResult(result) }
+        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+        let message = String(cString: PQresultErrorMessage(result))
+        PQclear(result)
+        if !isConnected { throw PGError(.connectionLost, server: server, detail: message) }
+        throw PGError(state.map { PGError.classify(sqlState: $0) } ?? .other, server: server, detail: message)
+    }
+
+    /// `LISTEN` on `channel` (any text; quoted as an identifier).
+    public func listen(_ channel: String) throws(PGError) {
+        try execute("LISTEN " + quoted(channel))
+    }
+
+    /// `text` as a string literal for a statement, quoted by libpq for this
+    /// connection's settings; nil when libpq cannot (a closed connection).
+    public func literal(_ text: String) -> String? {
+        guard let handle, let quoted = PQescapeLiteral(handle, text, text.utf8.count) else { return nil }
+        defer { PQfreemem(quoted) }
+        return String(cString: quoted)
+    }
+
+    /// `channel` as an identifier: in double quotes, with inner ones doubled.
+    public func quoted(_ channel: String) -> String {
+        "\"" + channel.replacingAll("\"", with: "\"\"") + "\""
+    }
+
+    /// Reads what the server sent without blocking; throws when the
+    /// connection is gone.
+    public func consumeInput() throws(PGError) {
+        guard let handle, PQconsumeInput(handle) == 1, isConnected else {
+            let message = handle.map { String(cString: PQerrorMessage($0)) } ?? "the connection is closed"
+            throw PGError(.connectionLost, server: server, detail: message)
+        }
+    }
+
+    /// The notifications received so far, oldest first.
+    public func notifications() -> [PGNotification] {
+        guard let handle else { return [] }
+        var received: [PGNotification] = []
+        while let notify = PQnotifies(handle) {
+            received.append(PGNotification(
+                channel: String(cString: notify.pointee.relname), payload: String(cString: notify.pointee.extra),
+                process: notify.pointee.be_pid))
+            PQfreemem(notify)
+        }
+        return received
+    }
+}
+
+/// A `NOTIFY` a listening connection received.
+public struct PGNotification: Sendable, Hashable {
+    public let channel: String
+    public let payload: String
+    /// The server process of the connection that sent it.
+    public let process: Int32
+}
+
+/// One parameter of a statement: its type (an OID; 0 lets the server
+/// infer it) and its value as text, or nil for NULL.
+public struct PGParameter: Sendable, Hashable {
+    public let type: UInt32
+    public let text: String?
+
+    public init(type: UInt32, text: String?) {
+        self.type = type
+        self.text = text
+    }
+}
+
+/// The OIDs of the types Switchboard binds and reads.
+public enum PGType {
+    public static let bool: UInt32 = 16
+    public static let bytea: UInt32 = 17
+    public static let int8: UInt32 = 20
+    public static let int2: UInt32 = 21
+    public static let int4: UInt32 = 23
+    public static let text: UInt32 = 25
+    public static let oid: UInt32 = 26
+    public static let float4: UInt32 = 700
+    public static let float8: UInt32 = 701
+    public static let varchar: UInt32 = 1043
+    public static let timestamp: UInt32 = 1114
+    public static let timestamptz: UInt32 = 1184
+    public static let numeric: UInt32 = 1700
+}
+
+/// The rows of a statement, read as text (the server's output format).
+public final class PGResult: @unchecked Sendable {
+    private let result: OpaquePointer
+    public let rowCount: Int
+    public let columnCount: Int
+
+    init(_ result: OpaquePointer) {
+        self.result = result
+        rowCount = Int(PQntuples(result))
+        columnCount = Int(PQnfields(result))
+    }
+
+    deinit { PQclear(result) }
+
+    /// The type (OID) of a column.
+    public func type(ofColumn column: Int) -> UInt32 { PQftype(result, Int32(column)) }
+
+    /// Whether a cell is NULL.
+    public func isNull(_ row: Int, _ column: Int) -> Bool { PQgetisnull(result, Int32(row), Int32(column)) == 1 }
+
+    /// A cell's text; nil when NULL. Bytes that are not UTF-8 become U+FFFD.
+    public func text(_ row: Int, _ column: Int) -> String? {
+        guard !isNull(row, column), let value = PQgetvalue(result, Int32(row), Int32(column)) else { return nil }
+        let length = Int(PQgetlength(result, Int32(row), Int32(column)))
+        return value.withMemoryRebound(to: UInt8.self, capacity: length) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+        }
+    }
+
+    /// How many rows the statement changed (`UPDATE`, `DELETE`, `INSERT`).
+    public var affectedRows: Int { Int(String(cString: PQcmdTuples(result))) ?? 0 }
+}
+
+/// Runs `body` with `strings` as C strings (nil for nil), valid for its length.
+func withCStrings<R>(_ strings: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+    let copies = strings.map { $0.flatMap { strdup($0) } }
+    defer { copies.forEach { free($0) } }
+    return body(copies.map { $0.map { UnsafePointer($0) } } + [nil])
+}
+
+extension String {
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var result = ""
+        for character in self { if character == target { result += replacement } else { result.append(character) } }
+        return result
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import DeviceFlow
+import Foundation
+import Services
+import SwitchboardCore
+import ToolCredentials
+
+/// `switchboard git-credential get|store|erase`: git's credential helper
+/// (gitcredentials(7)), answering with the access token of the account
+/// active in the terminal git runs in.
+struct GitCredentialCommand: IOCommand, TakesCommonOptions {
+    static let configuration = CommandConfiguration(
+        commandName: "git-credential",
+        abstract: "git's credential helper: the access token of whoever this terminal chose, for their providers' git servers.",
+        discussion: """
+            git runs it (`switchboard setup-git` configures that) with get, store or erase and the request on \
+            standard input. get answers username, password (a fresh access token) and password_expiry_utc when \
+            the server belongs to a provider of the account active in this terminal (github.com to GitHub, a \
+            GitLab's host, the demo provider's issuer, a provider's git_hosts); for any other server, or with \
+            nobody chosen, it answers nothing and git goes on to its next helper. store changes nothing; erase \
+            of a token git saw refused makes the next get refresh first. A request line over 64 KiB or holding \
+            a NUL is refused.
+            """)
+
+    @OptionGroup var options: CommonOptions
+
+    @Argument(help: "get, store or erase (others are ignored, as git's helpers do).")
+    var operation: String
+
+    /// The least time a token handed to git is still valid.
+    static let minValid: Double = 60
+
+    func run(io: CommandIO) async throws {
+        // Read first, whatever follows: git waits for its request to be read.
+        var reader = GitCredentialReader()
+        reading: while let line = io.stdin.readLineBytes(limit: GitCredentialReader.lineLimit) {
+            switch reader.take(line.bytes, truncated: line.truncated) {
+            case .more: continue
+            case .done: break reading
+            case .refused(let refusal): throw io.fail(refusal.description, .usage)
+            }
+        }
+        guard operation == "get" || operation == "erase", let server = GitServers.server(of: reader.request) else { return }
+        let context = try TokenContext(options, io: io)
+        let serving = GitServers.providers(serving: server, among: context.configuration.providers)
+        guard !serving.isEmpty else { return }
+        guard let account = try context.account(nil) else {
+            return io.stderr.write("switchboard: \(context.nobodyChosen(for: "git (\(server))"))\n")
+        }
+        guard let linked = account.identities.first(where: { serving.contains($0.provider) }) else { return }
+        if operation == "erase" {
+            // git saw this token refused: the next one handed out is refreshed first.
+            if let password = reader.request.password {
+                do { _ = try context.tokens.forget(rejected: password, of: linked.identity) } catch { throw context.reported(error) }
+            }
+            return
+        }
+        let fresh = try await context.freshToken(linked.identity, minValid: Self.minValid)
+        let answer = GitCredentialAnswer(
+            username: GitCredentialAnswer.username(kind: context.kind(of: linked.provider), login: linked.login), password: fresh.tokens.accessToken,
+            expiresAt: fresh.tokens.expiresAt.map { Int64($0.secondsSince1970.rounded(.down)) })
+        if let text = answer.text { io.stdout.write(text) }
+    }
+}
