@@ -49,9 +49,10 @@ extension AppDatabase {
                     current = Account(id: id, name: try row.text(1))
                 }
                 guard !row.isNull(2) else { return }
+                // Read by the row's own methods, not its generic subscript: a hundred thousand rows notice.
                 current?.identities.append(StoreSchema.identity(
-                    provider: try row[2], subject: try row[3], displayName: try row[4], email: try row[5], emailVerified: try row[6],
-                    state: try row[7], login: try row[8]))
+                    provider: try row.text(2), subject: try row.text(3), displayName: try row.optionalText(4),
+                    email: try row.optionalText(5), emailVerified: try row.bool(6), state: try row.text(7), login: try row.optionalText(8)))
             }
             if let current { body(current) }
         }
