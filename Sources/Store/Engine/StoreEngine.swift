@@ -48,6 +48,9 @@ protocol StoreEngine: Sendable {
 extension StoreEngine {
     /// A write whose signal carries no message.
     func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T { try write(body, signal: { _ in nil }) }
+
+    /// Lets go of what the engine caches, after a big read; nothing unless it says how.
+    func releaseMemory() {}
 }
 
 /// Reads for a change reader, on a connection of the follower's own.
@@ -56,6 +59,12 @@ protocol ChangeFollower: Sendable {
     /// (SQLite's `data_version`); nil, without reading, when nobody did.
     /// A follower that cannot tell reads every time.
     func readIfChanged<T>(_ body: (any SQLConnection) throws -> T) throws -> T?
+    /// Lets go of what its connection caches, after a long read.
+    func releaseMemory()
+}
+
+extension ChangeFollower {
+    func releaseMemory() {}
 }
 
 /// What a change watch reports.

@@ -143,6 +143,9 @@ enum PostgresMigrations {
         );
         CREATE INDEX event_by_session ON event(session, id);
         """,
+        // v9: identities indexed by account with what a listing shows, which
+        // serves what the index by account alone served.
+        StoreSchema.identityByAccountSQL + ";\nDROP INDEX identity_on_account;",
     ]
 
     /// What a migration computes in Swift after its statements: the keys

@@ -170,5 +170,13 @@ var migrator: DatabaseMigrator {
         // A session's newest events (the fleet's lock-outs, `log --station`) through an index.
         try db.execute(sql: "CREATE INDEX event_by_session ON event(session, id)")
     }
+    // Every account with its identities as one statement read from indexes
+    // alone, in order, with nothing sorted (`AccountPageSQL.stream`): the
+    // identities by account, in link order, holding every column a listing
+    // shows. It serves what the index by account alone served.
+    migrator.registerMigration(StoreSchema.migrations[8]) { db in
+        try db.execute(sql: StoreSchema.identityByAccountSQL)
+        try db.execute(sql: "DROP INDEX identity_on_accountId")
+    }
     return migrator
 }
