@@ -157,7 +157,7 @@ let package = Package(
             exclude: ["Snapshots"]
         ),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresServer", "TestSupport"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "PINHash", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "PINHash", "TestSupport", "TestBasics"]),
         .testTarget(
             name: "switchboardTests",
             dependencies: [

@@ -68,7 +68,7 @@ extension ChooserLoop {
         let database = environment.database, order = state.accounts.order
         let copy = IndexCopy(state.accounts.list.index.flatMap { $0.order == order && !state.accounts.list.allStale ? $0 : nil })
         let revision = state.accounts.list.revision, reread = state.accounts.list.stale
-        Task.detached(priority: .userInitiated) { [weak self] in
+        Task.detached { [weak self] in
             let result = Result { () throws(StoreError) -> IndexRefresh.Content in
                 guard let base = copy.take() else {
                     var built = SearchIndex(order: order)
@@ -89,7 +89,8 @@ extension ChooserLoop {
                 case .success(let content): self.send(.indexRead(IndexRefresh(content, revision: revision, reread: reread)))
                 case .failure(let error): self.fail(error)
                 }
-                // What the read left behind (its accounts, the index it replaced) goes back to the system.
+                // What the read left behind (SQLite's cache, its accounts, the index it replaced) goes back to the system.
+                database.releaseMemory()
                 cpt_release_free_memory()
                 if self.roster.again {
                     self.roster.again = false

@@ -40,9 +40,10 @@ public final class EventPruner: Sendable {
 
     deinit { cancel() }
 
-    /// Starts pruning in the background, after `delay` (the time a program
-    /// needs to show what a person waits for first).
-    public func start(after delay: Duration = .seconds(2)) {
+    /// Starts pruning in the background, after `delay`: well after what a
+    /// person waits for first (the first frame, the filter's index), and
+    /// after the threads that did that work have gone idle.
+    public func start(after delay: Duration = .seconds(30)) {
         guard !database.isReadOnly else { return }
         let work = Task.detached(priority: .background) { [self] in
             do { try await Task.sleep(for: delay) } catch { return }

@@ -1,3 +1,4 @@
+import Foundation
 import SwitchboardCore
 
 // Reading a big roster a page at a time: what a list shows, what a search
@@ -34,25 +35,33 @@ extension AppDatabase {
     }
 
     /// Calls `body` with every account and its identities, in `order`, as
-    /// they are read, in one read (one moment of the store): only a chunk
-    /// of accounts is held at a time, whatever the roster's size.
+    /// they are read: one statement (one moment of the store) whose rows
+    /// come in order from the listing's indexes, one account's after
+    /// another, so only the account being read is held, whatever the
+    /// roster's size.
     public func forEachAccount(in order: AccountOrder = .recentUse, _ body: (Account) -> Void) throws(StoreError) {
         try read { db in
-            var page: [(id: Int64, name: String)] = []
-            page.reserveCapacity(AccountPageSQL.streamChunk)
-            func flush() throws {
-                guard !page.isEmpty else { return }
-                let identities = try Self.identities(db, of: page.map(\.id))
-                for account in StoreSchema.assemble(page, identities: identities) { body(account) }
-                page.removeAll(keepingCapacity: true)
+            var current: Account?
+            try db.each(AccountPageSQL.stream(order), []) { row in
+                let id = AccountID(try row.integer(0))
+                if current?.id != id {
+                    if let current { body(current) }
+                    current = Account(id: id, name: try row.text(1))
+                }
+                guard !row.isNull(2) else { return }
+                // Read by the row's own methods, not its generic subscript: a hundred thousand rows notice.
+                current?.identities.append(StoreSchema.identity(
+                    provider: try row.text(2), subject: try row.text(3), displayName: try row.optionalText(4),
+                    email: try row.optionalText(5), emailVerified: try row.bool(6), state: try row.text(7), login: try row.optionalText(8)))
             }
-            try db.each("SELECT id, name FROM account ORDER BY \(AccountPageSQL.orderBy(order))", []) { row in
-                page.append((try row[0], try row[1]))
-                if page.count == AccountPageSQL.streamChunk { try flush() }
-            }
-            try flush()
+            if let current { body(current) }
         }
     }
+
+    /// Lets go of what the engine keeps cached after a big read, such as a
+    /// stream of every account (SQLite's pages: idle reading connections
+    /// close, the others free what they can, as they are done).
+    public func releaseMemory() { engine.releaseMemory() }
 
     /// Accounts, but `except`, with an available identity at `provider`,
     /// in `order`, at most `limit`: whom a sign-in there may continue as.
@@ -79,27 +88,26 @@ extension AppDatabase {
         }
         return ids.compactMap { found[$0] }
     }
-
-    /// The identities of `accounts`, by account, oldest link first.
-    static func identities(_ db: any SQLConnection, of accounts: [Int64]) throws -> [Int64: [LinkedIdentity]] {
-        var identities: [Int64: [LinkedIdentity]] = [:]
-        try db.each(StoreSchema.identitiesSQL(filter: "IN (\(placeholders(accounts.count)))"), accounts) { row in
-            identities[try row[0], default: []].append(StoreSchema.identity(
-                provider: try row[1], subject: try row[2], displayName: try row[3], email: try row[4], emailVerified: try row[5],
-                state: try row[6], login: try row[7]))
-        }
-        return identities
-    }
 }
 
 /// The pages' SQL.
 enum AccountPageSQL {
     /// Accounts read at a time (and the most ids in one `IN` list).
     static let pageSize = 256
-    /// Accounts a stream reads at a time: enough that their identities,
-    /// looked up in order of their accounts' ids, share the table's pages
-    /// (identities are mostly stored in that order), few enough to hold.
-    static let streamChunk = 4096
+    /// Every account with its identities, in `order`, oldest link first
+    /// (as `StoreSchema.identitiesSQL`): the accounts from their listing
+    /// index, each one's identities from `identity_by_account`, which holds
+    /// every column read in that order, so no table is read and nothing
+    /// is sorted.
+    static func stream(_ order: AccountOrder) -> String {
+        let accountOrder = orderBy(order).split(separator: ",").map { "account." + $0.trimmingCharacters(in: .whitespaces) }
+        return """
+            SELECT account.id, account.name, identity.provider, identity.subject, identity.displayName, identity.email,
+                   identity.emailVerified, identity.state, identity.login
+            FROM account LEFT JOIN identity ON identity.accountId = account.id
+            ORDER BY \(accountOrder.joined(separator: ", ")), identity.linkedAt, identity.provider, identity.subject
+            """
+    }
 
     /// The `ORDER BY` terms of `order`, each with an index behind it
     /// (`account_listed`, `account_by_name`, which hold the name too).

@@ -137,16 +137,20 @@ public final class ChangeReader: Sendable {
             return []
         }
         let changes: [StoreChange]?
+        var caughtUp = false
         do {
             // One read: the log and the accounts it names, as of the same moment.
             changes = try follower.readIfChanged { db in
                 let far = try db.value(
                     "SELECT id FROM event WHERE id > $1 ORDER BY id LIMIT 1 OFFSET $2", [current.cursor, 2 * pageSize], as: Int64.self)
-                return try far == nil ? replay(db, &current) : catchUp(db, &current)
+                caughtUp = far != nil
+                return try caughtUp ? catchUp(db, &current) : replay(db, &current)
             }
         } catch {
             throw database.engine.storeError(error)
         }
+        // What the scan of a long backlog left cached goes.
+        if caughtUp { follower.releaseMemory() }
         guard let changes else { return [] }
         passed(current)
         return changes

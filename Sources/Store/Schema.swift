@@ -15,7 +15,16 @@ enum StoreSchema {
         "v5: a terminal's session bound to the terminal's lifetime",
         "v6: accounts found by name and email and listed by name through indexes; the oldest events may be pruned",
         "v7: an identity's login name at its provider",
+        "v8: stations reporting themselves with a heartbeat; events found by session",
+        "v9: identities indexed by account with what a listing shows",
     ]
+
+    /// The index by account that holds every column of an identity a
+    /// listing shows, in link order (`AccountPageSQL.stream`), on either engine.
+    static let identityByAccountSQL = """
+        CREATE INDEX identity_by_account
+        ON identity (accountId, linkedAt, provider, subject, displayName, email, emailVerified, state, login)
+        """
 
     /// Accounts (`id`, `name`), most recently then most often used first;
     /// `filter` is a condition on `id` such as `IN (?)`, or nil for all.

@@ -44,6 +44,10 @@ enum CopiedTables {
             ("setAt", .date), ("failures", .integer), ("lastFailureAt", .date),
         ], "owner"),
         ("event", [("id", .integer), ("at", .date), ("session", .text), ("kind", .text), ("accountId", .integer), ("detail", .text)], "id"),
+        ("station", [
+            ("station", .text), ("terminal", .text), ("session", .text), ("version", .text), ("startedAt", .date), ("lastKeyAt", .date),
+            ("heartbeatAt", .date), ("heartbeatSeconds", .integer), ("handOffRunning", .bool), ("stoppedAt", .date),
+        ], "station, terminal"),
     ]
 
     /// A cell as the value to bind, by its column's kind.

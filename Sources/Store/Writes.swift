@@ -138,7 +138,10 @@ extension AppDatabase {
             guard try Rows.accountExists(account, db: db) else {
                 throw StoreError.accountNotFound(account.description)
             }
-            if let refusal = try Self.admit(account, proof: pin, db: db, at: date, rounds: pinRounds) { return .failure(refusal) }
+            if let refusal = try Self.admit(account, proof: pin, db: db, at: date, rounds: pinRounds) {
+                try Self.logWrongPIN(refusal, given: pin, session: session, account: account, db: db, at: date)
+                return .failure(refusal)
+            }
             let change = try Self.makeActive(account, session: session, previous: previous, reason: .switched, db: db, at: date)
             try Self.log("switch", session: session, account: account, [:], db: db, at: date)
             return .success(change)
@@ -367,6 +370,20 @@ extension AppDatabase {
     static func stored(_ db: any SQLConnection, name: String) throws -> (active: ActiveAccount, lifetime: String?) {
         let stored = try storedSession(db, name: name)
         return (stored.account.map { .account($0) } ?? .anonymous, stored.row?.lifetime)
+    }
+
+    /// A PIN given wrong at a switch: logged with the session (never the
+    /// digits), and until when the account is locked out, if it now is,
+    /// so the fleet shows the station locked out (`AppDatabase.fleet()`).
+    private static func logWrongPIN(
+        _ refusal: StoreError, given pin: PINProof?, session: SessionKey, account: AccountID, db: any SQLConnection, at date: Date
+    ) throws {
+        // Only a try that was counted: one made while locked out is not looked at, and changes nothing.
+        guard let pin, case .wrongPIN(_, let until) = refusal else { return }
+        let given: String = if case .operatorPIN = pin { "operator PIN" } else { "account PIN" }
+        var detail: [String: String] = ["given": given]
+        detail["lockedUntil"] = until.map { ISO8601DateFormatter().string(from: $0) }
+        try log("wrongPIN", session: session, account: account, detail, db: db, at: date)
     }
 
     static func log(_ kind: String, session: SessionKey?, account: AccountID?, _ detail: [String: String], db: any SQLConnection, at date: Date) throws {

@@ -54,9 +54,12 @@ struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
         let environment = io.environment
         let selection = ThemeSelection.chooser(flag: theme, configured: configuration.theme, environment: environment)
         let notices = [options.missingConfigNotice(environment: environment), readOnlyNotice].compactMap { $0 }
+        // A station reports itself to the fleet (`switchboard fleet`); a plain chooser does not.
+        let reporter = kiosk == nil ? nil : options.stationReporter(io, database: database, session: session)
         let (failures, signal) = try await Chooser.run(
             session: session, database: database, configuration: configuration.providers, git: configuration.git, guide: guide,
-            selection: selection, environment: environment, notices: notices, kiosk: kiosk, keepEvents: configuration.store.eventsKept)
+            selection: selection, environment: environment, notices: notices, kiosk: kiosk, keepEvents: configuration.store.eventsKept,
+            reporter: reporter)
         for failure in failures { io.stderr.write("switchboard: \(failure)\n") }
         // Ended by a signal: the terminal is back; the status says which, as a shell's would.
         if let signal { throw ExitCode(128 + signal) }
@@ -76,7 +79,7 @@ enum Chooser {
     static func run(
         session: SessionKey, database: AppDatabase, configuration: ProviderConfiguration, git: GitSettings, guide: Guide,
         selection: ThemeSelection, environment: [String: String], notices: [String], kiosk: KioskSettings?, keepEvents: Duration,
-        tour: (TourState, TourDriver)? = nil
+        reporter: StationReporter? = nil, tour: (TourState, TourDriver)? = nil
     ) async throws -> (failures: [String], signal: Int32?) {
         let failures = Mutex<[String]>([])
         let received = Mutex<Int32?>(nil)
@@ -110,7 +113,11 @@ enum Chooser {
             let station = StationHandOff(
                 command: command, idleLimit: kiosk.idleTimeout + kiosk.countdown, session: session,
                 database: database, configuration: configuration, git: git, tokens: AccessTokens(database: database, providers: providers, bus: bus))
-            handOff = { id in await station.run(id, terminal: terminal) }
+            handOff = { id in
+                reporter?.handOff(running: true)
+                defer { reporter?.handOff(running: false) }
+                return await station.run(id, terminal: terminal)
+            }
         }
         for notice in notices + [feedProblem].compactMap({ $0 }) { state.notify(notice.displaySafe, .warning) }
         if let (script, _) = tour { state.startTour(script) }
@@ -128,7 +135,10 @@ enum Chooser {
                 runCommand: { await StationCommand.run($0) }, handOff: handOff, tour: tour?.1),
             render: { terminal.draw(Screen.draw($0)) })
         terminal.listen(
-            onEvent: { loop.send(.input($0)) },
+            onEvent: { event in
+                if case .key = event { reporter?.keyPressed(at: Date()) }
+                loop.send(.input(event))
+            },
             onSignal: { signal in
                 received.withLock { $0 = $0 ?? signal }
                 loop.send(.terminate)
@@ -138,7 +148,9 @@ enum Chooser {
             failures.withLock { $0.append("pruning old events: \(error)") }
         }) : nil
         pruner?.start()
+        reporter?.start()
         await loop.run()
+        reporter?.stop()
         pruner?.cancel()
         terminal.stop()
         await providers.shutdown()

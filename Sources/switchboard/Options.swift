@@ -2,6 +2,7 @@ import ArgumentParser
 import Configuration
 import DeviceFlow
 import Foundation
+import Services
 import Store
 import SwitchboardCore
 
@@ -99,6 +100,21 @@ struct CommonOptions: ParsableArguments {
     /// This station's name on a shared store: `[store] station`, else the host name.
     private func stationName(_ io: CommandIO) throws(StoreError) -> String {
         try settings(io).station ?? TerminalIdentity.hostName()
+    }
+
+    /// What reports this kiosk to the fleet: the station's name (`[store]
+    /// station`, else the host name, on either engine), its terminal and
+    /// session, and the version, with a heartbeat every 30 seconds
+    /// (`SWITCHBOARD_HEARTBEAT_SECONDS`, for tests, sets another whole
+    /// number of seconds). A failed write is shown nowhere (the screen is
+    /// the person's): the next heartbeat tries again.
+    func stationReporter(_ io: CommandIO, database: AppDatabase, session: SessionKey) -> StationReporter {
+        let station = (try? settings(io).station) ?? TerminalIdentity.hostName()
+        let terminal = io.terminal()?.name ?? session.rawValue
+        let seconds = io.environment["SWITCHBOARD_HEARTBEAT_SECONDS"].flatMap { Int($0) }.flatMap { (1...3600).contains($0) ? $0 : nil } ?? 30
+        return StationReporter(
+            database: database, station: station, terminal: terminal, session: session.rawValue,
+            version: Switchboard.configuration.version, interval: .seconds(seconds))
     }
 
     /// The session this invocation acts in. A terminal's own session ends

@@ -15,7 +15,7 @@ struct Switchboard: AsyncParsableCommand {
             ChooserCommand.self, KioskCommand.self, AccountsCommand.self, StatusCommand.self, SwitchCommand.self, SignInCommand.self, SignOutCommand.self,
             DisconnectCommand.self, PINCommand.self, ProvidersCommand.self, DemoCommand.self,
             TokenCommand.self, EnvCommand.self, ExecCommand.self, GitCredentialCommand.self, SetupGitCommand.self,
-            KubeCredentialCommand.self, StoreCommand.self,
+            KubeCredentialCommand.self, StoreCommand.self, LogCommand.self, FleetCommand.self,
         ],
         defaultSubcommand: ChooserCommand.self
     )

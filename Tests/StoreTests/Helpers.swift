@@ -100,7 +100,7 @@ func rows(_ database: AppDatabase, _ sql: String) throws -> [[String]] {
 /// Every row of every table of `database`, as text: equal dumps mean nothing changed.
 func dump(_ database: AppDatabase) throws -> String {
     var lines: [String] = []
-    for table in ["account", "identity", "credential", "session", "favourite", "providerData", "pin", "event"] {
+    for table in ["account", "identity", "credential", "session", "favourite", "providerData", "pin", "event", "station"] {
         for row in try rows(database, "SELECT * FROM \(table) ORDER BY 1, 2") {
             lines.append("\(table) \(row.joined(separator: " | "))")
         }

@@ -17,7 +17,7 @@ struct OpeningTests {
              try Int.fetchOne(db, sql: "PRAGMA synchronous"),
              try Int.fetchOne(db, sql: "PRAGMA busy_timeout"))
         }
-        #expect(tables == ["account", "credential", "event", "favourite", "identity", "pin", "providerData", "session"])
+        #expect(tables == ["account", "credential", "event", "favourite", "identity", "pin", "providerData", "session", "station"])
         #expect(applicationID == 0x5357_4244)
         #expect(journal == "wal")
         #expect(synchronous == 1)

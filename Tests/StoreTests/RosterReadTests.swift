@@ -49,6 +49,10 @@ struct RosterReadTests {
         #expect(try plan(AccountLookupSQL.byNameOrEmail).contains("identity_by_email"))
         #expect(try plan("SELECT id, name FROM account ORDER BY \(AccountPageSQL.orderBy(.name))").contains("COVERING INDEX account_by_name"))
         #expect(try plan("SELECT id, name FROM account ORDER BY \(AccountPageSQL.orderBy(.recentUse))").contains("COVERING INDEX account_listed"))
+        for order in [AccountOrder.recentUse, .name] {
+            let stream = try plan(AccountPageSQL.stream(order))
+            #expect(stream.contains("COVERING INDEX identity_by_account") && !stream.contains("TEMP B-TREE"), "\(order): \(stream)")
+        }
     }
 
     @Test("pages in the listed order and by name agree with the whole list; the stream gives every account once, as accounts() does")

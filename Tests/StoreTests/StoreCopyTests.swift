@@ -36,7 +36,7 @@ struct StoreCopyTests {
         let file = try Fixture(.sqlite), server = try Fixture(.postgres)
         let (ada, grace) = try populate(file.database)
         let report = try file.database.copy(to: server.database)
-        #expect(report.tables.map(\.table) == ["account", "identity", "credential", "session", "favourite", "providerData", "pin", "event"])
+        #expect(report.tables.map(\.table) == ["account", "identity", "credential", "session", "favourite", "providerData", "pin", "event", "station"])
         #expect(report.tables.first { $0.table == "event" }?.rows == (try file.database.eventCount()))
         let shared = server.database
         #expect(try shared.accounts() == file.database.accounts())

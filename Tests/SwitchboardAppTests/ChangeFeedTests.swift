@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Postgres
 import Store
 import SwitchboardCore
@@ -54,6 +55,39 @@ struct ChangeFeedTests {
         try await waitUntil { statuses.all.count >= 2 }
         #expect(statuses.all.last?.current == .anonymous && statuses.all.last?.previous.id == grace)
         withExtendedLifetime(subscriptions) {}
+    }
+
+    @Test("a burst of another program's writes, longer than the feed replays, reaches the bus as each changed session's final state")
+    func burstCaughtUp() async throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("switchboard.sqlite")
+        let database = try AppDatabase(path: path), other = try AppDatabase(path: path)
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub, Sample.graceMicrosoft], into: other, session: SessionKey("setup")!)
+        let bus = NotificationBus()
+        let statuses = Recorder<UserStatusChanged>()
+        let subscription = bus.subscribe(UserStatusChanged.self, on: .inline) { statuses.add($0) }
+        let feed = try ChangeFeed(database: database, bus: bus)
+        defer { feed.cancel() }
+        // Another program: 1,500 switches round three stations in one transaction of plain SQL,
+        // each station left as its last switch says.
+        let finals = (0..<3).map { station in ids[(1497 + station) % 3] }
+        try await DatabaseQueue(path: path).write { db in
+            try db.execute(sql: """
+                WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 1499)
+                INSERT INTO event (at, session, kind, accountId, detail)
+                SELECT '2026-01-01 00:00:00.000', 'lab-' || (i % 3), 'switch', ?1 + i % 3, '{}' FROM n
+                """, arguments: [ids[0].rawValue])
+            for (station, account) in finals.enumerated() {
+                try db.execute(sql: "INSERT INTO session (key, accountId, updatedAt) VALUES (?, ?, 0)", arguments: ["lab-\(station)", account.rawValue])
+            }
+        }
+        try await waitUntil { statuses.all.count >= 3 }
+        let byStation = Dictionary(statuses.all.map { ($0.session.rawValue, $0.current.id) }, uniquingKeysWith: { $1 })
+        #expect(statuses.all.count == 3, "once each: \(statuses.all.map(\.session))")
+        #expect(byStation == ["lab-0": finals[0], "lab-1": finals[1], "lab-2": finals[2]], "\(byStation)")
+        #expect(statuses.all.allSatisfy { $0.reason == .external })
+        withExtendedLifetime(subscription) {}
     }
 
     @Test("a listener cut off from the server says the store is offline, listens again, and reads what was committed meanwhile")

@@ -99,6 +99,12 @@ final class RunningCommand: Sendable {
 
     /// The exit status, once it has ended.
     func exitStatus() async -> Int32 { await task.value }
+
+    /// Cancels the command's task, as an interrupt ends a command that follows; returns its status.
+    func stop() async -> Int32 {
+        task.cancel()
+        return await task.value
+    }
 }
 
 extension CLI {

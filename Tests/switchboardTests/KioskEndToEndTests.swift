@@ -2,6 +2,7 @@ import Foundation
 import Store
 import SwitchboardCore
 import Testing
+import TestBasics
 import TestSupport
 
 /// `switchboard kiosk` in a real terminal: nothing a person types quits
@@ -105,6 +106,10 @@ extension KioskEndToEndTests {
             #expect(!screen.contains("Lab station 3"), "the chooser gave the whole terminal away")
             #expect(try String(contentsOfFile: seen, encoding: .utf8) == "Ada Lovelace|gho-ada-secret|station\n")
             #expect(try await status().contains(#""name":"Ada Lovelace""#))
+            // The station reports itself to the fleet: its hand-off runs, for Ada.
+            try await waitUntil("the fleet sees the hand-off") { try database.fleet().first?.report.handOffRunning == true }
+            let row = try #require(try database.fleet().first)
+            #expect(row.accountName == "Ada Lovelace" && row.report.session == "station" && row.report.lastKeyAt != nil)
             // It exits: the chooser is back, with nobody active.
             try await tmux.press("b", "y", "e", "Enter")
             screen = try await tmux.waitUntil("the chooser is back, Anonymous", timeout: 10) { statusBar($0).contains("○ Anonymous") }
@@ -136,6 +141,7 @@ extension KioskEndToEndTests {
             kill(station, SIGTERM)
             kill(station, SIGHUP)
             #expect(try await tmux.exitStatus() == 128 + SIGTERM)
+            #expect(try database.fleet().first?.report.isOffline(at: Date()) == true, "a stopped station is offline at once")
             // (A zombie is gone too: once the station has exited, whoever inherits it may be slow to reap it.)
             let gone = { (pid: pid_t) in kill(pid, 0) == -1 || (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.contains(") Z ") == true }
             #expect(pids.allSatisfy(gone), "the command, and what it left running in a session of its own, are gone")

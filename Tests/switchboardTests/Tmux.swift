@@ -1,4 +1,5 @@
 import Foundation
+import PostgresServer
 import TestBasics
 import ProcessKit
 import Synchronization
@@ -301,23 +302,7 @@ struct TmuxError: Error, CustomStringConvertible {
 }
 
 /// A TCP port on 127.0.0.1 that was free a moment ago (bound to port 0, then closed).
-func freeLoopbackPort() throws -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw TmuxError("socket() failed: \(errno)") }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-            bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-        }
-    }
-    guard bound else { throw TmuxError("cannot bind a socket on 127.0.0.1: \(errno)") }
-    return UInt16(bigEndian: address.sin_port)
-}
+func freeLoopbackPort() throws -> UInt16 { UInt16(try ThrowawayCluster.freePort()) }
 
 extension String {
     fileprivate var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }

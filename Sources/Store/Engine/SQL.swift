@@ -77,6 +77,9 @@ extension Optional: SQLDecodable where Wrapped: SQLDecodable {
 }
 
 extension SQLRow {
+    /// The text in `column`, nil for NULL.
+    func optionalText(_ column: Int) throws -> String? { isNull(column) ? nil : try text(column) }
+
     /// The value in `column`, as the type asked for; throws when it is not one.
     subscript<T: SQLDecodable>(_ column: Int) -> T {
         get throws {

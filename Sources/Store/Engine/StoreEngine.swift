@@ -26,6 +26,10 @@ protocol StoreEngine: Sendable {
     /// An engine that can carry a message with its signal (PostgreSQL's
     /// `NOTIFY`) asks `signal` for it after `body`, in the same transaction.
     func write<T>(_ body: (any SQLConnection) throws -> T, signal: (any SQLConnection) throws -> String?) throws -> T
+    /// Runs `body` as one write transaction, as `write` does, but tells no
+    /// change feed: for what no feed reads (a station's heartbeat), so that
+    /// a fleet's heartbeats wake nobody.
+    func writeUnannounced<T>(_ body: (any SQLConnection) throws -> T) throws -> T
     /// Runs `body` in one read transaction: one consistent snapshot.
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T
     /// What an error thrown by `write`, `read` or a rule is, for a person.
@@ -44,6 +48,9 @@ protocol StoreEngine: Sendable {
 extension StoreEngine {
     /// A write whose signal carries no message.
     func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T { try write(body, signal: { _ in nil }) }
+
+    /// Lets go of what the engine caches, after a big read; nothing unless it says how.
+    func releaseMemory() {}
 }
 
 /// Reads for a change reader, on a connection of the follower's own.
@@ -52,6 +59,12 @@ protocol ChangeFollower: Sendable {
     /// (SQLite's `data_version`); nil, without reading, when nobody did.
     /// A follower that cannot tell reads every time.
     func readIfChanged<T>(_ body: (any SQLConnection) throws -> T) throws -> T?
+    /// Lets go of what its connection caches, after a long read.
+    func releaseMemory()
+}
+
+extension ChangeFollower {
+    func releaseMemory() {}
 }
 
 /// What a change watch reports.

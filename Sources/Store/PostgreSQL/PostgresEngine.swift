@@ -67,30 +67,40 @@ final class PostgresEngine: StoreEngine {
     func write<T>(_ body: (any SQLConnection) throws -> T, signal: (any SQLConnection) throws -> String?) throws -> T {
         try ready()
         return try pool.transaction(begin: "BEGIN; SELECT pg_advisory_xact_lock(\(names.writeLock))") { connection in
-            do {
-                let result = try body(PostgresConnection(connection: connection))
+            try Self.committing(connection, body) {
                 // What the write did rides on the notification, delivered at commit.
                 let payload = try signal(PostgresConnection(connection: connection)).flatMap { connection.literal($0) } ?? "''"
-                try connection.execute("SELECT pg_notify('\(names.channel)', \(payload)); COMMIT")
-                return result
-            } catch {
-                _ = try? connection.execute("ROLLBACK")
-                throw error
+                return "SELECT pg_notify('\(names.channel)', \(payload)); COMMIT"
             }
+        }
+    }
+
+    /// Runs `body` in the transaction open on `connection`, then the
+    /// statement `commit` gives (which ends it); on any error, rolls back.
+    private static func committing<T>(
+        _ connection: PGConnection, _ body: (any SQLConnection) throws -> T, commit: () throws -> String
+    ) throws -> T {
+        do {
+            let result = try body(PostgresConnection(connection: connection))
+            try connection.execute(try commit())
+            return result
+        } catch {
+            _ = try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    func writeUnannounced<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try ready()
+        return try pool.transaction(begin: "BEGIN; SELECT pg_advisory_xact_lock(\(names.writeLock))") { connection in
+            try Self.committing(connection, body) { "COMMIT" }
         }
     }
 
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try ready()
         return try pool.transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
-            do {
-                let result = try body(PostgresConnection(connection: connection))
-                try connection.execute("COMMIT")
-                return result
-            } catch {
-                _ = try? connection.execute("ROLLBACK")
-                throw error
-            }
+            try Self.committing(connection, body) { "COMMIT" }
         }
     }
 

@@ -126,6 +126,26 @@ enum PostgresMigrations {
         """,
         // v7: an identity's login name at its provider.
         "ALTER TABLE identity ADD COLUMN login text",
+        // v8: stations reporting themselves with a heartbeat.
+        """
+        CREATE TABLE station (
+          station text NOT NULL,
+          terminal text NOT NULL,
+          session text NOT NULL,
+          version text NOT NULL,
+          startedAt timestamptz NOT NULL,
+          lastKeyAt timestamptz,
+          heartbeatAt timestamptz NOT NULL,
+          heartbeatSeconds integer NOT NULL,
+          handOffRunning boolean NOT NULL DEFAULT false,
+          stoppedAt timestamptz,
+          PRIMARY KEY (station, terminal)
+        );
+        CREATE INDEX event_by_session ON event(session, id);
+        """,
+        // v9: identities indexed by account with what a listing shows, which
+        // serves what the index by account alone served.
+        StoreSchema.identityByAccountSQL + ";\nDROP INDEX identity_on_account;",
     ]
 
     /// What a migration computes in Swift after its statements: the keys

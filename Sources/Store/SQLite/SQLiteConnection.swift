@@ -78,7 +78,7 @@ struct SQLiteRow: SQLRow {
         case .blob(let data): PGText.bytea(Array(data))
         }
     }
-    func isNull(_ column: Int) -> Bool { cell(column).isNull }
+    func isNull(_ column: Int) -> Bool { row.hasNull(atIndex: column) }
 
     func integer(_ column: Int) throws -> Int64 {
         switch cell(column).storage {

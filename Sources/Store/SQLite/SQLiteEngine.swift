@@ -54,8 +54,22 @@ final class SQLiteEngine: StoreEngine {
         return result
     }
 
+    func writeUnannounced<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try writer.write { db in try body(SQLiteConnection(db: db)) }
+    }
+
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try writer.read { db in try body(SQLiteConnection(db: db)) }
+    }
+
+    /// SQLite's cached pages: idle reading connections close, the others
+    /// free what they can, as they are done.
+    func releaseMemory() {
+        if let pool = writer as? DatabasePool {
+            pool.releaseMemoryEventually()
+        } else if let queue = writer as? DatabaseQueue {
+            queue.releaseMemory()
+        }
     }
 
     func storeError(_ error: any Error) -> StoreError { Self.storeError(error, path: path) }
@@ -99,6 +113,10 @@ final class SQLiteEngine: StoreEngine {
             configuration.prepareDatabase { db in
                 // Deleted tokens are overwritten, not left in free pages.
                 try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON")
+                // Reads look up a few rows or scan an index in order: a
+                // small cache does, and a scan of a big roster leaves no
+                // more than that behind in each reading connection.
+                if db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -512") }
             }
             let pool = try DatabasePool(path: path, configuration: configuration)
             // No write transaction at every start when nothing is pending.

@@ -39,6 +39,9 @@ extension SQLiteEngine {
             configuration.readonly = true
             configuration.busyMode = .timeout(10)
             configuration.label = "switchboard-changes"
+            // It reads the newest events and a few accounts: a small cache
+            // does, and a catch-up's scan of a long backlog does not grow it.
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -256") }
             // As the store itself reads a file in a folder this process may not write.
             return SQLiteFollower(connection: try DatabaseQueue(path: Self.readOnlyLocation(path), configuration: configuration))
         } catch {
@@ -68,4 +71,7 @@ final class SQLiteFollower: ChangeFollower {
         version.withLock { $0 = now }
         return result
     }
+
+    /// What a long read (a catch-up's scan of the backlog) left cached goes.
+    func releaseMemory() { connection.releaseMemory() }
 }

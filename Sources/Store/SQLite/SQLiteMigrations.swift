@@ -151,5 +151,32 @@ var migrator: DatabaseMigrator {
     migrator.registerMigration(StoreSchema.migrations[6]) { db in
         try db.alter(table: "identity") { t in t.add(column: "login", .text) }
     }
+    // A running station's own row: what runs where, since when, its last
+    // key to the minute and its heartbeat (`Stations.swift`).
+    migrator.registerMigration(StoreSchema.migrations[7]) { db in
+        try db.create(table: "station") { t in
+            t.column("station", .text).notNull()
+            t.column("terminal", .text).notNull()
+            t.primaryKey(["station", "terminal"])
+            t.column("session", .text).notNull()
+            t.column("version", .text).notNull()
+            t.column("startedAt", .datetime).notNull()
+            t.column("lastKeyAt", .datetime)
+            t.column("heartbeatAt", .datetime).notNull()
+            t.column("heartbeatSeconds", .integer).notNull()
+            t.column("handOffRunning", .boolean).notNull().defaults(to: false)
+            t.column("stoppedAt", .datetime)
+        }
+        // A session's newest events (the fleet's lock-outs, `log --station`) through an index.
+        try db.execute(sql: "CREATE INDEX event_by_session ON event(session, id)")
+    }
+    // Every account with its identities as one statement read from indexes
+    // alone, in order, with nothing sorted (`AccountPageSQL.stream`): the
+    // identities by account, in link order, holding every column a listing
+    // shows. It serves what the index by account alone served.
+    migrator.registerMigration(StoreSchema.migrations[8]) { db in
+        try db.execute(sql: StoreSchema.identityByAccountSQL)
+        try db.execute(sql: "DROP INDEX identity_on_accountId")
+    }
     return migrator
 }

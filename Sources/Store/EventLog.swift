@@ -1,0 +1,86 @@
+import Foundation
+import SwitchboardCore
+
+/// One event of the log as people read it (`switchboard log`): when, in
+/// which session, about whom, what. `detail` holds only what the rules
+/// logged, which is never a token, a PIN or a code.
+public struct LogEntry: Hashable, Sendable {
+    public let id: Int64
+    public let at: Date
+    /// The session it happened in (`lab-3/tty1`); nil for one of no session (a credential check).
+    public let session: String?
+    /// `signIn`, `switch`, `signOut`, `link`, `disconnect`, `merge`, `ended`, `pin`, `check`…
+    public let kind: String
+    public let account: Int64?
+    /// The account's name, while the account exists.
+    public let accountName: String?
+    public let detail: [String: String]
+}
+
+/// Which events `AppDatabase.events(_:)` reads.
+public struct LogQuery: Hashable, Sendable {
+    /// Only a station's: sessions named `STATION/…`, and those a station of this name reported.
+    public var station: String?
+    /// Only an account's, by id or by name (case-blind).
+    public var account: String?
+    /// Only events at or after this moment.
+    public var since: Date?
+    /// Only events after this id (a follower's cursor).
+    public var after: Int64
+    /// At most this many, the newest of them when `newest` (else the oldest after `after`).
+    public var limit: Int
+    public var newest: Bool
+
+    public init(station: String? = nil, account: String? = nil, since: Date? = nil, after: Int64 = 0, limit: Int = 1000, newest: Bool = true) {
+        self.station = station
+        self.account = account
+        self.since = since
+        self.after = after
+        self.limit = limit
+        self.newest = newest
+    }
+}
+
+extension AppDatabase {
+    /// Events matching `query`, oldest first.
+    public func events(_ query: LogQuery) throws(StoreError) -> [LogEntry] {
+        try read { db in
+            var conditions = ["event.id > $1"]
+            var arguments: [any SQLBindable] = [query.after]
+            if let station = query.station {
+                arguments.append(station)
+                arguments.append(station + "/")
+                let (name, prefix) = ("$\(arguments.count - 1)", "$\(arguments.count)")
+                conditions.append(
+                    "(substr(event.session, 1, length(\(prefix))) = \(prefix) OR event.session IN (SELECT session FROM station WHERE station = \(name)))")
+            }
+            if let account = query.account {
+                if let id = Int64(account) {
+                    arguments.append(id)
+                    conditions.append("event.accountId = $\(arguments.count)")
+                } else {
+                    arguments.append(AccountOrder.nameKey(account))
+                    conditions.append("event.accountId IN (SELECT id FROM account WHERE nameKey = $\(arguments.count))")
+                }
+            }
+            if let since = query.since {
+                arguments.append(since)
+                conditions.append("event.at >= $\(arguments.count)")
+            }
+            arguments.append(query.limit)
+            let sql = """
+                SELECT event.id, event.at, event.session, event.kind, event.accountId, account.name, event.detail
+                FROM event LEFT JOIN account ON account.id = event.accountId
+                WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY event.id \(query.newest ? "DESC" : "") LIMIT $\(arguments.count)
+                """
+            let entries = try db.map(sql, arguments) { row in
+                let detail: String = try row[6]
+                return LogEntry(
+                    id: try row[0], at: try row[1], session: try row[2], kind: try row[3], account: try row[4], accountName: try row[5],
+                    detail: (try? JSONDecoder().decode([String: String].self, from: Data(detail.utf8))) ?? [:])
+            }
+            return query.newest ? entries.reversed() : entries
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import Store
+import SwitchboardCore
+
+/// `switchboard fleet`: every station that reports itself to the store, a
+/// row each: who is active there, since when, how long since its last key,
+/// and its state. `--json` prints the same rows as one object a line.
+struct FleetCommand: IOCommand, TakesCommonOptions {
+    static let configuration = CommandConfiguration(
+        commandName: "fleet",
+        abstract: "List the stations of the fleet: who is at each, since when, idle for how long, and whether it is up.",
+        discussion: """
+            A running kiosk reports itself every 30 seconds; one that missed three reports is offline. \
+            States: in use (someone is active), idle (nobody is), running the hand-off (its command runs), locked out (wrong PINs there locked the account it was asked for, until the lock-out ends), offline. \
+            The idle time counts from the last key, to the minute.
+            """)
+
+    @OptionGroup var options: CommonOptions
+
+    func run(io: CommandIO) async throws {
+        let now = Date()
+        var rows: [FleetRow] = []
+        try io.reportingErrors { () throws(StoreError) in
+            rows = try options.openDatabase(io, .readOnlyIfUnwritable).fleet().map { FleetRow($0, now: now) }
+        }
+        if options.json {
+            for row in rows { io.printJSON(row) }
+        } else if rows.isEmpty {
+            io.print("No station has reported to this store.")
+        } else {
+            let table = [["STATION", "TERMINAL", "WHO", "SINCE", "IDLE", "STATE"]]
+                + rows.map { [$0.station, $0.terminal, $0.active ?? "Anonymous", $0.since, FleetRow.span($0.idleSeconds), $0.state] }
+            let widths = (0..<6).map { column in table.map { $0[column].displaySafe.count }.max() ?? 0 }
+            for line in table {
+                io.print(zip(line, widths).map { $0.displaySafe.padding(toLength: $1, withPad: " ", startingAt: 0) }
+                    .joined(separator: "  ").trimmingCharacters(in: .whitespaces))
+            }
+        }
+    }
+}
+
+/// One station of the fleet at a moment, as `fleet` shows it.
+struct FleetRow: Encodable {
+    let station: String
+    let terminal: String
+    let session: String
+    /// Who is active: the account's name; nil (`null`) for Anonymous.
+    @Null var active: String?
+    /// Since when they are (or nobody is): ISO 8601.
+    let since: String
+    /// Seconds since the last key (or the start, before any key), to the minute's precision.
+    let idleSeconds: Int
+    /// `in use`, `idle`, `running the hand-off`, `locked out` (a PIN given wrong there locked the account) or `offline`.
+    let state: String
+    let version: String
+    /// When the station last reported, ISO 8601.
+    let heartbeat: String
+
+    init(_ fleet: FleetStation, now: Date) {
+        let report = fleet.report
+        station = report.station
+        terminal = report.terminal
+        session = report.session
+        active = fleet.account.map { id in fleet.accountName ?? "account \(id)" }
+        // The later of the kiosk's start and the session's last change: who is there, since when.
+        since = ISO8601DateFormatter().string(from: max(report.startedAt, fleet.since ?? report.startedAt))
+        idleSeconds = max(0, Int(now.timeIntervalSince(report.lastKeyAt ?? report.startedAt)))
+        state = report.isOffline(at: now) ? "offline"
+            : fleet.lockedUntil.map { $0 > now } == true ? "locked out"
+            : report.handOffRunning ? "running the hand-off"
+            : fleet.account != nil ? "in use" : "idle"
+        version = report.version
+        heartbeat = ISO8601DateFormatter().string(from: report.heartbeatAt)
+    }
+
+    /// `42s`, `5m`, `3h 20m`, `2d 4h`.
+    static func span(_ seconds: Int) -> String {
+        switch seconds {
+        case ..<60: "\(seconds)s"
+        case ..<3600: "\(seconds / 60)m"
+        case ..<86_400: "\(seconds / 3600)h \(seconds % 3600 / 60)m"
+        default: "\(seconds / 86_400)d \(seconds % 86_400 / 3600)h"
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Store
+import SwitchboardCore
+
+/// `switchboard log`: the event log as lines people read (time, session,
+/// who, what), filtered by station, account and time; `--follow` goes on
+/// with each new event as it commits, through the store's change watch.
+/// Only what the rules logged is shown, and of that no field that could
+/// hold a secret (`LogLine.shown`).
+struct LogCommand: IOCommand, TakesCommonOptions {
+    static let configuration = CommandConfiguration(
+        commandName: "log",
+        abstract: "Print the event log: sign-ins, switches, sign-outs, disconnects, PIN changes, credential checks.",
+        discussion: """
+            Each line: the time (UTC), the session (STATION/TERMINAL on a shared store), who, what. --json prints \
+            one object a line. --since takes a time (2026-11-24, 2026-11-24T14:00:00Z) or a span back from now \
+            (90s, 30m, 2h, 7d). --follow keeps printing events as any station or program commits them, until \
+            interrupted. Tokens, PINs and codes are never logged, so never shown.
+            """)
+
+    @OptionGroup var options: CommonOptions
+
+    @Option(name: .long, help: "Only this station's sessions.")
+    var station: String?
+
+    @Option(name: .long, help: "Only this account's events (its name or id).")
+    var account: String?
+
+    @Option(name: .long, help: "Only events since this time or span (2026-11-24T14:00:00Z, 2h, 7d).")
+    var since: String?
+
+    @Option(name: .long, help: "At most this many events (the newest) before following.")
+    var limit = 200
+
+    @Flag(name: .long, help: "Keep running: print each new event as it commits.")
+    var follow = false
+
+    func validate() throws {
+        if let since, LogTime.parse(since, now: Date()) == nil {
+            throw ValidationError("--since \(since.displaySafe): give a time (2026-11-24, 2026-11-24T14:00:00Z) or a span (90s, 30m, 2h, 7d)")
+        }
+        if limit < 1 { throw ValidationError("--limit must be at least 1") }
+    }
+
+    func run(io: CommandIO) async throws {
+        var query = LogQuery(station: station, account: account, since: since.flatMap { LogTime.parse($0, now: Date()) }, limit: limit)
+        var opened: AppDatabase?
+        try io.reportingErrors { () throws(StoreError) in opened = try options.openDatabase(io, .readOnlyIfUnwritable) }
+        guard let database = opened else { return }
+        // Watching starts before the first read, so nothing committed in between is missed.
+        let wakes = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        var watch: (any ChangeWatch)?
+        if follow {
+            try io.reportingErrors { () throws(StoreError) in
+                watch = try database.watchChanges(on: DispatchQueue(label: "switchboard.log")) { _ in wakes.continuation.yield() }
+            }
+        }
+        defer { watch?.cancel() }
+        try io.reportingErrors { () throws(StoreError) in
+            // The newest event before the first read: whatever commits after it is followed (writes commit in id order).
+            let newest = follow ? try database.events(LogQuery(limit: 1)).last?.id ?? 0 : 0
+            let entries = try database.events(query)
+            print(entries, io: io)
+            query.after = max(entries.last?.id ?? 0, newest)
+        }
+        guard follow else { return }
+        query.newest = false
+        query.since = nil
+        for await _ in wakes.stream {
+            // A SQLite commit can show a moment after the file change that woke us: look again a few times.
+            for delay in [0, 1, 4, 16, 64] {
+                if delay > 0 { try? await Task.sleep(for: .milliseconds(delay)) }
+                do {
+                    let entries = try database.events(query)
+                    print(entries, io: io)
+                    query.after = entries.last?.id ?? query.after
+                } catch {
+                    io.stderr.write("switchboard: \(error.description.displaySafe)\n")
+                }
+            }
+            if Task.isCancelled { break }
+        }
+    }
+
+    private func print(_ entries: [LogEntry], io: CommandIO) {
+        for entry in entries {
+            if options.json { io.printJSON(LogLine.JSON(entry)) } else { io.print(LogLine.text(entry)) }
+        }
+    }
+}
+
+/// `--since`: a time, or a span back from now.
+enum LogTime {
+    static func parse(_ text: String, now: Date) -> Date? {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        if let unit = text.last.flatMap({ units[$0] }), let count = Double(text.dropLast()), count >= 0, count.isFinite {
+            return now.addingTimeInterval(-count * unit)
+        }
+        let full = ISO8601DateFormatter()
+        if let date = full.date(from: text) { return date }
+        let day = ISO8601DateFormatter()
+        day.formatOptions = [.withFullDate]
+        return day.date(from: text)
+    }
+}
+
+/// How an event reads.
+enum LogLine {
+    /// The detail fields shown: those the rules write, none of which is a
+    /// secret. Any other field (a future kind's) is left out.
+    static let shown: Set<String> = ["identity", "isNew", "conflict", "reason", "from", "change", "owner", "state", "previous", "accountRemoved", "given", "lockedUntil"]
+
+    static func time(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        return formatter.string(from: date)
+    }
+
+    /// Who: the account's name, else its id (an account since removed), else `-`.
+    static func who(_ entry: LogEntry) -> String {
+        entry.accountName ?? entry.account.map { "account \($0)" } ?? "-"
+    }
+
+    /// What happened, in words.
+    static func what(_ entry: LogEntry) -> String {
+        let detail = entry.detail.filter { shown.contains($0.key) }
+        let identity = detail["identity"].map { " (\($0))" } ?? ""
+        switch entry.kind {
+        case "signIn": return "signed in\(identity)" + (detail["isNew"] == "true" ? ", new account" : "")
+        case "link": return "linked\(identity)"
+        case "switch": return "switched" + (detail["conflict"].map { " after a conflict over \($0)" } ?? "")
+        case "signOut": return "signed out" + (detail["reason"].map { " (\($0)\(detail["identity"].map { " \($0)" } ?? ""))" } ?? "")
+        case "disconnect": return "disconnected\(identity)" + (detail["accountRemoved"] == "true" ? ", account removed" : "")
+        case "merge": return "merged" + (detail["from"].map { " \($0) into this account" } ?? "")
+        case "ended": return "terminal closed, session ended"
+        case "wrongPIN": return "wrong \(detail["given"] ?? "PIN")" + (detail["lockedUntil"].map { ", locked out until \($0)" } ?? "")
+        case "pin": return "PIN \(detail["change"] ?? "changed")" + (detail["owner"].map { " (\($0))" } ?? "")
+        case "check": return "credentials\(identity): \(detail["previous"] ?? "?") → \(detail["state"] ?? "?")"
+        default:
+            return ([entry.kind] + detail.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: " ")
+        }
+    }
+
+    /// `TIME  SESSION  WHO  WHAT`, every field display-safe.
+    static func text(_ entry: LogEntry) -> String {
+        [time(entry.at), entry.session ?? "-", who(entry), what(entry)].map(\.displaySafe).joined(separator: "  ")
+    }
+
+    /// `--json`: one object a line.
+    struct JSON: Encodable {
+        struct Who: Encodable {
+            let id: Int64
+            @Null var name: String?
+        }
+
+        let id: Int64
+        let at: String
+        @Null var session: String?
+        let kind: String
+        @Null var account: Who?
+        let detail: [String: String]
+        let text: String
+
+        init(_ entry: LogEntry) {
+            id = entry.id
+            at = LogLine.time(entry.at)
+            session = entry.session
+            kind = entry.kind
+            account = entry.account.map { Who(id: $0, name: entry.accountName) }
+            detail = entry.detail.filter { LogLine.shown.contains($0.key) }
+            text = LogLine.what(entry)
+        }
+    }
+}

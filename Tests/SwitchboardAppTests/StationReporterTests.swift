@@ -1,0 +1,35 @@
+import Foundation
+import Store
+import Testing
+import TestBasics
+import TestSupport
+@testable import Services
+
+/// `StationReporter`: a running kiosk's row, its heartbeats and its stop.
+@Suite("a station reporting itself")
+struct StationReporterTests {
+    @Test("it reports at start, beats with its last key to the minute and its hand-off, and is offline once stopped")
+    func reports() async throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let database = try AppDatabase(path: folder.file("switchboard.sqlite"))
+        let reporter = StationReporter(
+            database: database, station: "lab-3", terminal: "tty1", session: "tty1", version: "9.9.9", interval: .seconds(1))
+        reporter.start()
+        try await waitUntil("the station's row") { try database.stations().count == 1 }
+        let first = try #require(try database.stations().first)
+        #expect(first.station == "lab-3" && first.terminal == "tty1" && first.version == "9.9.9" && first.heartbeatSeconds == 1)
+        #expect(first.lastKeyAt == nil && !first.handOffRunning)
+        let key = Date(timeIntervalSince1970: 1_800_000_047.25)
+        reporter.keyPressed(at: key)
+        try await waitUntil("a heartbeat carrying the last key") { try database.stations().first?.lastKeyAt != nil }
+        #expect(try database.stations().first?.lastKeyAt == Date(timeIntervalSince1970: 1_800_000_000))
+        let beat = try #require(try database.stations().first?.heartbeatAt)
+        #expect(beat > first.heartbeatAt)
+        reporter.handOff(running: true)
+        try await waitUntil("the hand-off, said at once") { try database.stations().first?.handOffRunning == true }
+        reporter.stop()
+        let stopped = try #require(try database.stations().first)
+        #expect(stopped.stoppedAt != nil && stopped.isOffline(at: Date()))
+    }
+}
