@@ -9,8 +9,10 @@ import TestSupport
 /// A terminal's session lives as long as the terminal.
 @Suite("Sessions bound to their terminal's lifetime")
 struct TerminalSessionTests {
-    /// This test process's own session as a lifetime: open while the test runs.
-    private var open: String { TerminalIdentity.lifetime(leader: getsid(0))! }
+    /// A lifetime led by this test process itself: open while the test runs,
+    /// wherever the test runs (its own session's leader may be gone, or in
+    /// another process namespace, as under a CI runner).
+    private var open: String { TerminalIdentity.lifetime(leader: getpid())! }
 
     /// A lifetime of this machine and boot whose leader is gone (a start time no process has).
     private var closed: String {

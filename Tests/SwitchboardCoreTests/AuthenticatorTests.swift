@@ -174,9 +174,9 @@ struct ModelTests {
         #expect(ProcessStat.parse("garbage") == nil)
     }
 
-    @Test("this test process: its terminal, if any, has a lifetime that is open; a made-up or earlier one is not")
+    @Test("a lifetime led by this test process is open; a made-up or earlier one is not")
     func lifetimes() throws {
-        let own = try #require(TerminalIdentity.lifetime(leader: getsid(0)))
+        let own = try #require(TerminalIdentity.lifetime(leader: getpid()))
         #expect(TerminalIdentity.isOpen(own) == true)
         let parts = own.split(separator: "/")
         #expect(TerminalIdentity.isOpen("\(parts[0])/\(parts[1])/\(parts[2])/\(UInt64(parts[3])! + 1)") == false, "another start time")
