@@ -16,11 +16,16 @@ struct TourEndToEndTests {
         let temporary = cli.folder.file("tmp")
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
         let environment = ["SWITCHBOARD_DATABASE": cli.path, "HOME": cli.folder.path, "TMPDIR": temporary]
-        try await withTmux(builtProduct("switchboard"), arguments: ["demo", "tour", "--pace", "0.1", "--idle", "5"], environment: environment) { tmux in
-            // The caption line, every tenth of a second, until nine steps in a row have been seen, each after the
-            // one before: every outcome once, wherever the first look fell (a busy machine may look late), and
-            // the step that comes again after the tour started over. Each step lasts half a second or more;
-            // what a step shows is seen with it.
+        // Short beats, and the sign-ins' clock (shared with the tour's provider) twenty times as fast, so that
+        // polls, slow_down's extra 5 s and the code that expires take a fraction of their seconds: a round takes
+        // about six seconds, nearly all of it the script's sixty beats (a booth's, at the default pace, takes a
+        // minute and a half). Shorter beats save little and make a busy machine's looks miss steps.
+        let arguments = ["demo", "tour", "--pace", "0.1", "--clock-speed", "20", "--idle", "3"]
+        try await withTmux(builtProduct("switchboard"), arguments: arguments, environment: environment) { tmux in
+            // The caption line, every twentieth of a second, until nine steps in a row have been seen, each after
+            // the one before: every outcome once, wherever the first look fell (a busy machine may look late), and
+            // the step that comes again after the tour started over. Each step lasts three beats or more; what a
+            // step shows is seen with it. A step missed by a stalled look costs a round, not the test.
             var captions: [String] = []
             var seen: Set<String> = []
             func steps() -> [Int] { captions.compactMap { $0.count > 3 && $0.dropFirst(1).hasPrefix("/8") ? Int(String($0.prefix(1))) : nil } }
@@ -29,7 +34,7 @@ struct TourEndToEndTests {
                 guard steps.count >= 9 else { return false }
                 return (0...(steps.count - 9)).contains { start in (1..<9).allSatisfy { steps[start + $0] == steps[start + $0 - 1] % 8 + 1 } }
             }
-            try await tmux.waitUntil("a whole round and the start of the next", timeout: 120, every: 0.1) { screen in
+            try await tmux.waitUntil("a whole round and the start of the next", timeout: 120, every: 0.05) { screen in
                 let rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
                 guard rows.count >= 29 else { return false }
                 let caption = rows[28].trimmingCharacters(in: .whitespaces)
@@ -50,22 +55,28 @@ struct TourEndToEndTests {
             #expect(stores.count == 1 && stores[0].hasPrefix("switchboard-tour-"), "\(stores)")
             // One store, a new round's: the first round's is gone.
             let folder = temporary + "/" + (stores.first ?? "")
+            func roundStores() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".sqlite") } }
             try await waitUntil("a new round's store in \(folder)", within: 10) {
-                let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".sqlite") }
+                let files = roundStores()
                 return files.count == 1 && files[0] != "round-1.sqlite" && files[0].hasPrefix("round-")
             }
 
             // A key takes over, and does nothing else (x is no key of the chooser's anyway); the next ones are
             // the person's: Esc closes what the tour had open, a opens the provider list.
             try await tmux.press("x", "Escape", "a")
-            var screen = try await tmux.waitUntil("the person's provider list") { $0.contains("Your turn") && $0.contains("Choose a provider:") }
-            #expect(screen.contains("Demo Lab") && screen.contains("the tour goes on after 5 s without a key"))
-            // Five seconds without a key: the tour again, from its first step, in an empty store.
-            screen = try await tmux.waitUntil("the tour takes the chooser back", timeout: 30, every: 0.25) {
-                $0.contains("1/8 · Approved") && !$0.contains("Your turn") && !$0.contains("Choose a provider:")
+            let screen = try await tmux.waitUntil("the person's provider list") { $0.contains("Your turn") && $0.contains("Choose a provider:") }
+            #expect(screen.contains("Demo Lab") && screen.contains("the tour goes on after 3 s without a key"))
+            let personsStore = roundStores()
+            // Three seconds without a key: the tour again, from its first step, in an empty store: a screen of
+            // its first step whose list begins with "+ Add account" (its foot, with the count, may be under the
+            // inspector), looked for as the tour goes on, as the steps above were (a step is short).
+            var resumed = false
+            try await tmux.waitUntil("the tour to take the chooser back, in an empty store", timeout: 30, every: 0.05) { screen in
+                let firstRow = screen.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).first ?? ""
+                if screen.contains("1/8 · Approved") && !screen.contains("Your turn") && firstRow.contains("+ Add a") { resumed = true }
+                return resumed
             }
-            // An empty store: the list begins with "+ Add account" (its foot, with the count, may be under the inspector).
-            #expect(screen.split(separator: "\n").dropFirst(2).first?.contains("+ Add a") == true, "\(tmux.framed(screen))")
+            #expect(roundStores().count == 1 && roundStores() != personsStore, "a new round's store: \(roundStores()) after \(personsStore)")
             // Ctrl-C ends the tour, even while it has the chooser.
             try await tmux.press("C-c")
             #expect(try await tmux.exitStatus(within: 20) == 0)
