@@ -30,6 +30,7 @@ struct ApprovalPageBrowserTests {
         #expect(address.hasPrefix(base.absoluteString), "the page is the server's own, on loopback")
         // The flow polls as a terminal's would while the person looks at the page.
         let waiting = Task { await flow.waitForApproval() }
+        defer { waiting.cancel() }
         try FileManager.default.createDirectory(at: Self.screenshots, withIntermediateDirectories: true)
 
         let browser = try HeadlessChromium(executable: executable)
@@ -54,6 +55,8 @@ struct ApprovalPageBrowserTests {
         #expect(after.heading == "Approved — return to your terminal", "\(after.heading)")
         after.checkFits(on: .phone)
         await browser.close()
+        let traffic = try browser.trafficBeyondLoopback()
+        #expect(traffic.isEmpty, "the browser reached beyond loopback: \(traffic)")
 
         guard case .approved(let tokens) = await waiting.value else {
             Issue.record("the flow was not approved")

@@ -80,7 +80,9 @@ public struct BrowserError: Error, CustomStringConvertible {
 /// It runs with a throwaway profile and home in a temporary folder, removed
 /// with it, and talks to nothing but loopback: no background networking,
 /// no component or safe-browsing updates, no sync, no crash reports, and
-/// every host name but `localhost` unresolvable. As root it needs
+/// every host name but `localhost` unresolvable (what it still tries,
+/// Google's clock and update servers, fails at once, with no query sent).
+/// Its net log shows it: `trafficBeyondLoopback()`. As root it needs
 /// `--no-sandbox`. Released while it still runs, it is killed with the
 /// processes it started.
 public final class HeadlessChromium: Sendable {
@@ -124,7 +126,7 @@ public final class HeadlessChromium: Sendable {
                 "--disable-client-side-phishing-detection", "--disable-breakpad", "--no-pings", "--disable-dev-shm-usage",
                 "--disable-features=Translate,OptimizationHints,MediaRouter,AutofillServerCommunication,CertificateTransparencyComponentUpdater",
                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1", "--no-proxy-server", "--password-store=basic",
-                "--mute-audio", "--force-color-profile=srgb", "about:blank",
+                "--mute-audio", "--force-color-profile=srgb", "--log-net-log=\(folder)/net-log.json", "about:blank",
             ] + (getuid() == 0 ? ["--no-sandbox"] : [])
         let environment = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": folder,
@@ -224,6 +226,36 @@ public final class HeadlessChromium: Sendable {
         try await call("Page.enable", session: session)
         try await call("Runtime.enable", session: session)
         return page
+    }
+
+    /// What the browser's net log shows it tried beyond loopback: TCP
+    /// connections to other addresses, DNS queries (its own or the system's
+    /// resolver's), UDP datagrams sent. Read once it has closed (`close()`),
+    /// when the log is complete.
+    public func trafficBeyondLoopback() throws -> [String] {
+        struct NetLog: Decodable {
+            struct Constants: Decodable { let logEventTypes: [String: Int] }
+            struct Event: Decodable {
+                let type: Int
+                let params: JSONValue?
+            }
+            let constants: Constants
+            let events: [Event]
+        }
+        let log = try JSONDecoder().decode(NetLog.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/net-log.json")))
+        let names = Dictionary(log.constants.logEventTypes.map { ($1, $0) }) { first, _ in first }
+        let resolving: Set = ["HOST_RESOLVER_DNS_TASK", "HOST_RESOLVER_SYSTEM_TASK", "DNS_TRANSACTION", "UDP_BYTES_SENT"]
+        var found: [String] = []
+        for event in log.events {
+            let name = names[event.type] ?? "event \(event.type)"
+            let address = event.params?["address"]?.string
+            let beyond: String? =
+                if resolving.contains(name) { name }
+                else if name == "TCP_CONNECT_ATTEMPT", let address, !address.hasPrefix("127."), !address.hasPrefix("[::1]") { "TCP to \(address)" }
+                else { nil }
+            if let beyond, !found.contains(beyond) { found.append(beyond) }
+        }
+        return found
     }
 
     /// Asks the browser to close and waits for it to end (killed after
