@@ -55,11 +55,26 @@ public final class HeadlessChromium: Sendable {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
-            throw BrowserError("cannot make a socket pair: \(String(cString: strerror(errno)))")
+            let why = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: folder)
+            throw BrowserError("cannot make a socket pair: \(why)")
         }
         // The browser's end above 4, so that setting up its descriptor 3 cannot overwrite it before 4 copies it.
         let theirs = fcntl(pair[1], F_DUPFD_CLOEXEC, 10)
+        let copyError = errno
         Glibc.close(pair[1])
+        let folder = folder
+        func failure(_ why: String) -> BrowserError {
+            if theirs >= 0 { Glibc.close(theirs) }
+            Glibc.close(pair[0])
+            try? FileManager.default.removeItem(atPath: folder)
+            return BrowserError(why)
+        }
+        guard theirs >= 0 else { throw failure("cannot copy a descriptor: \(String(cString: strerror(copyError)))") }
+        // Made here, as the spawner opens files without a mode, so that this process can read what it says.
+        guard FileManager.default.createFile(atPath: folder + "/stderr.log", contents: nil) else {
+            throw failure("cannot create \(folder)/stderr.log")
+        }
         let arguments =
             [
                 "--headless", "--remote-debugging-pipe", "--user-data-dir=\(folder)/profile",
@@ -79,14 +94,11 @@ public final class HeadlessChromium: Sendable {
                 executable, arguments, environment: environment,
                 descriptors: [
                     .open("/dev/null", O_RDONLY), .open("/dev/null", O_WRONLY),
-                    .open(folder + "/stderr.log", O_WRONLY | O_CREAT | O_TRUNC), .same(theirs), .same(theirs),
+                    .open(folder + "/stderr.log", O_WRONLY), .same(theirs), .same(theirs),
                 ],
                 group: .newGroup(foreground: nil))
         } catch {
-            Glibc.close(theirs)
-            Glibc.close(pair[0])
-            try? FileManager.default.removeItem(atPath: folder)
-            throw BrowserError("cannot start \(executable): \(error)")
+            throw failure("cannot start \(executable): \(error)")
         }
         Glibc.close(theirs)
         let connection = Connection(socket: pair[0], stderrLog: folder + "/stderr.log")
@@ -262,8 +274,12 @@ private final class Connection: Sendable {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
+            // Only what just came can hold the next NUL: a screenshot comes in many reads.
+            let start = pending.count
             pending.append(contentsOf: chunk[..<n])
-            while let end = pending.firstIndex(of: 0) {
+            var from = start
+            while let end = pending[from...].firstIndex(of: 0) {
+                from = 0
                 let text = Data(pending[..<end])
                 pending.removeSubrange(...end)
                 guard let message = try? JSONDecoder().decode(JSONValue.self, from: text) else { continue }
