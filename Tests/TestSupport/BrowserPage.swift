@@ -1,7 +1,7 @@
 import Foundation
 import TestBasics
 
-/// A tab of a `HeadlessChromium`: its size, what it shows, clicks and screenshots.
+/// A tab of a `HeadlessChromium`: its size, what it shows, taps and screenshots.
 public struct BrowserPage: Sendable {
     public let browser: HeadlessChromium
     /// The DevTools session its commands go to.
@@ -61,16 +61,6 @@ public struct BrowserPage: Sendable {
             throw BrowserError("the script failed: \(exception["exception"]?["description"]?.string ?? exception["text"]?.string ?? "\(exception)")")
         }
         return answer["result"]?["value"] ?? .null
-    }
-
-    /// Clicks (presses and releases the left button) at `x`, `y` in CSS pixels of the viewport.
-    public func click(x: Double, y: Double) async throws {
-        for type in ["mouseMoved", "mousePressed", "mouseReleased"] {
-            try await browser.call("Input.dispatchMouseEvent", [
-                "type": .string(type), "x": .number(x), "y": .number(y), "button": type == "mouseMoved" ? "none" : "left",
-                "clickCount": type == "mouseMoved" ? 0 : 1,
-            ], session: session)
-        }
     }
 
     /// Taps (a finger down and up) at `x`, `y` in CSS pixels of the
