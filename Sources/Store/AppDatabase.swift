@@ -41,6 +41,17 @@ public final class AppDatabase: Sendable {
     /// published by whoever made them, so a feed of other processes'
     /// changes skips them.
     let ownEvents = Mutex<Set<Int64>?>(nil)
+    /// See `observeCommits(_:)`.
+    private let commitObserver = Mutex<(@Sendable () -> Void)?>(nil)
+
+    /// Calls `observer` on the writing thread as each write of this
+    /// instance asks for its commit: after all its statements (on a shared
+    /// store, after its notification's payload too), just before the commit
+    /// itself. The instant a benchmark measures a change's propagation to
+    /// other stations from. Replaces any observer given before.
+    public func observeCommits(_ observer: @escaping @Sendable () -> Void) {
+        commitObserver.withLock { $0 = observer }
+    }
 
     init(engine: any StoreEngine, pinRounds: Int) {
         self.engine = engine
@@ -104,8 +115,14 @@ public final class AppDatabase: Sendable {
                 let ids = connection.events.map(\.id)
                 appended.withLock { $0 = ids }
                 ownEvents.withLock { $0?.formUnion(ids) }
+                // A shared store's engine asks for the signal, then commits; the file's commits on return.
+                if !engine.isShared { commitObserver.withLock { $0 }?() }
                 return result
-            }, signal: { db in try ChangePayload.encode(noting?.events ?? [], db: db) })
+            }, signal: { db in
+                let payload = try ChangePayload.encode(noting?.events ?? [], db: db)
+                commitObserver.withLock { $0 }?()
+                return payload
+            })
         } catch {
             let ids = appended.withLock { $0 }
             if !ids.isEmpty { ownEvents.withLock { $0?.subtract(ids) } }
