@@ -5,10 +5,10 @@ import TerminalUI
 /// help, as the chooser's do. The filter and help dialogs are the chooser's own tables.
 public enum BoardBindings {
     public static let main = KeyMap<BoardCommand>([
-        KeyBinding([.character("/")], .filter, label: "filter", help: "Filter stations by name, terminal, person or state as you type"),
-        KeyBinding([.character("o")], .signOut, label: "sign out", help: "Sign the selected station's session out (operator PIN, asks first)"),
-        KeyBinding([.character("r")], .resetPIN, label: "reset PIN", help: "Clear the wrong-PIN count of the person there (operator PIN, asks first)"),
-        KeyBinding([.character("x")], .disconnect, label: "disconnect", help: "Disconnect the person there everywhere (operator PIN, asks first)"),
+        KeyBinding([.character("/")], .filter, label: "filter", help: "Filter stations by name, person or state as you type"),
+        KeyBinding([.character("o")], .signOut, label: "sign out", help: "Sign the station's session out (operator PIN, asks first)"),
+        KeyBinding([.character("r")], .resetPIN, label: "reset PIN", help: "Clear the wrong PINs of the person there (operator PIN)"),
+        KeyBinding([.character("x")], .disconnect, label: "disconnect", help: "Disconnect the person there everywhere (operator PIN)"),
         KeyBinding([.character("t")], .theme, label: "theme", help: "Cycle colour themes"),
         KeyBinding([.character("?")], .help, label: "help", help: "Show this help"),
         KeyBinding([.character("q"), .control("c"), .control("\\")], .quit, label: "quit", help: "Quit"),

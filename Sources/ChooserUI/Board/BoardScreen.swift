@@ -95,7 +95,7 @@ struct BoardColumns {
         terminal = 8
         since = 5
         idle = 6
-        state = width >= 84 ? 20 : 14
+        state = width >= 70 ? 20 : 14
         let left = max(8, width - 2 - terminal - since - idle - state - 10)
         station = max(4, left * 2 / 5)
         who = max(4, left - station)
