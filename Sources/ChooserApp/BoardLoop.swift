@@ -31,7 +31,10 @@ public struct BoardEnvironment: Sendable {
 /// The board's loop: owns `BoardState`, reads the fleet when the store's
 /// change watch wakes it (never on a timer), ticks once a second for the
 /// idle times, carries out the reducer's effects and asks for a frame, at
-/// most one a turn of the main actor.
+/// most one a turn of the main actor. Heartbeats wake no watch, so the one
+/// other read is when a station that was up would turn offline by the
+/// last read's heartbeats (`BoardState.nextOfflineCheck`): with stations
+/// beating, about one read per heartbeat interval for the whole fleet.
 @MainActor
 public final class BoardLoop {
     public private(set) var state: BoardState
@@ -42,8 +45,9 @@ public final class BoardLoop {
     private var readScheduled = false
     private var ticker: Task<Void, Never>?
     private var quitContinuation: CheckedContinuation<Void, Never>?
-    /// How many times the loop woke for its tick, and for the store: for the benchmark.
-    public private(set) var wakeUps = (ticks: 0, store: 0)
+    /// How many times the loop woke for its tick and for the store, and how
+    /// many reads a station's missed heartbeats asked for: for the benchmark.
+    public private(set) var wakeUps = (ticks: 0, store: 0, offlineChecks: 0)
     /// The looks after a SQLite wake-up, in milliseconds after the one before (as the change feed's).
     static let lookAgain = [1, 4, 16, 64]
     private var looks = 0
@@ -104,16 +108,22 @@ public final class BoardLoop {
         }
     }
 
-    /// Once a second, on the second: idle times, countdowns and missed heartbeats move on with no read.
+    /// Once a second, on the second: idle times and countdowns move on with no read.
     private func startTicker() {
         ticker = Task { @MainActor [weak self] in
             while !Task.isCancelled {
-                let now = self?.environment.now() ?? Moment.now()
-                let fraction = now.secondsSince1970.truncatingRemainder(dividingBy: 1)
+                let before = self?.environment.now() ?? Moment.now()
+                let fraction = before.secondsSince1970.truncatingRemainder(dividingBy: 1)
                 try? await Task.sleep(for: .milliseconds(Int((1 - fraction) * 1000) + 5))
                 guard let self, !Task.isCancelled else { return }
                 self.wakeUps.ticks += 1
-                self.send(.tick(self.environment.now()))
+                let now = self.environment.now()
+                self.send(.tick(now))
+                // Heartbeats wake nobody: a station about to turn offline is read once, then, to see whether it beat.
+                if let due = self.state.nextOfflineCheck, due <= now {
+                    self.wakeUps.offlineChecks += 1
+                    self.readFleet()
+                }
             }
         }
     }

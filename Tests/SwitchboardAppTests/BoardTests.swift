@@ -75,11 +75,17 @@ struct BoardReducerTests {
     @Test("the clock alone moves idle times, the countdown, a lock-out's end and a missed heartbeat: no read")
     func ticks() {
         var state = F.state()
+        // Heartbeats wake nobody: the loop reads once when the first station that was up would miss its third.
+        #expect(state.nextOfflineCheck == F.now.advanced(by: 80))
         let effects = state.reduce(.tick(F.now.advanced(by: 81)))
         #expect(effects.isEmpty)
         let byKey = Dictionary(uniqueKeysWithValues: state.stations.map { ($0.key, state.status($0).words) })
         // lab-1's heartbeat was 10 s ago, so 80 s more makes 90: offline one second later.
         #expect(byKey["lab-1/tty1"] == "offline")
+        // A read that finds it beat no more leaves no check due for it.
+        _ = state.reduce(.loaded(F.fleet))
+        #expect(state.nextOfflineCheck == nil)
+        #expect(state.stations.filter { state.status($0) == .offline }.count == 6)
         #expect(state.idleSeconds(state.stations[1]) == 900 + 81)
         var earlier = F.state()
         _ = earlier.reduce(.tick(F.now.advanced(by: 5)))

@@ -121,6 +121,8 @@ public struct BoardState: Sendable {
     public internal(set) var stations: [BoardStation] = []
     /// Whether the store was read once.
     public internal(set) var loaded = false
+    /// When it was last read (the board's clock then).
+    public internal(set) var readAt: Moment?
     /// Positions in `stations` of the rows that pass the filter, in order.
     public internal(set) var visible: [Int] = []
     public var filter = ""
@@ -149,6 +151,14 @@ public struct BoardState: Sendable {
         self.clock = clock
         self.operatorSession = operatorSession
         self.idleLimit = idleLimit
+    }
+
+    /// When a station that was up at the last read would turn offline for
+    /// want of heartbeats, which do not wake the board: one read then says
+    /// whether it beat meanwhile. Nil when none is due.
+    public var nextOfflineCheck: Moment? {
+        guard let readAt else { return nil }
+        return stations.lazy.map(\.facts.offlineFrom).filter { $0 > readAt }.min()
     }
 
     /// Whether the operator PIN is kept now.
@@ -184,6 +194,7 @@ public struct BoardState: Sendable {
     mutating func setStations(_ rows: [BoardStation]) {
         stations = rows.sorted { ($0.station, $0.terminal) < ($1.station, $1.terminal) }
         loaded = true
+        readAt = now
         refilter()
     }
 
