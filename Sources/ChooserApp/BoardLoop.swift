@@ -43,7 +43,7 @@ public final class BoardLoop {
     private var watch: (any ChangeWatch)?
     private var renderScheduled = false
     private var readScheduled = false
-    private var ticker: Task<Void, Never>?
+    private var ticker: (any DispatchSourceTimer)?
     private var quitContinuation: CheckedContinuation<Void, Never>?
     /// How many times the loop woke for its tick and for the store, and how
     /// many reads a station's missed heartbeats asked for: for the benchmark.
@@ -89,8 +89,13 @@ public final class BoardLoop {
 
     /// Handles one action: reduce, carry out the effects, ask for a frame.
     public func send(_ action: BoardAction) {
-        for effect in state.reduce(action) { perform(effect) }
+        reduce(action)
         scheduleRender()
+    }
+
+    /// Reduces `action` and carries out its effects: the only way the state changes.
+    private func reduce(_ action: BoardAction) {
+        for effect in state.reduce(action) { perform(effect) }
     }
 
     /// Draws now.
@@ -108,24 +113,29 @@ public final class BoardLoop {
         }
     }
 
-    /// Once a second, on the second: idle times and countdowns move on with no read.
+    /// Once a second, on the second: idle times and countdowns move on with
+    /// no read. A timer on the main queue itself, so a tick wakes one thread
+    /// once, not a chain of tasks hopping between threads.
     private func startTicker() {
-        ticker = Task { @MainActor [weak self] in
-            while !Task.isCancelled {
-                let before = self?.environment.now() ?? Moment.now()
-                let fraction = before.secondsSince1970.truncatingRemainder(dividingBy: 1)
-                try? await Task.sleep(for: .milliseconds(Int((1 - fraction) * 1000) + 5))
-                guard let self, !Task.isCancelled else { return }
-                self.wakeUps.ticks += 1
-                let now = self.environment.now()
-                self.send(.tick(now))
-                // Heartbeats wake nobody: a station about to turn offline is read once, then, to see whether it beat.
-                if let due = self.state.nextOfflineCheck, due <= now {
-                    self.wakeUps.offlineChecks += 1
-                    self.readFleet()
-                }
-            }
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        let fraction = environment.now().secondsSince1970.truncatingRemainder(dividingBy: 1)
+        timer.schedule(deadline: .now() + .milliseconds(Int((1 - fraction) * 1000) + 5), repeating: .seconds(1), leeway: .milliseconds(20))
+        timer.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.tick() } }
+        timer.activate()
+        ticker = timer
+    }
+
+    /// The clock's tick, drawn in the same turn: no task is made for it.
+    private func tick() {
+        wakeUps.ticks += 1
+        let now = environment.now()
+        reduce(.tick(now))
+        // Heartbeats wake nobody: a station about to turn offline is read once, then, to see whether it beat.
+        if let due = state.nextOfflineCheck, due <= now {
+            wakeUps.offlineChecks += 1
+            readFleet()
         }
+        flush()
     }
 
     // MARK: The store
