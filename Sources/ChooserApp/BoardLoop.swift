@@ -190,6 +190,11 @@ public final class BoardLoop {
         }
     }
 
+    /// An error's description as a sentence: a capital first, a full stop last.
+    nonisolated static func sentence(_ text: String) -> String {
+        (text.prefix(1).uppercased() + text.dropFirst()) + (text.hasSuffix(".") ? "" : ".")
+    }
+
     nonisolated static func moment(_ date: Date) -> Moment { Moment(secondsSince1970: date.timeIntervalSince1970) }
 
     /// A fleet's row as the board holds it.
@@ -229,7 +234,7 @@ public final class BoardLoop {
                     try database.checkOperatorPIN(digits, at: now)
                     problem = nil
                 } catch {
-                    problem = error.description
+                    problem = Self.sentence(error.description)
                 }
                 self?.send(.pinChecked(digits: digits, then: then, problem: problem))
             }
@@ -271,7 +276,7 @@ public final class BoardLoop {
                 }
                 problem = nil
             } catch {
-                problem = error.description
+                problem = Self.sentence(error.description)
             }
             self?.send(.acted(action, problem: problem))
             // This process's own write wakes no watch of its own on every engine: read now.
