@@ -22,7 +22,10 @@ enum BoardBench {
     static let names = ["Zed Bench-Person", "Quill Bench"]
 
     static func run(stations: Int, changes: Int, idleSeconds: Double, sslmode: String) throws {
-        let tools = try TUIBench.Tools()
+        guard let folder = RunningProcess.executableFolder else { throw BenchError("cannot find /proc/self/exe") }
+        let switchboard = folder + "/switchboard"
+        guard access(switchboard, X_OK) == 0 else { throw BenchError("\(switchboard) is missing: build the switchboard product first") }
+        let configuration = folder.hasSuffix("/release") ? "release" : folder.hasSuffix("/debug") ? "debug" : folder
         print("starting a PostgreSQL server with \(stations) stations for the board…")
         let cluster = try ThrowawayCluster.start()
         defer { cluster.stop() }
@@ -49,15 +52,15 @@ enum BoardBench {
         }
         _ = try database.signOut(session: setup)
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-bench-board-\(getpid())").path
-        try FileManager.default.createDirectory(atPath: folder + "/config/switchboard", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try "".write(toFile: folder + "/config/switchboard/config.toml", atomically: true, encoding: .utf8)
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-bench-board-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: home + "/config/switchboard", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try "".write(toFile: home + "/config/switchboard/config.toml", atomically: true, encoding: .utf8)
         let environment = [
-            "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": folder, "LANG": "C.UTF-8", "TERM": "xterm-256color", "TZ": "UTC",
-            "SWITCHBOARD_STORE": url, "XDG_CONFIG_HOME": folder + "/config", "XDG_DATA_HOME": folder + "/data",
+            "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", "TERM": "xterm-256color", "TZ": "UTC",
+            "SWITCHBOARD_STORE": url, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data",
         ]
-        let board = try TerminalProcess(tools.switchboard, arguments: ["fleet"], environment: environment, columns: 120, rows: 40)
+        let board = try TerminalProcess(switchboard, arguments: ["fleet"], environment: environment, columns: 120, rows: 40)
         guard board.wait(for: Array("station-000".utf8), timeout: 30) != nil, board.wait(for: TUIBench.quitLabel, timeout: 30) != nil else {
             throw BenchError("the board drew no stations in 30 s:\n\(String(decoding: board.output, as: UTF8.self))")
         }
@@ -106,7 +109,7 @@ enum BoardBench {
             ["board's exit status after q", "\(status)", "0", verdict(status == 0)],
         ])
         print("")
-        print("build: \(tools.configuration); load-average-1m: \(TUIBench.loadAverage()) (\(ProcessInfo.processInfo.activeProcessorCount) CPUs)")
+        print("build: \(configuration); load-average-1m: \(TUIBench.loadAverage()) (\(ProcessInfo.processInfo.activeProcessorCount) CPUs)")
         print("idle wake-ups by thread: \(idle.byThread)")
         figure("board-stations", Double(stations))
         figure("board-commit-to-frame-p50-ms", p50, decimals: 2)

@@ -72,8 +72,7 @@ enum BoardStatusBar {
             ? "  \(state.stations.count) stations · \(counts.inUse) in use · \(counts.offline) offline" : "  reading…"
         let right = "⌂ \(state.operatorSession.displaySafe)  \(state.clock.text(at: state.now)) "
         let room = rect.maxX - right.displayWidth - x - 1
-        if let offline = state.storeOffline {
-            _ = offline
+        if state.storeOffline != nil {
             x += buffer.write("  ⚠ Store offline — retrying", x: x, y: rect.y, style: theme[.statusWarning], limit: max(0, room))
         } else if let message = state.message {
             x += buffer.write("  " + message.text, x: x, y: rect.y, style: theme[message.isError ? .statusError : .statusOK], limit: max(0, room))
