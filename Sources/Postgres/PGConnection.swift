@@ -135,12 +135,46 @@ public final class PGConnection: @unchecked Sendable {
         if parameters.contains(where: { $0.text?.utf8.contains(0) == true }) {
             throw PGError(.other, server: server, detail: "a text holding a NUL character cannot be stored in PostgreSQL")
         }
+        let types = parameters.map(\.type)
+        let name = try preparedName(sql, types, on: handle)
         let result: OpaquePointer? = withCStrings(parameters.map(\.text)) { values in
-            parameters.map(\.type).withUnsafeBufferPointer { types in
-                PQexecParams(handle, sql, Int32(parameters.count), types.baseAddress, values, nil, nil, 0)
+            types.withUnsafeBufferPointer { types in
+                if let name {
+                    PQexecPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
+                } else {
+                    PQexecParams(handle, sql, Int32(parameters.count), types.baseAddress, values, nil, nil, 0)
+                }
             }
         }
-        return try check(result)
+        do {
+            return try check(result)
+        } catch where error.isStalePlan {
+            // Another process changed a table this statement reads (a newer
+            // version migrated): the server refuses the kept plan. The next
+            // use prepares it afresh.
+            statements.forgetPrepared()
+            throw error
+        }
+    }
+
+    /// The statements this connection has run, and those it keeps prepared.
+    private var statements = PreparedStatements()
+
+    /// The name `sql` is kept prepared under on this connection, preparing
+    /// it on its second use; nil to run it unnamed. A statement that runs
+    /// again and again (a chooser's or station's reads and writes) is then
+    /// parsed and planned by the server once, not on every use; one a
+    /// short command runs once costs no extra round trip.
+    private func preparedName(_ sql: String, _ types: [UInt32], on handle: OpaquePointer) throws(PGError) -> String? {
+        switch statements.use(sql, types) {
+        case .unnamed: return nil
+        case .prepared(let name): return name
+        case .prepare(let name):
+            let result = types.withUnsafeBufferPointer { PQprepare(handle, name, sql, Int32(types.count), $0.baseAddress) }
+            _ = try check(result)
+            statements.prepared(sql, types, as: name)
+            return name
+        }
     }
 
     /// Runs statements that take no parameters (several may be given, `;`
@@ -204,6 +238,54 @@ public final class PGConnection: @unchecked Sendable {
             PQfreemem(notify)
         }
         return received
+    }
+}
+
+/// Which statements a connection has run and which it keeps prepared on
+/// the server, by their text and parameter types.
+struct PreparedStatements {
+    struct Key: Hashable {
+        let sql: String
+        let types: [UInt32]
+    }
+
+    enum Use: Equatable {
+        /// Run it unnamed, as a one-off.
+        case unnamed
+        /// Prepare it under this name, then run it.
+        case prepare(String)
+        /// Run the statement prepared under this name.
+        case prepared(String)
+    }
+
+    /// At most this many statements are kept prepared on one connection,
+    /// and this many texts remembered as seen once.
+    static let limit = 200, seenLimit = 2_000
+
+    private var seen: Set<Key> = []
+    private var names: [Key: String] = [:]
+    /// Names are never reused on a connection, so one forgotten stays apart.
+    private var next = 0
+
+    /// How to run `sql` with parameters of `types` this time.
+    mutating func use(_ sql: String, _ types: [UInt32]) -> Use {
+        let key = Key(sql: sql, types: types)
+        if let name = names[key] { return .prepared(name) }
+        if seen.count >= Self.seenLimit { seen.removeAll() }
+        guard names.count < Self.limit, !seen.insert(key).inserted else { return .unnamed }
+        next += 1
+        return .prepare("switchboard_\(next)")
+    }
+
+    /// `sql` is now prepared as `name`.
+    mutating func prepared(_ sql: String, _ types: [UInt32], as name: String) {
+        names[Key(sql: sql, types: types)] = name
+    }
+
+    /// Runs every statement unnamed again until it is prepared anew.
+    mutating func forgetPrepared() {
+        names.removeAll()
+        seen.removeAll()
     }
 }
 

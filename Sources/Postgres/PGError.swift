@@ -56,6 +56,10 @@ public struct PGError: Error, Sendable, Hashable, CustomStringConvertible {
         detail.isEmpty ? "\(server): \(words)" : "\(server): \(words): \(detail)"
     }
 
+    /// Whether the server refused a kept (prepared) statement's plan because
+    /// a table it reads changed shape since it was prepared.
+    public var isStalePlan: Bool { kind == .statement(sqlState: "0A000") && detail.contains("cached plan") }
+
     /// Whether the server could not be reached or was lost: a command says
     /// the store is offline, a chooser retries.
     public var isOffline: Bool {

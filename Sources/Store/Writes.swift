@@ -236,8 +236,8 @@ extension AppDatabase {
         _ account: AccountID, session: SessionKey, previous: ActiveAccount, reason: StatusChangeReason,
         db: any SQLConnection, at date: Date
     ) throws -> UserStatusChanged {
-        try forgetClosedTerminals(db, at: date)
-        try choose(account, session: session, db: db, at: date)
+        let terminals = try forgetClosedTerminals(db, at: date)
+        try choose(account, session: session, db: db, at: date, terminals: terminals)
         try db.execute("UPDATE account SET lastUsedAt = $1, useCount = useCount + 1 WHERE id = $2", [date, account.rawValue])
         return UserStatusChanged(session: session, previous: previous, current: try active(db, session: session), reason: reason)
     }
@@ -245,8 +245,8 @@ extension AppDatabase {
     static func signOut(
         session: SessionKey, previous: ActiveAccount, detail: [String: String] = [:], db: any SQLConnection, at date: Date
     ) throws -> UserStatusChanged {
-        try forgetClosedTerminals(db, at: date)
-        try choose(nil, session: session, db: db, at: date)
+        let terminals = try forgetClosedTerminals(db, at: date)
+        try choose(nil, session: session, db: db, at: date, terminals: terminals)
         try log("signOut", session: session, account: previous.id, detail, db: db, at: date)
         return UserStatusChanged(session: session, previous: previous, current: .anonymous, reason: .signedOut)
     }
@@ -342,8 +342,17 @@ extension AppDatabase {
     /// a merge or disconnect signs out.) On a shared store a named session
     /// may sign a station's terminal out, as an operator does, but not
     /// switch it to someone.
-    private static func choose(_ account: AccountID?, session: SessionKey, db: any SQLConnection, at date: Date) throws {
-        if session.lifetime == nil, try db.exists("SELECT 1 FROM session WHERE key = $1 AND lifetime IS NOT NULL", [session.rawValue]) {
+    ///
+    /// `terminals`, when given, are the keys of every terminal's session
+    /// row (as `forgetClosedTerminals` leaves them), which spares a read.
+    private static func choose(
+        _ account: AccountID?, session: SessionKey, db: any SQLConnection, at date: Date, terminals: Set<String>? = nil
+    ) throws {
+        let namesATerminal =
+            try session.lifetime == nil
+            && (terminals?.contains(session.rawValue)
+                ?? db.exists("SELECT 1 FROM session WHERE key = $1 AND lifetime IS NOT NULL", [session.rawValue]))
+        if namesATerminal {
             // A fleet's operator signs a station's terminal out from anywhere; the row stays the terminal's.
             guard db.isShared, account == nil else { throw StoreError.terminalSession(session.rawValue) }
             try db.execute("UPDATE session SET accountId = NULL, updatedAt = $2 WHERE key = $1", [session.rawValue, date])
@@ -354,16 +363,22 @@ extension AppDatabase {
 
     /// Deletes the session rows of terminals that are closed (their session
     /// leader gone, or of an earlier boot), logging each as `ended` with who
-    /// it acted as. A lifetime that cannot be judged is kept.
-    static func forgetClosedTerminals(_ db: any SQLConnection, at date: Date) throws {
+    /// it acted as. A lifetime that cannot be judged is kept. Returns the keys of the terminals' session rows that are left.
+    @discardableResult
+    static func forgetClosedTerminals(_ db: any SQLConnection, at date: Date) throws -> Set<String> {
         let rows = try db.map("SELECT key, accountId, lifetime FROM session WHERE lifetime IS NOT NULL ORDER BY key") { row in
             (key: try row[0] as String, account: try row[1] as Int64?, lifetime: try row[2] as String)
         }
+        var left: Set<String> = []
         for (key, account, lifetime) in rows {
-            guard TerminalIdentity.isOpen(lifetime) == false else { continue }
+            guard TerminalIdentity.isOpen(lifetime) == false else {
+                left.insert(key)
+                continue
+            }
             try db.execute("DELETE FROM session WHERE key = $1 AND lifetime = $2", [key, lifetime])
             try log("ended", session: SessionKey(stored: key), account: account.map { AccountID($0) }, [:], db: db, at: date)
         }
+        return left
     }
 
     /// Who the session stored as `name` acts as, whichever terminal (if

@@ -142,20 +142,29 @@ enum FleetBench {
 
     /// Matches each station's writes with every other station's deliveries, and prints the table.
     static func summarize(_ reports: [StationReport], options: Options) {
-        var latencies: [Double] = [], lost = 0, duplicated = 0
+        var latencies: [Double] = [], writing: [Double] = [], fanOut: [Double] = [], lost = 0, duplicated = 0
         for (writer, report) in reports.enumerated() {
             let session = StationReport.session(writer)
             for (k, write) in report.writes.enumerated() {
+                writing.append((write.committed - write.start) * 1000)
                 let end = k + 1 < report.writes.count ? report.writes[k + 1].start : report.burstStart
                 for (listener, other) in reports.enumerated() where listener != writer {
                     let matches = other.arrivals.filter { $0.session == session && $0.account == write.account && $0.at >= write.start && $0.at < end }
-                    if matches.isEmpty { lost += 1 } else { latencies.append((matches[0].at - write.start) * 1000) }
+                    if matches.isEmpty { lost += 1 } else {
+                        latencies.append((matches[0].at - write.start) * 1000)
+                        fanOut.append((matches[0].at - write.committed) * 1000)
+                    }
                     if matches.count > 1 { duplicated += matches.count - 1 }
                 }
             }
         }
         latencies.sort()
+        writing.sort()
+        fanOut.sort()
         let p50 = PropagationBench.percentile(latencies, 0.5), p99 = PropagationBench.percentile(latencies, 0.99)
+        func percentiles(_ sorted: [Double]) -> String {
+            "\(fixed(PropagationBench.percentile(sorted, 0.5), 2)) / \(fixed(PropagationBench.percentile(sorted, 0.99), 2))"
+        }
         let switches = reports.reduce(0) { $0 + $1.burstWrites }
         let burstSeconds = reports.map(\.burstSeconds).max() ?? options.burst
         let looked = reports.reduce(0) { $0 + $1.pinWrong }, locked = reports.reduce(0) { $0 + $1.pinLocked }
@@ -169,6 +178,8 @@ enum FleetBench {
             ["TLS to the server", options.sslmode == "disable" ? "no" : "yes", "", ""],
             ["propagation, start of write to delivery on every other bus, p50 (ms)", fixed(p50, 2), "", ""],
             ["propagation, p99 (ms)", fixed(p99, 2), "≤ \(fixed(goalP99, 0))", verdict(p99 <= goalP99)],
+            ["  of which the write, start to commit returned, p50 / p99 (ms)", percentiles(writing), "", ""],
+            ["  of which commit returned to delivery, p50 / p99 (ms)", percentiles(fanOut), "", ""],
             ["deliveries expected", "\(reports.reduce(0) { $0 + $1.writes.count } * (options.stations - 1))", "", ""],
             ["deliveries lost", "\(lost)", "0", verdict(lost == 0)],
             ["deliveries duplicated", "\(duplicated)", "0", verdict(duplicated == 0)],
@@ -197,6 +208,8 @@ enum FleetBench {
 struct StationReport: Codable {
     struct Write: Codable {
         let start: Double
+        /// When the write's commit returned to the writer.
+        let committed: Double
         /// Who the session acts as after it; nil for anonymous.
         let account: Int64?
     }
@@ -258,7 +271,8 @@ extension FleetBench {
             let began = now()
             do {
                 let change = try k % 2 == 0 ? database.switchAccount(to: account, session: session) : database.signOut(session: session)
-                report.withLock { $0.writes.append(StationReport.Write(start: began, account: change.current.id?.rawValue)) }
+                let committed = now()
+                report.withLock { $0.writes.append(StationReport.Write(start: began, committed: committed, account: change.current.id?.rawValue)) }
             } catch { record(error) }
         }
         // 2. As many switches and sign-outs as fit in `burst` seconds.

@@ -113,6 +113,41 @@ struct ConnectionTests {
         #expect(statement.kind == PGError.Kind.statement(sqlState: "42P01"), "\(statement)")
     }
 
+    @Test("a statement run again is prepared once and then reused, values still as parameters; one whose table changed shape fails once, then runs prepared afresh")
+    func preparedStatements() throws {
+        let (_, url) = try server()
+        let connection = try PGConnection.connect(url)
+        try connection.execute("DROP TABLE IF EXISTS prepared_probe; CREATE TABLE prepared_probe (k text PRIMARY KEY, v int)")
+        defer { _ = try? connection.execute("DROP TABLE IF EXISTS prepared_probe") }
+        func kept() throws -> [String] {
+            let result = try connection.query("SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%prepared_probe%' AND statement NOT LIKE '%pg_prepared_statements%'")
+            return (0..<result.rowCount).compactMap { result.text($0, 0) }
+        }
+        let insert = "INSERT INTO prepared_probe (k, v) VALUES ($1, $2)"
+        let select = "SELECT * FROM prepared_probe WHERE k = $1"
+        func row(_ key: String) throws -> [String?] {
+            let result = try connection.query(select, [PGParameter(type: PGType.text, text: key)])
+            return result.rowCount == 0 ? [] : (0..<result.columnCount).map { result.text(0, $0) }
+        }
+        _ = try connection.query(insert, [PGParameter(type: PGType.text, text: "a"), PGParameter(type: PGType.int4, text: "1")])
+        #expect(try kept().isEmpty, "a statement run once is not kept")
+        for (key, value) in [("b'); DROP TABLE prepared_probe; --", "2"), ("c", "3")] {
+            _ = try connection.query(insert, [PGParameter(type: PGType.text, text: key), PGParameter(type: PGType.int4, text: value)])
+        }
+        #expect(try kept() == [insert])
+        #expect(try row("b'); DROP TABLE prepared_probe; --") == ["b'); DROP TABLE prepared_probe; --", "2"])
+        #expect(try row("c") == ["c", "3"])
+        #expect(Set(try kept()) == [insert, select])
+
+        // Another process (a newer version's migration) adds a column the kept plan does not return.
+        let other = try PGConnection.connect(url)
+        try other.execute("ALTER TABLE prepared_probe ADD COLUMN w int DEFAULT 7")
+        let stale = try #require(catching { () throws(PGError) in try connection.query(select, [PGParameter(type: PGType.text, text: "c")]) })
+        #expect(stale.isStalePlan, "\(stale)")
+        #expect(try row("c") == ["c", "3", "7"], "run unnamed, then prepared again")
+        #expect(try row("a") == ["a", "1", "7"])
+    }
+
     func catching(_ body: () throws(PGError) -> PGResult) -> PGError? {
         do throws(PGError) {
             _ = try body()

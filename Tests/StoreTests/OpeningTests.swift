@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestBasics
 import TestSupport
 @testable import Store
 import SwitchboardCore
@@ -41,6 +42,31 @@ struct OpeningTests {
         let indexes = try database.writer.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'account'") }
         #expect(indexes.contains("account_listed"), "v2's index, holding the name since v6")
         #expect(try database.accounts().map(\.name) == ["Ada Lovelace"])
+    }
+
+    @Test("eight opens of one new file at the same moment all succeed, and the file is migrated once, whole")
+    func concurrentCreation() async throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        for round in 0..<6 {
+            let path = folder.file("new-\(round).sqlite")
+            let outcomes = await withTaskGroup(of: String?.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        do {
+                            _ = try await offThePool { try AppDatabase(testing: path) }
+                            return nil
+                        } catch {
+                            return "\(error)"
+                        }
+                    }
+                }
+                return await group.reduce(into: [String]()) { if let failure = $1 { $0.append(failure) } }
+            }
+            #expect(outcomes.isEmpty, "round \(round): \(outcomes)")
+            let applied = try await AppDatabase(testing: path).writer.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
+            #expect(applied.sorted() == StoreSchema.migrations.sorted())
+        }
     }
 
     @Test("the folder is made 0700 and the file 0600, WAL files included")

@@ -94,7 +94,7 @@ final class SQLiteEngine: StoreEngine {
             // Ours (or new): only its owner may read it, whatever made it.
             if tighten { chmod(path, 0o600) }
             var configuration = Configuration()
-            configuration.busyMode = .timeout(10)
+            configuration.busyMode = .timeout(busyTimeout)
             configuration.label = "switchboard"
             if readOnly {
                 configuration.readonly = true
@@ -118,17 +118,54 @@ final class SQLiteEngine: StoreEngine {
                 // more than that behind in each reading connection.
                 if db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -512") }
             }
-            let pool = try DatabasePool(path: path, configuration: configuration)
+            let pool = try openPool(path: path, configuration: configuration)
             // No write transaction at every start when nothing is pending.
             if try pool.read({ try migrator.hasCompletedMigrations($0) }) { return (pool, []) }
             let before = try pool.read { try migrator.appliedIdentifiers($0) }
-            try migrator.migrate(pool)
+            try migrate(pool, from: before)
             let after = try pool.read { try migrator.appliedIdentifiers($0) }
             return (pool, StoreSchema.migrations.filter { after.contains($0) && !before.contains($0) })
         } catch let error as StoreError {
             throw error
         } catch {
             throw Self.storeError(error, path: path)
+        }
+    }
+
+    /// Opens the pool. Opening a brand-new file switches it to WAL, which
+    /// takes a moment's exclusive lock that SQLite does not wait for:
+    /// another Switchboard making the same file at once gets `SQLITE_BUSY`
+    /// and tries again, for as long as SQLite's busy timeout would wait.
+    private static func openPool(path: String, configuration: Configuration) throws -> DatabasePool {
+        let deadline = Date().addingTimeInterval(busyTimeout)
+        while true {
+            do {
+                return try DatabasePool(path: path, configuration: configuration)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+                usleep(20_000)
+            }
+        }
+    }
+
+    /// How long a connection waits for another's lock, in seconds.
+    static let busyTimeout = 10.0
+
+    /// Applies the pending migrations, alongside any other process opening
+    /// the file at the same moment (two terminals started at once on a new
+    /// file). Each migration is one transaction that records itself, so
+    /// when two try the same one, the second rolls back with an error and
+    /// nothing is half done; this then goes on from what is applied now.
+    /// An error while nobody else makes progress is the error.
+    private static func migrate(_ pool: DatabasePool, from before: Set<String>) throws {
+        var applied = before
+        while true {
+            do {
+                return try migrator.migrate(pool)
+            } catch {
+                let now = try pool.read { try migrator.appliedIdentifiers($0) }
+                guard now.isStrictSuperset(of: applied) else { throw error }
+                applied = now
+            }
         }
     }
 
@@ -203,9 +240,10 @@ final class SQLiteEngine: StoreEngine {
         }
         if stat(path, &info) != 0 {
             guard errno == ENOENT else { throw .unavailable(path: path, detail: "cannot open: \(String(cString: strerror(errno)))") }
-            // New: made here, exclusively, so no connection can hold it yet.
-            let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            if descriptor >= 0 { close(descriptor) } else if errno != EEXIST {
+            // New: made here, exclusively, and without opening it: closing a
+            // descriptor would drop the locks of a connection that another
+            // thread opened on the new file meanwhile.
+            if mknod(path, S_IFREG | 0o600, 0) != 0 && errno != EEXIST {
                 throw .unavailable(path: path, detail: cannotOpen(path))
             }
             guard stat(path, &info) == 0 else { throw .unavailable(path: path, detail: "cannot open: \(String(cString: strerror(errno)))") }
@@ -241,12 +279,16 @@ final class SQLiteEngine: StoreEngine {
     private static func checkOwnership(path: String, link: String? = nil) throws {
         var configuration = Configuration()
         configuration.readonly = true
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(busyTimeout)
         try DatabaseQueue(path: readOnlyLocation(path), configuration: configuration).read { db in
             let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
             let tables = try String.fetchAll(
                 db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-            if applicationID == 0 && tables.isEmpty {
+            // Another Switchboard making the file right now has committed
+            // only the migrations' own table so far (before the first
+            // migration, which sets the application id).
+            let beingMade = try tables == ["grdb_migrations"] && Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations") == 0
+            if applicationID == 0 && (tables.isEmpty || beingMade) {
                 guard let link else { return }  // a new file
                 var info = stat()
                 let empty = stat(link, &info) == 0 && info.st_size == 0

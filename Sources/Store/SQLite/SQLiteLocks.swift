@@ -37,7 +37,7 @@ extension SQLiteEngine {
         do {
             var configuration = Configuration()
             configuration.readonly = true
-            configuration.busyMode = .timeout(10)
+            configuration.busyMode = .timeout(Self.busyTimeout)
             configuration.label = "switchboard-changes"
             // It reads the newest events and a few accounts: a small cache
             // does, and a catch-up's scan of a long backlog does not grow it.
