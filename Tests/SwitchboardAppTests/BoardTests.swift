@@ -143,6 +143,22 @@ struct BoardReducerTests {
         #expect(state.visible.count == 6)
     }
 
+    @Test("s sorts by the longest idle, then by state with those needing the operator first, then by station again; the selection stays on its station")
+    func sort() {
+        var state = F.state()
+        F.press(.down, on: &state)
+        #expect(state.selectedStation?.key == "lab-1/tty2")
+        F.press(.character("s"), on: &state)
+        #expect(state.order == .idle)
+        #expect(state.visible.map { state.stations[$0].key } == ["lab-1/tty2", "lab-1/tty1", "lab-6/tty1", "lab-3/tty1", "lab-4/tty1", "lab-5/tty1"])
+        #expect(state.selection == 0 && state.selectedStation?.key == "lab-1/tty2")
+        F.press(.character("s"), on: &state)
+        #expect(state.visible.map { state.status(state.stations[$0]).words }
+            == ["offline", "locked out", "sign-out in 10s", "running the hand-off", "in use", "idle"])
+        F.press(.character("s"), on: &state)
+        #expect(state.order == .station && state.visible == Array(0..<6))
+    }
+
     @Test("an operator action asks for the operator PIN, then asks first, then is done with it; the PIN is kept until the board is idle")
     func operatorAction() {
         var state = F.state()

@@ -6,6 +6,7 @@ import TerminalUI
 public enum BoardBindings {
     public static let main = KeyMap<BoardCommand>([
         KeyBinding([.character("/")], .filter, label: "filter", help: "Filter stations by name, person or state as you type"),
+        KeyBinding([.character("s")], .sort, label: "sort", help: "Sort by station, longest idle, or state (offline first)"),
         KeyBinding([.character("o")], .signOut, label: "sign out", help: "Sign the station's session out (operator PIN, asks first)"),
         KeyBinding([.character("r")], .resetPIN, label: "reset PIN", help: "Clear the wrong PINs of the person there (operator PIN)"),
         KeyBinding([.character("x")], .disconnect, label: "disconnect", help: "Disconnect the person there everywhere (operator PIN)"),

@@ -111,6 +111,31 @@ public enum BoardDialog: Hashable, Sendable {
 
 /// What the board does with a key on its main screen.
 public enum BoardCommand: Hashable, Sendable {
-    case up, down, pageUp, pageDown, top, bottom, filter, clearFilter, help, theme, quit, suspend
+    case up, down, pageUp, pageDown, top, bottom, filter, clearFilter, sort, help, theme, quit, suspend
     case signOut, resetPIN, disconnect
+}
+
+/// The order of the board's rows, cycled with `s`.
+public enum BoardOrder: CaseIterable, Hashable, Sendable {
+    /// By station, then terminal.
+    case station
+    /// The longest idle first.
+    case idle
+    /// Those that need the operator first: offline, locked out, counting down, then the rest.
+    case state
+
+    /// How the stations' frame names it.
+    public var title: String {
+        switch self {
+        case .station: "Stations"
+        case .idle: "Stations · longest idle first"
+        case .state: "Stations · by state"
+        }
+    }
+
+    /// The order after this one.
+    public var next: BoardOrder {
+        let all = Self.allCases
+        return all[((all.firstIndex(of: self) ?? 0) + 1) % all.count]
+    }
 }

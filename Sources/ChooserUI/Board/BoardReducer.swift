@@ -67,7 +67,8 @@ extension BoardState {
             now = moment
             if let pin = operatorPIN, pin.until <= now { operatorPIN = nil }
             if let message, message.until <= now { self.message = nil }
-            if !filter.isEmpty { refilter() }
+            // A filter on a state, or an order by idle time or state, follows the clock.
+            if !filter.isEmpty || order != .station { refilter() }
             return []
         case .loaded(let rows):
             setStations(rows)
@@ -144,6 +145,9 @@ extension BoardState {
         case .filter: isFiltering = true
         case .clearFilter:
             filter = ""
+            refilter()
+        case .sort:
+            order = order.next
             refilter()
         case .help: dialog = .help(scroll: 0)
         case .theme: return [.nextTheme]

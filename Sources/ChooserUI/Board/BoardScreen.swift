@@ -113,7 +113,7 @@ struct BoardColumns {
 enum BoardTable {
     static func draw(_ state: BoardState, layout: BoardLayout, into buffer: inout Buffer) {
         let theme = state.theme
-        buffer.drawBox(layout.stations, title: "Stations", style: theme[state.dialog == nil ? .borderFocused : .border], titleStyle: theme[.title])
+        buffer.drawBox(layout.stations, title: state.order.title, style: theme[state.dialog == nil ? .borderFocused : .border], titleStyle: theme[.title])
         let columns = BoardColumns(width: layout.rows.width)
         buffer.write("  " + columns.line(["STATION", "TERMINAL", "WHO", "SINCE", "IDLE", "STATE"]), x: layout.header.x, y: layout.header.y,
                      style: theme[.muted].adding(.bold), limit: layout.header.width)

@@ -28,6 +28,8 @@ public struct BoardState: Sendable {
     public var filter = ""
     /// Whether keys are typed into the filter.
     public var isFiltering = false
+    /// The rows' order.
+    public var order = BoardOrder.station
     /// The selected row, an index into `visible`.
     public var selection = 0
     /// The first row shown.
@@ -111,8 +113,30 @@ public struct BoardState: Sendable {
             let text = [station.station, station.terminal, station.session, station.who, status(station).words].joined(separator: " ").lowercased()
             return words.allSatisfy { text.contains($0) }
         }
+        if order != .station {
+            // Stable: stations that tie keep their order by name.
+            let keys = Dictionary(uniqueKeysWithValues: visible.map { ($0, sortKey(stations[$0])) })
+            visible.sort { (keys[$0] ?? 0, $0) < (keys[$1] ?? 0, $1) }
+        }
         if let key = selectedKey, let kept = visible.firstIndex(where: { stations[$0].key == key }) { selection = kept }
         clamp()
+    }
+
+    /// Where a station goes in `order` (lower first).
+    private func sortKey(_ station: BoardStation) -> Int {
+        switch order {
+        case .station: return 0
+        case .idle: return -idleSeconds(station)
+        case .state:
+            switch status(station) {
+            case .offline: return 0
+            case .lockedOut: return 1
+            case .countdown: return 2
+            case .handOff: return 3
+            case .inUse: return 4
+            case .idle: return 5
+            }
+        }
     }
 
     /// Keeps the selection and the scroll in range, and notes the station selected.
