@@ -27,7 +27,7 @@ enum BoardFixture {
     static let fleet: [BoardStation] = [
         station("lab-3", who: (grace, "Grace Hopper"), idle: 60, handOff: true, since: 1200),
         station("lab-1", who: (ada, "Ada Lovelace"), idle: 180, since: 2400),
-        station("lab-1", "tty2", idle: 900),
+        station("lab-1", "tty2", idle: 900, since: 3 * 86_400 + 60),
         station("lab-4", heartbeatAgo: 200),
         station("lab-5", lockedFor: 60),
         station("lab-6", who: (linus, "Linus Torvalds"), idle: 125, since: 600),

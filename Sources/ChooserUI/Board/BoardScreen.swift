@@ -126,7 +126,7 @@ enum BoardTable {
             let status = state.status(station)
             let base = selected ? theme[.accountSelected] : theme[.text]
             if selected { buffer.fill(Rect(x: layout.rows.x, y: y, width: layout.rows.width, height: 1), style: base) }
-            let cells = [station.station, station.terminal, station.who, state.clock.text(at: station.since),
+            let cells = [station.station, station.terminal, station.who, since(station.since, state: state),
                          StationStatus.span(state.idleSeconds(station)), status.words].map(\.displaySafe)
             let style = selected ? base.adding(.bold) : base
             let x = layout.rows.x + buffer.write(selected ? "▸ " : "  ", x: layout.rows.x, y: y, style: style)
@@ -143,6 +143,12 @@ enum BoardTable {
             buffer.write(text, x: layout.rows.x, y: layout.rows.y, style: theme[.muted], limit: layout.rows.width)
         }
         drawFilter(state, in: layout.filterLine, into: &buffer)
+    }
+
+    /// The time of day within the last day, else how many days ago (`3d`).
+    static func since(_ moment: Moment, state: BoardState) -> String {
+        let ago = moment.distance(to: state.now)
+        return ago < 86_400 ? state.clock.text(at: moment) : "\(Int(ago / 86_400))d"
     }
 
     static func role(_ status: StationStatus) -> ThemeRole {
