@@ -65,7 +65,7 @@ public final class BoardLoop {
                 Task { @MainActor in self?.watched(event) }
             }
         } catch {
-            state.say("Changes will show only after a restart: \(error)", isError: true)
+            reduce(.notice("Changes will show only after a restart: \(error)", isError: true))
         }
         readFleet()
         flush()
@@ -185,8 +185,7 @@ public final class BoardLoop {
             if onlyIfChanged, Set(rows) == Set(state.stations) { return }
             send(.loaded(rows))
         } catch {
-            state.say("Reading the fleet failed: \(error)", isError: true)
-            scheduleRender()
+            send(.notice("Reading the fleet failed: \(error)", isError: true))
         }
     }
 
@@ -223,7 +222,7 @@ public final class BoardLoop {
                 let events = try database.events(LogQuery(station: station, limit: environment.eventsRead)).map(Self.event)
                 send(.eventsLoaded(events, of: station + "/" + terminal))
             } catch {
-                state.say("Reading the events failed: \(error)", isError: true)
+                reduce(.notice("Reading the events failed: \(error)", isError: true))
             }
         case .checkOperatorPIN(let digits, let then):
             // Off the main actor: the PIN's hash takes a moment.
@@ -242,7 +241,7 @@ public final class BoardLoop {
             act(action, pin: pin)
         case .nextTheme:
             let (theme, warning) = environment.nextTheme(state.theme.name)
-            if let warning { state.say(warning, isError: true) }
+            if let warning { reduce(.notice(warning, isError: true)) }
             send(.themeChanged(theme))
         case .quit:
             stop()

@@ -18,6 +18,8 @@ public enum BoardAction: Sendable {
     /// An operator action was done (`problem` nil) or refused.
     case acted(OperatorAction, problem: String?)
     case themeChanged(Theme)
+    /// Something for the operator to read in the top bar (a read that failed, a theme file's problem).
+    case notice(String, isError: Bool)
     case terminate
 }
 
@@ -99,6 +101,9 @@ extension BoardState {
             return []
         case .themeChanged(let theme):
             self.theme = theme
+            return []
+        case .notice(let text, let isError):
+            say(text, isError: isError)
             return []
         case .terminate:
             isRunning = false
