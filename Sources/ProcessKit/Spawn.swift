@@ -29,8 +29,10 @@ public struct ProcessError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 }
 
-/// What a child's descriptor 0, 1 or 2 is, set up in the child in order
-/// (so `.same(0)` after `.open(…)` for 0 means "the file just opened").
+/// What one of a child's descriptors (0, 1, 2, and any after them) is, set
+/// up in the child in order (so `.same(0)` after `.open(…)` for 0 means "the
+/// file just opened"). A `.same` that means one of ours must therefore name a
+/// descriptor at or above the count the child is given.
 public enum ChildDescriptor: Sendable, Equatable {
     /// The file at this path, opened with these flags.
     case open(String, Int32)
@@ -56,8 +58,10 @@ public enum ChildGroup: Sendable, Equatable {
 }
 
 /// Starts `path` with `arguments` and exactly `environment`: the one way
-/// this package starts a program. Descriptors 0, 1 and 2 are as
-/// `descriptors` say and no other descriptor of this process is inherited
+/// this package starts a program. Descriptors 0, 1 and 2, and any after
+/// them that `descriptors` lists (a browser's DevTools pipe on 3 and 4,
+/// say), are as `descriptors` say and no other descriptor of this process
+/// is inherited
 /// (so a daemon it starts holds nothing of ours); no signal is blocked (the
 /// calling thread, a dispatch worker's, may block most) and every signal
 /// has its default action, ignored ones too. With `searchPath`, a `path`

@@ -75,11 +75,12 @@ enum Chooser {
     /// (failing bus subscribers), to print once the terminal is back, and
     /// the signal (SIGTERM, SIGHUP, SIGQUIT, SIGINT) that ended it, if one did.
     /// On `tour`, the chooser walks itself through its script, with no
-    /// change feed: its stores are its own.
+    /// change feed: its stores are its own. Sign-ins and token checks keep
+    /// time by `clock` (the tour's may run fast).
     static func run(
         session: SessionKey, database: AppDatabase, configuration: ProviderConfiguration, git: GitSettings, guide: Guide,
         selection: ThemeSelection, environment: [String: String], notices: [String], kiosk: KioskSettings?, keepEvents: Duration,
-        reporter: StationReporter? = nil, tour: (TourState, TourDriver)? = nil
+        reporter: StationReporter? = nil, clock: any FlowClock = SystemFlowClock(), tour: (TourState, TourDriver)? = nil
     ) async throws -> (failures: [String], signal: Int32?) {
         let failures = Mutex<[String]>([])
         let received = Mutex<Int32?>(nil)
@@ -124,7 +125,7 @@ enum Chooser {
         let loop = ChooserLoop(
             state: state,
             environment: ChooserEnvironment(
-                database: database, bus: bus, providers: providers,
+                database: database, bus: bus, providers: providers, clock: clock,
                 copy: { terminal.copyToClipboard($0) },
                 open: ChooserEnvironment.xdgOpen,
                 nextTheme: { current in

@@ -35,9 +35,23 @@ struct DemoTour: AsyncParsableCommand {
     @Option(name: .long, help: "A colour theme: default, light, high-contrast, monochrome, or a theme file's path.")
     var theme: String?
 
+    /// For tests, hidden from the help: the tour's sign-ins and its demo
+    /// provider share a clock (`FastClock`) that runs this many times as fast
+    /// as the wall clock, so poll intervals, `slow_down`'s extra 5 s and a
+    /// code's lifetime pass that much sooner while every exchange keeps the
+    /// protocol's seconds (the inspector shows them). With `--pace` (the
+    /// beats) and `--idle`, it lets the tmux test see a whole round in a few
+    /// seconds. The sign-in dialog's countdown stays on the wall clock, so
+    /// above 1 it shows more time left than a code has.
+    @Option(name: .long, help: ArgumentHelp("How many times as fast as the wall clock the sign-ins' clock runs (for tests).", visibility: .hidden))
+    var clockSpeed: Double = 1
+
     func validate() throws {
         guard idle.isFinite, idle >= 1 else { throw ValidationError("--idle must be at least 1 second (got \(idle))") }
         guard pace.isFinite, pace >= 0.05, pace <= 60 else { throw ValidationError("--pace must be 0.05…60 seconds (got \(pace))") }
+        guard clockSpeed.isFinite, clockSpeed >= 1, clockSpeed <= 100 else {
+            throw ValidationError("--clock-speed must be 1…100 (got \(clockSpeed))")
+        }
     }
 
     func run() async throws {
@@ -55,7 +69,8 @@ struct DemoTour: AsyncParsableCommand {
         let database: AppDatabase
         do { database = try stores.fresh() } catch { throw io.fail("the tour's store: \(error)", .store) }
 
-        let server = DemoServer(settings: DemoSettings(interval: TourState.pollInterval))
+        let clock: any FlowClock = clockSpeed == 1 ? SystemFlowClock() : FastClock(speed: clockSpeed)
+        let server = DemoServer(settings: DemoSettings(interval: TourState.pollInterval), now: { clock.now() })
         let url: URL
         do { url = try await server.start(port: 0) } catch { throw io.fail("cannot start the tour's demo provider: \(error)", .offline) }
         let first = ProviderSettings.demo(issuer: url)
@@ -66,8 +81,9 @@ struct DemoTour: AsyncParsableCommand {
         let driver = TourDriver(
             provider: { request in await Self.carryOut(request, with: api) },
             freshStore: { try stores.fresh() })
+        // The code that expires lives four beats (at least two seconds of the sign-ins' clock).
         let tour = TourState(
-            script: TourState.script(first: first.id, second: second.id, expiry: max(2, Int((pace * 4).rounded(.up)))),
+            script: TourState.script(first: first.id, second: second.id, expiry: max(2, Int((pace * 4 * clockSpeed).rounded(.up)))),
             beat: pace, idle: idle)
         let guide: Guide
         do { guide = try Guide.bundled() } catch { throw io.fail(error.description, .configuration) }
@@ -75,7 +91,7 @@ struct DemoTour: AsyncParsableCommand {
         let (failures, signal) = try await Chooser.run(
             session: session, database: database, configuration: ProviderConfiguration(providers: [first, second]), git: GitSettings(),
             guide: guide, selection: selection, environment: io.environment, notices: [], kiosk: nil,
-            keepEvents: StoreSettings.defaultKeepEvents, tour: (tour, driver))
+            keepEvents: StoreSettings.defaultKeepEvents, clock: clock, tour: (tour, driver))
         await server.stop()
         for failure in failures { io.stderr.write("switchboard: \(failure)\n") }
         if let signal { throw ExitCode(128 + signal) }

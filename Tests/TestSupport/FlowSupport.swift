@@ -22,31 +22,6 @@ public final class ManualClock: FlowClock, Sendable {
     public func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
 }
 
-/// A clock that runs `speed` times as fast as real time: a flow on it polls,
-/// slows down and expires as on the system clock, only sooner, and never
-/// faster than its provider answers (as a `ManualClock`'s flow would, which
-/// jumps from poll to poll). Shared by a flow and the demo server.
-public final class FastClock: FlowClock, Sendable {
-    public let speed: Double
-    private let origin: Date
-    private let began = DispatchTime.now().uptimeNanoseconds
-
-    public init(speed: Double, origin: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        self.speed = speed
-        self.origin = origin
-    }
-
-    public func now() -> Date {
-        origin.addingTimeInterval(Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9 * speed)
-    }
-
-    public func sleep(until date: Date) async throws {
-        let seconds = date.timeIntervalSince(now()) / speed
-        if seconds > 0 { try await Task.sleep(nanoseconds: UInt64(seconds * 1e9)) }
-        try Task.checkCancellation()
-    }
-}
-
 /// Wraps a transport, recording each request's URL and the clock's time
 /// when it went out, and counting requests still in flight.
 public final class RecordingTransport: HTTPTransport, Sendable {

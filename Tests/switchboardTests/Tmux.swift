@@ -210,6 +210,38 @@ final class Tmux: Sendable {
         throw TmuxError("\(fileID):\(line): timed out after \(timeout) s waiting until \(what). Last screen:\n\(framed(last))")
     }
 
+    /// Hands every capture of the screen, one each `every` seconds, to
+    /// `observe` until it returns true; returns that screen. For a screen
+    /// that changes faster than the tests' cooperative pool may come back
+    /// (the tour's steps): the whole watch runs on this session's queue,
+    /// so no capture waits for a pool thread, and `observe` judges every
+    /// capture, settled or not. On timeout the error holds the last screen.
+    @discardableResult
+    func watch(
+        _ what: String, timeout: Double, every: Double = 0.05, fileID: String = #fileID, line: Int = #line,
+        _ observe: @escaping @Sendable (String) -> Bool
+    ) async throws -> String {
+        let outcome: Result<String, any Error> = await withCheckedContinuation { continuation in
+            queue.async {
+                let deadline = Date().addingTimeInterval(timeout)
+                var last = ""
+                while true {
+                    // Taken before the capture: a capture made after a stall is still judged.
+                    let late = Date() >= deadline
+                    do { last = try self.runNow(["capture-pane", "-p", "-t", Self.target]).stdout } catch {
+                        return continuation.resume(returning: .failure(error))
+                    }
+                    if observe(last) { return continuation.resume(returning: .success(last)) }
+                    if late { break }
+                    usleep(UInt32(every * 1e6))
+                }
+                continuation.resume(returning: .failure(TmuxError(
+                    "\(fileID):\(line): timed out after \(timeout) s watching for \(what). Last screen:\n\(self.framed(last))")))
+            }
+        }
+        return try outcome.get()
+    }
+
     /// The exit status of the program, once it has exited; an error after
     /// `timeout` seconds, with the last screen.
     func exitStatus(within timeout: Double = 10, fileID: String = #fileID, line: Int = #line) async throws -> Int32 {
