@@ -64,6 +64,11 @@ public final class ChangeReader: Sendable {
         var cursor: Int64
         /// Who each followed session acting as someone acts as, as last reported.
         var known: [SessionKey: ActiveAccount]
+        /// Sessions this instance itself chose for since: `known` may be out
+        /// of date for them, so their next change by another is reported
+        /// whatever `known` says (a kiosk's own sign-in, then an operator's
+        /// sign-out of it from elsewhere).
+        var unsure: Set<SessionKey> = []
     }
 
     /// Starts after the newest event now in the log, reporting the status
@@ -193,17 +198,21 @@ public final class ChangeReader: Sendable {
     private func take(
         _ event: LoggedEvent, id: Int64, into state: inout ReaderState, stored: (String) throws -> ActiveAccount
     ) throws -> [StoreChange] {
-        // Visible, so committed, so noted before if it is ours.
-        guard !database.ownEvents.withLock({ $0?.contains(id) ?? false }) else { return [] }
         let session = event.session.map { SessionKey(stored: $0) }.flatMap { sessions.contains($0) ? $0 : nil }
+        // Visible, so committed, so noted before if it is ours: published by this process already.
+        guard !database.ownEvents.withLock({ $0?.contains(id) ?? false }) else {
+            if let session { state.unsure.insert(session) }
+            return []
+        }
         if event.kind == "ended", let session {
             // A closed terminal's session: nobody acts in it any more.
             state.known[session] = nil
+            state.unsure.remove(session)
             return []
         }
         return try Self.changes(for: event) {
             guard let session else { return [] }
-            return Self.report(try stored(session.rawValue), in: session, known: &state.known)
+            return Self.report(try stored(session.rawValue), in: session, state: &state)
         }
     }
 
@@ -257,7 +266,7 @@ public final class ChangeReader: Sendable {
             ? AccountsChanged.anyAccount : AccountsChanged(accounts: accounts.sorted().map { AccountID($0) })
         var changes: [StoreChange] = [.accounts(changed)]
         for name in named.sorted() {
-            changes += Self.report(try AppDatabase.stored(db, name: name).active, in: SessionKey(stored: name), known: &state.known)
+            changes += Self.report(try AppDatabase.stored(db, name: name).active, in: SessionKey(stored: name), state: &state)
         }
         return changes
     }
@@ -266,13 +275,14 @@ public final class ChangeReader: Sendable {
     static let accountsNamed = 10_000
 
     /// A status change for `session`, now acting as `current`, if that is
-    /// another account than `known` holds; `known` then holds it (nothing
-    /// for nobody).
-    private static func report(_ current: ActiveAccount, in session: SessionKey, known: inout [SessionKey: ActiveAccount]) -> [StoreChange] {
-        let before = known[session] ?? .anonymous
-        known[session] = current == .anonymous ? nil : current
+    /// another account than `known` holds (or the session is `unsure`);
+    /// `known` then holds it (nothing for nobody).
+    private static func report(_ current: ActiveAccount, in session: SessionKey, state: inout ReaderState) -> [StoreChange] {
+        let before = state.known[session] ?? .anonymous
+        state.known[session] = current == .anonymous ? nil : current
+        let unsure = state.unsure.remove(session) != nil
         // Several events may leave a session acting as whom it was (its identities may have changed: not news here).
-        guard current.id != before.id else { return [] }
+        guard unsure || current.id != before.id else { return [] }
         return [.status(UserStatusChanged(session: session, previous: before, current: current, reason: .external))]
     }
 

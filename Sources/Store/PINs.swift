@@ -141,7 +141,7 @@ extension AppDatabase {
     }
 
     /// The operator PIN's check as an outcome, counted in `db`'s transaction.
-    private static func operatorVerdict(_ pin: String?, db: any SQLConnection, at date: Date, rounds: Int) throws -> Result<Void, StoreError> {
+    static func operatorVerdict(_ pin: String?, db: any SQLConnection, at date: Date, rounds: Int) throws -> Result<Void, StoreError> {
         switch try verify(.operatorPIN, pin: pin, db: db, at: date, rounds: rounds) {
         case .open: .failure(.pinNotSet(PINOwner.operatorPIN.description))
         case .accepted: .success(())
@@ -152,12 +152,22 @@ extension AppDatabase {
     }
 
     /// Clears a profile's count of wrong PINs; takes the operator PIN, which
-    /// is itself counted when wrong.
-    public func resetPINAttempts(of account: AccountID, operatorPIN: String?, at date: Date = Date()) throws(StoreError) {
+    /// is itself counted when wrong. From the operator's board
+    /// (`byOperatorAt`), it is logged in the operator's session as a PIN
+    /// change, `wrong tries cleared`.
+    public func resetPINAttempts(
+        of account: AccountID, operatorPIN: String?, byOperatorAt operatorSession: SessionKey? = nil, at date: Date = Date()
+    ) throws(StoreError) {
         let outcome: Result<Void, StoreError> = try write { db in
             guard try Rows.accountExists(account, db: db) else { throw StoreError.accountNotFound(account.description) }
             if case .failure(let error) = try Self.operatorVerdict(operatorPIN, db: db, at: date, rounds: pinRounds) { return .failure(error) }
             try db.execute("UPDATE pin SET failures = 0, lastFailureAt = NULL WHERE owner = $1", [PINOwner.account(account).key])
+            if let operatorSession {
+                try Self.log(
+                    "pin", session: operatorSession, account: account,
+                    ["change": "wrong tries cleared", "owner": PINOwner.account(account).key, "operator": operatorSession.rawValue],
+                    db: db, at: date)
+            }
             return .success(())
         }
         try outcome.get()

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardCore
 
 /// A running station as it reports itself in the store (`station`): who it
 /// is, what runs there and when it was last heard from. Never a key, only
@@ -174,5 +175,20 @@ extension AppDatabase {
                     account: try row[10], accountName: try row[11], since: try row[12], lockedUntil: Self.lockedUntil(try row[13]))
             }
         }
+    }
+}
+
+extension FleetStation {
+    /// What `StationStatus` needs of the row: offline once it stopped, or
+    /// from its heartbeat plus the beats it may miss.
+    public var facts: StationStatus.Facts {
+        let report = self.report
+        func moment(_ date: Date) -> Moment { Moment(secondsSince1970: date.timeIntervalSince1970) }
+        // A stopped station is offline whatever the clocks of the two machines say.
+        let offlineFrom = report.stoppedAt != nil ? Date.distantPast
+            : report.heartbeatAt.addingTimeInterval(Double(StationReport.missedHeartbeats * report.heartbeatSeconds))
+        return StationStatus.Facts(
+            signedIn: account != nil, handOffRunning: report.handOffRunning, offlineFrom: moment(offlineFrom),
+            lockedUntil: lockedUntil.map { moment($0) }, lastKey: moment(report.lastKeyAt ?? report.startedAt))
     }
 }

@@ -242,10 +242,12 @@ extension AppDatabase {
         return UserStatusChanged(session: session, previous: previous, current: try active(db, session: session), reason: reason)
     }
 
-    private static func signOut(session: SessionKey, previous: ActiveAccount, db: any SQLConnection, at date: Date) throws -> UserStatusChanged {
+    static func signOut(
+        session: SessionKey, previous: ActiveAccount, detail: [String: String] = [:], db: any SQLConnection, at date: Date
+    ) throws -> UserStatusChanged {
         let terminals = try forgetClosedTerminals(db, at: date)
         try choose(nil, session: session, db: db, at: date, terminals: terminals)
-        try log("signOut", session: session, account: previous.id, [:], db: db, at: date)
+        try log("signOut", session: session, account: previous.id, detail, db: db, at: date)
         return UserStatusChanged(session: session, previous: previous, current: .anonymous, reason: .signedOut)
     }
 

@@ -33,20 +33,31 @@ import SwitchboardCore
 /// deliveries lost and duplicated (goal 0), switches per second, the PIN
 /// tries looked at (goal: five, not five a station) and refreshes that
 /// spent a refresh token another had spent (goal 0).
+///
+/// Then the operator's board (`BoardBench`), unless `--board-only` asks for it alone.
 enum FleetBench {
     static let goalP99 = 5.0
     static let pin = "2468"
 
     struct Options {
         var stations = 30, rounds = 20, intervalMS = 1000.0, burst = 3.0
+        /// The operator's board: its stations, the changes timed, the idle seconds; `--board-only` skips the stations' phases.
+        var boardStations = 300, boardChanges = 40, boardIdle = 10.0, boardOnly = false
         /// libpq's `sslmode` for the stations (the server offers TLS).
         var sslmode = "require"
 
         init(_ arguments: [String]) throws {
             var iterator = arguments.makeIterator()
             while let name = iterator.next() {
+                if name == "--board-only" {
+                    boardOnly = true
+                    continue
+                }
                 let value = iterator.next()
                 switch name {
+                case "--board-stations": boardStations = try Self.number(name, value, Int.init)
+                case "--board-changes": boardChanges = try Self.number(name, value, Int.init)
+                case "--board-idle": boardIdle = try Self.number(name, value, Double.init)
                 case "--stations": stations = try Self.number(name, value, Int.init)
                 case "--rounds": rounds = try Self.number(name, value, Int.init)
                 case "--interval-ms": intervalMS = try Self.number(name, value, Double.init)
@@ -56,6 +67,7 @@ enum FleetBench {
                 }
             }
             guard stations >= 2, rounds >= 2, intervalMS > 0, burst >= 0 else { throw BenchError("fleet: at least 2 stations and 2 rounds") }
+            guard boardStations >= 12, boardChanges >= 2, boardIdle > 0 else { throw BenchError("fleet: the board needs 12 stations and 2 changes") }
         }
 
         static func number<T>(_ name: String, _ value: String?, _ parse: (String) -> T?) throws -> T {
@@ -66,6 +78,14 @@ enum FleetBench {
 
     static func run(_ arguments: [String]) async throws {
         let options = try Options(arguments)
+        if !options.boardOnly { try await stationsPhases(options) }
+        try await onThread {
+            try BoardBench.run(stations: options.boardStations, changes: options.boardChanges, idleSeconds: options.boardIdle, sslmode: options.sslmode)
+        }
+    }
+
+    /// The station processes' phases (1 to 4 above).
+    static func stationsPhases(_ options: Options) async throws {
         print("starting a PostgreSQL server and \(options.stations) stations…")
         let cluster = try ThrowawayCluster.start()
         defer { cluster.stop() }

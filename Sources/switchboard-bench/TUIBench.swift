@@ -292,6 +292,14 @@ enum TUIBench {
         guard chooser.wait(for: quitLabel, timeout: 20) != nil else {
             throw BenchError("switchboard drew no key bar in 20 s")
         }
+        return idleWakeups(of: chooser, seconds: seconds)
+    }
+
+    /// As above, for a program already drawn on its terminal (the chooser, the
+    /// operator's board); it is asked to quit with `q` afterwards.
+    static func idleWakeups(of chooser: TerminalProcess, seconds: Double)
+        -> (perSecond: Double, switches: Int, threads: Int, ended: Int, seconds: Double, outputBytes: Int, byThread: String)
+    {
         _ = chooser.drain(quiet: 1, limit: 5)
         let before = chooser.threads()
         var last = before

@@ -5,7 +5,8 @@ import SwitchboardCore
 
 /// `switchboard fleet`: every station that reports itself to the store, a
 /// row each: who is active there, since when, how long since its last key,
-/// and its state. `--json` prints the same rows as one object a line.
+/// and its state. On a terminal it opens the operator's board (`FleetBoard`);
+/// otherwise, and with `--json` (one object a line), it prints the rows once.
 struct FleetCommand: IOCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
         commandName: "fleet",
@@ -13,12 +14,24 @@ struct FleetCommand: IOCommand, TakesCommonOptions {
         discussion: """
             A running kiosk reports itself every 30 seconds; one that missed three reports is offline. \
             States: in use (someone is active), idle (nobody is), running the hand-off (its command runs), locked out (wrong PINs there locked the account it was asked for, until the lock-out ends), offline. \
-            The idle time counts from the last key, to the minute.
+            The idle time counts from the last key, to the minute. On a terminal it opens the operator's board: \
+            the same rows live, the selected station's recent events, and the operator's actions behind the operator PIN \
+            (o signs the station's session out, r clears a person's wrong PINs, x disconnects them everywhere; ? lists the keys). \
+            Printed output, --json or --once prints the rows once.
             """)
 
     @OptionGroup var options: CommonOptions
 
+    @Option(name: .long, help: "The board's colour theme, as for the chooser.")
+    var theme: String?
+
+    @Flag(name: .long, help: "Print the rows once, even on a terminal.")
+    var once = false
+
     func run(io: CommandIO) async throws {
+        if !options.json, !once, io.stdinIsTerminal, io.stdoutIsTerminal {
+            return try await FleetBoard.open(options: options, theme: theme, io: io)
+        }
         let now = Date()
         var rows: [FleetRow] = []
         try io.reportingErrors { () throws(StoreError) in
@@ -30,7 +43,7 @@ struct FleetCommand: IOCommand, TakesCommonOptions {
             io.print("No station has reported to this store.")
         } else {
             let table = [["STATION", "TERMINAL", "WHO", "SINCE", "IDLE", "STATE"]]
-                + rows.map { [$0.station, $0.terminal, $0.active ?? "Anonymous", $0.since, FleetRow.span($0.idleSeconds), $0.state] }
+                + rows.map { [$0.station, $0.terminal, $0.active ?? "Anonymous", $0.since, StationStatus.span($0.idleSeconds), $0.state] }
             let widths = (0..<6).map { column in table.map { $0[column].displaySafe.count }.max() ?? 0 }
             for line in table {
                 io.print(zip(line, widths).map { $0.displaySafe.padding(toLength: $1, withPad: " ", startingAt: 0) }
@@ -66,21 +79,8 @@ struct FleetRow: Encodable {
         // The later of the kiosk's start and the session's last change: who is there, since when.
         since = ISO8601DateFormatter().string(from: max(report.startedAt, fleet.since ?? report.startedAt))
         idleSeconds = max(0, Int(now.timeIntervalSince(report.lastKeyAt ?? report.startedAt)))
-        state = report.isOffline(at: now) ? "offline"
-            : fleet.lockedUntil.map { $0 > now } == true ? "locked out"
-            : report.handOffRunning ? "running the hand-off"
-            : fleet.account != nil ? "in use" : "idle"
+        state = StationStatus.of(fleet.facts, at: Moment(secondsSince1970: now.timeIntervalSince1970)).words
         version = report.version
         heartbeat = ISO8601DateFormatter().string(from: report.heartbeatAt)
-    }
-
-    /// `42s`, `5m`, `3h 20m`, `2d 4h`.
-    static func span(_ seconds: Int) -> String {
-        switch seconds {
-        case ..<60: "\(seconds)s"
-        case ..<3600: "\(seconds / 60)m"
-        case ..<86_400: "\(seconds / 3600)h \(seconds % 3600 / 60)m"
-        default: "\(seconds / 86_400)d \(seconds % 86_400 / 3600)h"
-        }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import Services
 import Store
 import SwitchboardCore
 
@@ -8,7 +9,7 @@ import SwitchboardCore
 /// who, what), filtered by station, account and time; `--follow` goes on
 /// with each new event as it commits, through the store's change watch.
 /// Only what the rules logged is shown, and of that no field that could
-/// hold a secret (`LogLine.shown`).
+/// hold a secret (`EventWording.shown`).
 struct LogCommand: IOCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
         commandName: "log",
@@ -108,39 +109,14 @@ enum LogTime {
 
 /// How an event reads.
 enum LogLine {
-    /// The detail fields shown: those the rules write, none of which is a
-    /// secret. Any other field (a future kind's) is left out.
-    static let shown: Set<String> = ["identity", "isNew", "conflict", "reason", "from", "change", "owner", "state", "previous", "accountRemoved", "given", "lockedUntil"]
-
     static func time(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         return formatter.string(from: date)
     }
 
-    /// Who: the account's name, else its id (an account since removed), else `-`.
-    static func who(_ entry: LogEntry) -> String {
-        entry.accountName ?? entry.account.map { "account \($0)" } ?? "-"
-    }
+    static func who(_ entry: LogEntry) -> String { EventWording.who(entry) }
 
-    /// What happened, in words.
-    static func what(_ entry: LogEntry) -> String {
-        let detail = entry.detail.filter { shown.contains($0.key) }
-        let identity = detail["identity"].map { " (\($0))" } ?? ""
-        switch entry.kind {
-        case "signIn": return "signed in\(identity)" + (detail["isNew"] == "true" ? ", new account" : "")
-        case "link": return "linked\(identity)"
-        case "switch": return "switched" + (detail["conflict"].map { " after a conflict over \($0)" } ?? "")
-        case "signOut": return "signed out" + (detail["reason"].map { " (\($0)\(detail["identity"].map { " \($0)" } ?? ""))" } ?? "")
-        case "disconnect": return "disconnected\(identity)" + (detail["accountRemoved"] == "true" ? ", account removed" : "")
-        case "merge": return "merged" + (detail["from"].map { " \($0) into this account" } ?? "")
-        case "ended": return "terminal closed, session ended"
-        case "wrongPIN": return "wrong \(detail["given"] ?? "PIN")" + (detail["lockedUntil"].map { ", locked out until \($0)" } ?? "")
-        case "pin": return "PIN \(detail["change"] ?? "changed")" + (detail["owner"].map { " (\($0))" } ?? "")
-        case "check": return "credentials\(identity): \(detail["previous"] ?? "?") → \(detail["state"] ?? "?")"
-        default:
-            return ([entry.kind] + detail.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: " ")
-        }
-    }
+    static func what(_ entry: LogEntry) -> String { EventWording.what(entry) }
 
     /// `TIME  SESSION  WHO  WHAT`, every field display-safe.
     static func text(_ entry: LogEntry) -> String {
@@ -168,7 +144,7 @@ enum LogLine {
             session = entry.session
             kind = entry.kind
             account = entry.account.map { Who(id: $0, name: entry.accountName) }
-            detail = entry.detail.filter { LogLine.shown.contains($0.key) }
+            detail = entry.detail.filter { EventWording.shown.contains($0.key) }
             text = LogLine.what(entry)
         }
     }

@@ -47,6 +47,21 @@ struct ChangeLogTests {
         #expect(throws: StoreError.self, "one reader follows a database") { try ChangeReader(fixture.database) }
     }
 
+    @Test("a session this process chose for, signed out by another, is news though the choice was not (an operator signing a kiosk out)", arguments: Engine.allCases)
+    func ownChoiceSignedOutElsewhere(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
+        let other = try fixture.reopen()
+        let reader = try ChangeReader(fixture.database)
+        try Sample.signIn([Sample.adaGitHub], into: fixture.database, session: here)
+        #expect(try reader.changes().isEmpty, "its own sign-in is not news here")
+        _ = try other.signOut(session: here)
+        let changes = try reader.changes()
+        guard case .status(let signedOut) = changes.first, changes.count == 1 else { Issue.record("no status change: \(changes)"); return }
+        #expect(signedOut.session == here && signedOut.current == .anonymous && signedOut.reason == .external)
+        // Known again: another look finds nothing.
+        #expect(try reader.changes().isEmpty)
+    }
+
     @Test("a disconnect is an accounts change and, for its session, a status change; a reader started later sees only what came after it", arguments: Engine.allCases)
     func startsAtTheEnd(_ engine: Engine) throws {
         let fixture = try Fixture(engine)

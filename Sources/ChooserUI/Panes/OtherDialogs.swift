@@ -57,35 +57,43 @@ enum DisconnectDialogView {
 /// Every key, from the same tables that dispatch them; scrolled with the
 /// arrows and the page keys when the terminal is too short for all of it.
 enum HelpOverlay {
-    private enum Line {
-        case key(String, String)
-        case title(String)
-        case blank
-    }
-
     /// The help's lines: the main keys, then the sign-in dialog's and the filter's.
-    private static func lines(_ state: AppState) -> [Line] {
-        var lines = state.listed(Bindings.main.bindings).map { Line.key($0.keyText, $0.help) }
+    private static func lines(_ state: AppState) -> [HelpPanel.Line] {
+        var lines = state.listed(Bindings.main.bindings).map { HelpPanel.Line.key($0.keyText, $0.help) }
         for (title, map) in [("Sign-in dialog", Bindings.waiting), ("Filter", Bindings.filter)] {
-            lines += [.blank, .title(title)] + state.listed(map.bindings).filter(\.inKeyBar).map { Line.key($0.keyText, $0.help) }
+            lines += [.blank, .title(title)] + state.listed(map.bindings).filter(\.inKeyBar).map { HelpPanel.Line.key($0.keyText, $0.help) }
         }
         return lines
     }
 
-    private static func size(_ state: AppState, lines: Int) -> Size {
-        Size(width: min(76, state.size.width - 4), height: min(state.size.height - 2, lines + 4))
-    }
-
     /// How many lines show at once: the frame, a blank row above and one below left out.
-    static func rowsShown(in state: AppState) -> Int { size(state, lines: lines(state).count).height - 4 }
+    static func rowsShown(in state: AppState) -> Int { HelpPanel.rowsShown(lines: lines(state).count, screen: state.size) }
 
     /// How far the help can scroll.
     static func maxScroll(in state: AppState) -> Int { max(0, lines(state).count - rowsShown(in: state)) }
 
     static func draw(_ state: AppState, scroll: Int, into buffer: inout Buffer) {
-        let theme = state.theme
-        let all = lines(state)
-        let inner = DialogFrame.draw(title: "Keys", size: size(state, lines: all.count), state: state, into: &buffer)
+        HelpPanel.draw(lines(state), scroll: scroll, theme: state.theme, screen: state.size, over: state.dialogArea, into: &buffer)
+    }
+}
+
+/// A help overlay's frame and lines, the chooser's and the board's.
+enum HelpPanel {
+    enum Line: Hashable {
+        case key(String, String)
+        case title(String)
+        case blank
+    }
+
+    private static func size(lines: Int, screen: Size) -> Size {
+        Size(width: min(76, screen.width - 4), height: min(screen.height - 2, lines + 4))
+    }
+
+    /// How many lines show at once: the frame, a blank row above and one below left out.
+    static func rowsShown(lines: Int, screen: Size) -> Int { size(lines: lines, screen: screen).height - 4 }
+
+    static func draw(_ all: [Line], scroll: Int, theme: Theme, screen: Size, over area: Rect, into buffer: inout Buffer) {
+        let inner = DialogFrame.draw(title: "Keys", size: size(lines: all.count, screen: screen), theme: theme, over: area, into: &buffer)
         let shown = max(0, inner.height - 2)
         let first = min(max(0, scroll), max(0, all.count - shown))
         for (row, line) in all.dropFirst(first).prefix(shown).enumerated() {

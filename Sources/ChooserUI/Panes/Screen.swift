@@ -39,9 +39,11 @@ public enum Screen {
 /// longest wording whose wrapped lines fit, so the size it needs shows
 /// however small the terminal is.
 enum TooSmall {
-    static func draw(_ state: AppState, into buffer: inout Buffer) {
+    static func draw(_ state: AppState, into buffer: inout Buffer) { draw(theme: state.theme, size: state.size, into: &buffer) }
+
+    static func draw(theme: Theme, size: Size, into buffer: inout Buffer) {
         let minimum = "\(ScreenLayout.minimum.width)×\(ScreenLayout.minimum.height)"
-        let current = "\(state.size.width)×\(state.size.height)"
+        let current = "\(size.width)×\(size.height)"
         let wordings: [[String]] = [
             ["Switchboard needs a terminal of at least \(minimum).", "This one is \(current): enlarge it to go on.", "q quits."],
             ["Needs at least \(minimum).", "This is \(current).", "q quits."],
@@ -49,7 +51,7 @@ enum TooSmall {
             ["Needs \(minimum)"],
             [minimum],
         ]
-        let width = state.size.width, height = state.size.height
+        let width = size.width, height = size.height
         let wrapped = wordings.map { wording in wording.map { DialogFrame.wrap($0, width: width) } }
         let chosen = wrapped.first { paragraphs in
             paragraphs.allSatisfy { lines in lines.allSatisfy { $0.displayWidth <= width } }
@@ -59,7 +61,7 @@ enum TooSmall {
         let top = max(0, (height - lines.count) / 2)
         for (row, (paragraph, line)) in lines.enumerated() {
             let x = max(0, (width - line.displayWidth) / 2)
-            buffer.write(line, x: x, y: top + row, style: paragraph == 0 ? state.theme[.statusWarning] : state.theme[.text])
+            buffer.write(line, x: x, y: top + row, style: paragraph == 0 ? theme[.statusWarning] : theme[.text])
         }
     }
 }

@@ -28,8 +28,12 @@ enum Toasts {
 enum DialogFrame {
     /// Draws the frame and returns the area inside it.
     static func draw(title: String, size wanted: Size, state: AppState, into buffer: inout Buffer) -> Rect {
-        let theme = state.theme
-        let rect = state.dialogArea.centered(wanted)
+        draw(title: title, size: wanted, theme: state.theme, over: state.dialogArea, into: &buffer)
+    }
+
+    /// Draws the frame centred in `area` in `theme` (the board's dialogs) and returns the area inside it.
+    static func draw(title: String, size wanted: Size, theme: Theme, over area: Rect, into buffer: inout Buffer) -> Rect {
+        let rect = area.centered(wanted)
         buffer.fill(rect, style: theme[.dialog])
         let inner = buffer.drawBox(rect, title: title, style: theme[.borderFocused], titleStyle: theme[.dialogTitle])
         return inner.inset(dx: 1, dy: 0)

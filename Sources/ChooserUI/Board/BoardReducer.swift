@@ -1,0 +1,261 @@
+import SwitchboardCore
+import TerminalUI
+
+/// What reaches the board: the terminal, the clock, the store.
+public enum BoardAction: Sendable {
+    /// A key, a mouse event or a resize.
+    case input(InputEvent)
+    /// The clock, once a second: idle times, countdowns and offline rows move on.
+    case tick(Moment)
+    /// The fleet as read after a change anywhere in it.
+    case loaded([BoardStation])
+    /// A station's recent events (`key` is `station/terminal`).
+    case eventsLoaded([BoardEvent], of: String)
+    /// The store's server went away (what went wrong) or came back (nil).
+    case storeOffline(String?)
+    /// The operator PIN was checked for `then`: refused with `problem`, or right (nil).
+    case pinChecked(digits: String, then: OperatorAction, problem: String?)
+    /// An operator action was done (`problem` nil) or refused.
+    case acted(OperatorAction, problem: String?)
+    case themeChanged(Theme)
+    /// Something for the operator to read in the top bar (a read that failed, a theme file's problem).
+    case notice(String, isError: Bool)
+    case terminate
+}
+
+/// What the board's loop does for the reducer.
+public enum BoardEffect: Hashable, Sendable {
+    /// Reads a station's recent events.
+    case loadEvents(station: String, terminal: String, session: String)
+    /// Checks the operator PIN before `then`.
+    case checkOperatorPIN(String, then: OperatorAction)
+    /// Does `action`, as the operator whose PIN this is.
+    case perform(OperatorAction, operatorPIN: String)
+    case nextTheme
+    case quit
+}
+
+extension BoardState {
+    /// The one place the board's state changes; pure, the time comes with the actions.
+    public mutating func reduce(_ action: BoardAction) -> [BoardEffect] {
+        var effects = apply(action)
+        // The detail pane follows the selection, and is read again after every change.
+        if let station = selectedStation, eventsOf != station.key || isStoreChange(action) {
+            if eventsOf != station.key { events = []; eventsOf = station.key }
+            effects.append(.loadEvents(station: station.station, terminal: station.terminal, session: station.session))
+        }
+        return effects
+    }
+
+    private func isStoreChange(_ action: BoardAction) -> Bool {
+        if case .loaded = action { return true }
+        return false
+    }
+
+    private mutating func apply(_ action: BoardAction) -> [BoardEffect] {
+        switch action {
+        case .input(.resize(let size)):
+            self.size = size
+            clamp()
+            return []
+        case .input(.key(let key)):
+            // A key keeps the operator PIN for another idle timeout.
+            if isUnlocked, let pin = operatorPIN { operatorPIN = (pin.digits, now.advanced(by: idleLimit.timeout)) }
+            return handle(key)
+        case .input(.mouse(let mouse)):
+            handle(mouse)
+            return []
+        case .tick(let moment):
+            now = moment
+            if let pin = operatorPIN, pin.until <= now { operatorPIN = nil }
+            if let message, message.until <= now { self.message = nil }
+            // A filter on a state, or an order by idle time or state, follows the clock.
+            if !filter.isEmpty || order != .station { refilter() }
+            return []
+        case .loaded(let rows):
+            setStations(rows)
+            return []
+        case .eventsLoaded(let events, let key):
+            if key == selectedKey { setEvents(events, of: key) }
+            return []
+        case .storeOffline(let detail):
+            storeOffline = detail
+            return []
+        case .pinChecked(let digits, let then, let problem):
+            guard case .pin = dialog else { return [] }
+            if let problem {
+                dialog = .pin(digits: "", then: then, problem: problem)
+                return []
+            }
+            operatorPIN = (digits, now.advanced(by: idleLimit.timeout))
+            dialog = .confirm(then)
+            return []
+        case .acted(let action, let problem):
+            if let problem {
+                say(problem, isError: true)
+                // A refused PIN is forgotten: it is asked again next time.
+                operatorPIN = nil
+            } else {
+                say(Self.done(action), isError: false)
+            }
+            return []
+        case .themeChanged(let theme):
+            self.theme = theme
+            return []
+        case .notice(let text, let isError):
+            say(text, isError: isError)
+            return []
+        case .terminate:
+            isRunning = false
+            return [.quit]
+        }
+    }
+
+    /// What the board says once an action is done.
+    static func done(_ action: OperatorAction) -> String {
+        switch action {
+        case .signOut(let session, let who): "Signed \(who) out of \(session)."
+        case .resetPIN(_, let name): "\(name)'s wrong PINs are cleared."
+        case .disconnect(_, let name): "\(name) is disconnected everywhere."
+        }
+    }
+
+    /// Shows `text` in the top bar for a few seconds.
+    public mutating func say(_ text: String, isError: Bool) {
+        message = (text.displaySafe, isError, now.advanced(by: 6))
+    }
+
+    private mutating func handle(_ key: Key) -> [BoardEffect] {
+        if let keys = dialogKeys {
+            guard let command = keys.command(for: key) else { return [] }
+            return dialogCommand(command, key: key)
+        }
+        guard let command = BoardBindings.main.command(for: key) else { return [] }
+        if let why = unavailable(command) {
+            say(why.reason, isError: true)
+            return []
+        }
+        return mainCommand(command)
+    }
+
+    private mutating func mainCommand(_ command: BoardCommand) -> [BoardEffect] {
+        let page = BoardLayout(size)?.rowsShown ?? 1
+        switch command {
+        case .up: move(to: selection - 1)
+        case .down: move(to: selection + 1)
+        case .pageUp: move(to: selection - page)
+        case .pageDown: move(to: selection + page)
+        case .top: move(to: 0)
+        case .bottom: move(to: visible.count - 1)
+        case .filter: isFiltering = true
+        case .clearFilter:
+            filter = ""
+            refilter()
+        case .sort:
+            order = order.next
+            refilter()
+        case .help: dialog = .help(scroll: 0)
+        case .theme: return [.nextTheme]
+        case .quit:
+            isRunning = false
+            return [.quit]
+        case .suspend: break  // the terminal suspends before the key reaches here
+        case .signOut, .resetPIN, .disconnect:
+            guard let action = operatorAction(command) else { return [] }
+            dialog = isUnlocked ? .confirm(action) : .pin(digits: "", then: action, problem: nil)
+        }
+        return []
+    }
+
+    /// The action `command` means at the selected station.
+    private func operatorAction(_ command: BoardCommand) -> OperatorAction? {
+        guard let station = selectedStation else { return nil }
+        switch command {
+        case .signOut: return .signOut(session: station.session, who: station.who)
+        case .resetPIN: return lockedAccount.map { .resetPIN($0.id, name: $0.name) }
+        case .disconnect: return station.active.map { .disconnect($0, name: station.who) }
+        default: return nil
+        }
+    }
+
+    private mutating func dialogCommand(_ command: DialogCommand, key: Key) -> [BoardEffect] {
+        switch dialog {
+        case .help(let scroll):
+            let shown = BoardHelp.rowsShown(in: self), most = max(0, BoardHelp.lines(self).count - shown)
+            switch command {
+            case .up: dialog = .help(scroll: max(0, scroll - 1))
+            case .down: dialog = .help(scroll: min(most, scroll + 1))
+            case .pageUp: dialog = .help(scroll: max(0, scroll - shown))
+            case .pageDown: dialog = .help(scroll: min(most, scroll + shown))
+            default: dialog = nil
+            }
+            return []
+        case .pin(let digits, let then, let problem):
+            switch command {
+            case .type:
+                guard case .character(let c) = key, c.isASCII, c.isNumber, digits.count < 32 else { return [] }
+                dialog = .pin(digits: digits + String(c), then: then, problem: problem)
+            case .erase:
+                dialog = .pin(digits: String(digits.dropLast()), then: then, problem: problem)
+            case .confirm:
+                guard !digits.isEmpty else { return [] }
+                if storeOffline != nil {
+                    dialog = .pin(digits: "", then: then, problem: Unavailable.offline.reason)
+                    return []
+                }
+                return [.checkOperatorPIN(digits, then: then)]
+            default:
+                dialog = nil
+            }
+            return []
+        case .confirm(let action):
+            dialog = nil
+            guard command == .confirm else { return [] }
+            guard let pin = operatorPIN, isUnlocked else {
+                dialog = .pin(digits: "", then: action, problem: nil)
+                return []
+            }
+            if storeOffline != nil {
+                say(Unavailable.offline.reason, isError: true)
+                return []
+            }
+            return [.perform(action, operatorPIN: pin.digits)]
+        case nil:
+            // The filter, typed into as the account list's is.
+            switch command {
+            case .type:
+                guard case .character(let c) = key, filter.utf8.count < AccountsPaneState.filterLimit else { return [] }
+                filter.append(c)
+                refilter()
+            case .erase:
+                if !filter.isEmpty { filter.removeLast() }
+                refilter()
+            case .cancel:
+                filter = ""
+                isFiltering = false
+                refilter()
+            case .confirm: isFiltering = false
+            case .up: move(to: selection - 1)
+            case .down: move(to: selection + 1)
+            default: break
+            }
+            return []
+        }
+    }
+
+    private mutating func move(to row: Int) {
+        selection = max(0, row)
+        clamp()
+    }
+
+    private mutating func handle(_ mouse: MouseEvent) {
+        guard dialog == nil, let layout = BoardLayout(size) else { return }
+        switch mouse.kind {
+        case .press:
+            if layout.rows.contains(x: mouse.x, y: mouse.y) { move(to: scroll + mouse.y - layout.rows.y) }
+        case .scrollUp: move(to: selection - 1)
+        case .scrollDown: move(to: selection + 1)
+        case .release: break
+        }
+    }
+}

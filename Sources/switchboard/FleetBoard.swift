@@ -1,0 +1,59 @@
+import ArgumentParser
+import ChooserApp
+import ChooserUI
+import CursesBackend
+import DeviceFlow
+import Foundation
+import Services
+import Store
+import SwitchboardCore
+import Synchronization
+import TerminalUI
+
+/// `switchboard fleet` on a terminal: the operator's board, full screen,
+/// live through the store's change watch, until the operator quits.
+@MainActor
+enum FleetBoard {
+    /// Opens the board on this terminal; `io` is the process's own.
+    static func open(options: CommonOptions, theme: String?, io: CommandIO) async throws {
+        var io = io
+        io.terminal = { TerminalIdentity.on(STDIN_FILENO) }
+        // The operator's own session: where their actions are logged from.
+        let session = try options.sessionKey(io)
+        let database: AppDatabase
+        do { database = try options.openDatabase(io, .readOnlyIfUnwritable, waitForServer: true) } catch {
+            throw io.fail(error.description, ExitStatus(error))
+        }
+        let configuration = try options.configuration(io)
+        let selection = ThemeSelection.chooser(flag: theme, configured: configuration.theme, environment: io.environment)
+        let providers = ProviderDirectory(configuration: configuration.providers, transport: URLSessionTransport(timeout: 15))
+        let received = Mutex<Int32?>(nil)
+        let terminal = CursesTerminal()
+        let colors = terminal.colors
+        var state = BoardState(
+            size: terminal.size, now: Moment.now(), theme: selection.theme.reduced(toColors: colors),
+            clock: LocalClock { TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: $0.secondsSince1970)) },
+            operatorSession: session.rawValue, idleLimit: (configuration.kiosk.idleTimeout, configuration.kiosk.countdown))
+        if let warning = selection.warning { state.say(warning, isError: true) }
+        let loop = BoardLoop(
+            state: state,
+            environment: BoardEnvironment(
+                database: database, providers: providers,
+                nextTheme: { current in
+                    let next = ThemeSelection.resolve(
+                        requested: Theme.builtInName(after: current), environment: [:], builtInText: BundledFiles.themeText)
+                    return (next.theme.reduced(toColors: colors), next.warning)
+                }),
+            render: { terminal.draw(BoardScreen.draw($0)) })
+        terminal.listen(
+            onEvent: { loop.send(.input($0)) },
+            onSignal: { signal in
+                received.withLock { $0 = $0 ?? signal }
+                loop.send(.terminate)
+            })
+        await loop.run()
+        terminal.stop()
+        await providers.shutdown()
+        if let signal = received.withLock({ $0 }) { throw ExitCode(128 + signal) }
+    }
+}

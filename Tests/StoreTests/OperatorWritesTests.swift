@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Store
+import SwitchboardCore
+
+/// What an operator does from the board: the operator PIN checked in the
+/// write's own transaction, and the operator's session in the log.
+@Suite("operator writes from the board")
+struct OperatorWritesTests {
+    let operatorSession = SessionKey(stored: "ops/pts/9")
+
+    @Test("a station's session signed out by the operator is logged there, naming the operator; a wrong PIN changes nothing but its count", arguments: Engine.allCases)
+    func signOut(_ engine: Engine) throws {
+        let fixture = try Fixture(engine), db = fixture.database
+        let ids = try Sample.signIn([Sample.adaGitHub], into: db, session: terminal1)
+        try db.setPIN("9753", for: .operatorPIN, proof: nil)
+        #expect(throws: StoreError.wrongPIN(PINOwner.operatorPIN.description, retryAt: nil)) {
+            try db.signOut(session: terminal1, byOperatorAt: operatorSession, operatorPIN: "1111")
+        }
+        #expect(try db.active(in: terminal1).id == ids[0])
+        #expect(try db.pinAttempts(of: .operatorPIN).failures == 1)
+        let change = try db.signOut(session: terminal1, byOperatorAt: operatorSession, operatorPIN: "9753")
+        #expect(change.previous.id == ids[0] && change.current == .anonymous && change.reason == .signedOut)
+        #expect(try db.active(in: terminal1) == .anonymous)
+        let last = try #require(try db.events(LogQuery(limit: 1)).last)
+        #expect(last.kind == "signOut" && last.session == terminal1.rawValue && last.account == ids[0].rawValue)
+        #expect(last.detail == ["operator": "ops/pts/9"])
+        // A right PIN clears the operator PIN's count, as everywhere.
+        #expect(try db.pinAttempts(of: .operatorPIN).failures == 0)
+    }
+
+    @Test("a reset of wrong PINs from the board is logged in the operator's session; with no operator PIN set, nothing happens", arguments: Engine.allCases)
+    func reset(_ engine: Engine) throws {
+        let fixture = try Fixture(engine), db = fixture.database
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: db, session: terminal1)
+        try db.setPIN("2468", for: .account(ids[0]), proof: nil)
+        #expect(throws: StoreError.pinNotSet(PINOwner.operatorPIN.description)) {
+            try db.resetPINAttempts(of: ids[0], operatorPIN: "9753", byOperatorAt: operatorSession)
+        }
+        try db.setPIN("9753", for: .operatorPIN, proof: nil)
+        _ = try? db.switchAccount(to: ids[0], session: terminal2, pin: .account("1111"))
+        #expect(try db.pinAttempts(of: .account(ids[0])).failures == 1)
+        let before = try db.events(LogQuery(limit: 1)).last?.id ?? 0
+        try db.resetPINAttempts(of: ids[0], operatorPIN: "9753", byOperatorAt: operatorSession)
+        #expect(try db.pinAttempts(of: .account(ids[0])).failures == 0)
+        let logged = try db.events(LogQuery(after: before, newest: false))
+        #expect(logged.map(\.kind) == ["pin"])
+        #expect(logged.first?.session == "ops/pts/9" && logged.first?.account == ids[0].rawValue)
+        #expect(logged.first?.detail == ["change": "wrong tries cleared", "owner": PINOwner.account(ids[0]).key, "operator": "ops/pts/9"])
+    }
+}

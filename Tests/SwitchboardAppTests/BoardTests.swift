@@ -1,0 +1,287 @@
+import Testing
+@testable import ChooserUI
+import SwitchboardCore
+import TerminalUI
+
+/// The operator's board as a reducer: rows, the clock, the filter, the
+/// selection, help, the mouse, and the operator PIN before every action.
+enum BoardFixture {
+    /// A whole minute, so the clock's texts are round.
+    static let now = Moment(secondsSince1970: 1_800_000_000)
+    static let ada = AccountID(rawValue: 1), grace = AccountID(rawValue: 2), linus = AccountID(rawValue: 3)
+
+    static func station(
+        _ name: String, _ terminal: String = "tty1", who: (AccountID, String)? = nil, idle: Double = 0, handOff: Bool = false,
+        heartbeatAgo: Double = 10, lockedFor: Double? = nil, since: Double = 3600
+    ) -> BoardStation {
+        BoardStation(
+            station: name, terminal: terminal, session: "\(name)/\(terminal)", active: who?.0, activeName: who?.1,
+            since: now.advanced(by: -since),
+            facts: StationStatus.Facts(
+                signedIn: who != nil, handOffRunning: handOff, offlineFrom: now.advanced(by: 90 - heartbeatAgo),
+                lockedUntil: lockedFor.map { now.advanced(by: $0) }, lastKey: now.advanced(by: -idle)),
+            version: "0.9.0", started: now.advanced(by: -7200), heartbeat: now.advanced(by: -heartbeatAgo))
+    }
+
+    /// Six stations in every state, given out of order.
+    static let fleet: [BoardStation] = [
+        station("lab-3", who: (grace, "Grace Hopper"), idle: 60, handOff: true, since: 1200),
+        station("lab-1", who: (ada, "Ada Lovelace"), idle: 180, since: 2400),
+        station("lab-1", "tty2", idle: 900, since: 3 * 86_400 + 60),
+        station("lab-4", heartbeatAgo: 200),
+        station("lab-5", lockedFor: 60),
+        station("lab-6", who: (linus, "Linus Torvalds"), idle: 125, since: 600),
+    ]
+
+    static func state(size: Size = Size(width: 100, height: 30), stations: [BoardStation] = fleet) -> BoardState {
+        var state = BoardState(
+            size: size, now: now, theme: .builtIn, clock: .fixed(0), operatorSession: "ops/pts/1", idleLimit: (timeout: 120, countdown: 15))
+        _ = state.reduce(.loaded(stations))
+        return state
+    }
+
+    @discardableResult
+    static func press(_ keys: Key..., on state: inout BoardState) -> [BoardEffect] {
+        keys.flatMap { state.reduce(.input(.key($0))) }
+    }
+
+    static func type(_ text: String, on state: inout BoardState) {
+        for character in text { _ = state.reduce(.input(.key(.character(character)))) }
+    }
+
+    static let events: [BoardEvent] = [
+        BoardEvent(id: 7, at: now.advanced(by: -2400), session: "lab-1/tty1", kind: "signIn", account: ada, who: "Ada Lovelace", what: "signed in (demo:ada)"),
+        BoardEvent(id: 9, at: now.advanced(by: -600), session: "lab-1/tty1", kind: "wrongPIN", account: grace, who: "Grace Hopper", what: "wrong account PIN"),
+        BoardEvent(id: 12, at: now.advanced(by: -60), session: "lab-1/tty2", kind: "signOut", account: linus, who: "Linus Torvalds",
+                   what: "signed out by the operator at ops/pts/1"),
+    ]
+}
+
+@Suite("the operator's board: its reducer")
+struct BoardReducerTests {
+    typealias F = BoardFixture
+
+    @Test("rows are sorted by station and terminal, each in its state, with who is there and the idle time")
+    func rows() {
+        let state = F.state()
+        let rows = state.visible.map { state.stations[$0] }
+        #expect(rows.map(\.key) == ["lab-1/tty1", "lab-1/tty2", "lab-3/tty1", "lab-4/tty1", "lab-5/tty1", "lab-6/tty1"])
+        #expect(rows.map { state.status($0).words } == ["in use", "idle", "running the hand-off", "offline", "locked out", "sign-out in 10s"])
+        #expect(rows.map(\.who) == ["Ada Lovelace", "Anonymous", "Grace Hopper", "Anonymous", "Anonymous", "Linus Torvalds"])
+        #expect(rows.map { StationStatus.span(state.idleSeconds($0)) } == ["3m", "15m", "1m", "0s", "0s", "2m"])
+        #expect(state.counts == (up: 5, inUse: 3, offline: 1))
+    }
+
+    @Test("the clock alone moves idle times, the countdown, a lock-out's end and a missed heartbeat: no read")
+    func ticks() {
+        var state = F.state()
+        // Heartbeats wake nobody: the loop reads once when the first station that was up would miss its third.
+        #expect(state.nextOfflineCheck == F.now.advanced(by: 80))
+        let effects = state.reduce(.tick(F.now.advanced(by: 81)))
+        #expect(effects.isEmpty)
+        let byKey = Dictionary(uniqueKeysWithValues: state.stations.map { ($0.key, state.status($0).words) })
+        // lab-1's heartbeat was 10 s ago, so 80 s more makes 90: offline one second later.
+        #expect(byKey["lab-1/tty1"] == "offline")
+        // A read that finds it beat no more leaves no check due for it.
+        _ = state.reduce(.loaded(F.fleet))
+        #expect(state.nextOfflineCheck == nil)
+        #expect(state.stations.filter { state.status($0) == .offline }.count == 6)
+        #expect(state.idleSeconds(state.stations[1]) == 900 + 81)
+        var earlier = F.state()
+        _ = earlier.reduce(.tick(F.now.advanced(by: 5)))
+        #expect(earlier.status(earlier.stations[5]).words == "sign-out in 5s")
+        _ = earlier.reduce(.tick(F.now.advanced(by: 11)))
+        // Past the countdown the kiosk signs out by itself; until it says so, the row is in use.
+        #expect(earlier.status(earlier.stations[5]).words == "in use")
+        #expect(earlier.status(earlier.stations[4]).words == "locked out")
+        _ = earlier.reduce(.tick(F.now.advanced(by: 61)))
+        #expect(earlier.status(earlier.stations[4]).words == "idle")
+    }
+
+    @Test("the selection stays on its station when rows come and go, and the detail pane is read for it after every change")
+    func selection() {
+        var state = F.state()
+        var effects = F.press(.down, .down, on: &state)
+        #expect(state.selectedStation?.key == "lab-3/tty1")
+        #expect(effects.last == .loadEvents(station: "lab-3", terminal: "tty1", session: "lab-3/tty1"))
+        _ = state.reduce(.eventsLoaded(F.events, of: "lab-3/tty1"))
+        #expect(state.events.count == 3)
+        // Events for a station no longer selected are dropped.
+        _ = state.reduce(.eventsLoaded([], of: "lab-1/tty1"))
+        #expect(state.events.count == 3)
+        effects = state.reduce(.loaded([F.station("lab-0")] + F.fleet))
+        #expect(state.selectedStation?.key == "lab-3/tty1" && state.selection == 3)
+        #expect(effects == [.loadEvents(station: "lab-3", terminal: "tty1", session: "lab-3/tty1")])
+        // Its row gone, the selection stays in range.
+        _ = state.reduce(.loaded(Array(F.fleet.prefix(2))))
+        #expect(state.selection == 1)
+        F.press(.end, on: &state)
+        #expect(state.selection == 1)
+        F.press(.home, on: &state)
+        #expect(state.selection == 0)
+    }
+
+    @Test("/ filters by station, terminal, person or state as typed; esc clears it")
+    func filter() {
+        var state = F.state()
+        F.press(.character("/"), on: &state)
+        #expect(state.isFiltering && state.keyBar.map(\.label).contains("keep filter"))
+        F.type("lab-1", on: &state)
+        #expect(state.visible.count == 2)
+        F.press(.backspace, .backspace, .backspace, .backspace, .backspace, on: &state)
+        F.type("GRACE", on: &state)
+        #expect(state.visible.map { state.stations[$0].key } == ["lab-3/tty1"])
+        F.press(.enter, on: &state)
+        #expect(!state.isFiltering && state.filter == "GRACE")
+        F.press(.escape, on: &state)
+        #expect(state.filter.isEmpty && state.visible.count == 6)
+        F.press(.character("/"), on: &state)
+        F.type("offline", on: &state)
+        #expect(state.visible.map { state.stations[$0].key } == ["lab-4/tty1"])
+        // A filter on a state follows the clock.
+        _ = state.reduce(.tick(F.now.advanced(by: 100)))
+        #expect(state.visible.count == 6)
+    }
+
+    @Test("s sorts by the longest idle, then by state with those needing the operator first, then by station again; the selection stays on its station")
+    func sort() {
+        var state = F.state()
+        F.press(.down, on: &state)
+        #expect(state.selectedStation?.key == "lab-1/tty2")
+        F.press(.character("s"), on: &state)
+        #expect(state.order == .idle)
+        #expect(state.visible.map { state.stations[$0].key } == ["lab-1/tty2", "lab-1/tty1", "lab-6/tty1", "lab-3/tty1", "lab-4/tty1", "lab-5/tty1"])
+        #expect(state.selection == 0 && state.selectedStation?.key == "lab-1/tty2")
+        F.press(.character("s"), on: &state)
+        #expect(state.visible.map { state.status(state.stations[$0]).words }
+            == ["offline", "locked out", "sign-out in 10s", "running the hand-off", "in use", "idle"])
+        F.press(.character("s"), on: &state)
+        #expect(state.order == .station && state.visible == Array(0..<6))
+    }
+
+    @Test("an operator action asks for the operator PIN, then asks first, then is done with it; the PIN is kept until the board is idle")
+    func operatorAction() {
+        var state = F.state()
+        let signOut = OperatorAction.signOut(session: "lab-1/tty1", who: "Ada Lovelace")
+        #expect(F.press(.character("o"), on: &state).isEmpty)
+        #expect(state.dialog == .pin(digits: "", then: signOut, problem: nil))
+        F.type("12a34", on: &state)
+        #expect(state.dialog == .pin(digits: "1234", then: signOut, problem: nil))
+        #expect(F.press(.enter, on: &state) == [.checkOperatorPIN("1234", then: signOut)])
+        _ = state.reduce(.pinChecked(digits: "1234", then: signOut, problem: "wrong operator PIN"))
+        #expect(state.dialog == .pin(digits: "", then: signOut, problem: "wrong operator PIN"))
+        #expect(!state.isUnlocked)
+        F.type("2468", on: &state)
+        F.press(.enter, on: &state)
+        _ = state.reduce(.pinChecked(digits: "2468", then: signOut, problem: nil))
+        #expect(state.dialog == .confirm(signOut) && state.isUnlocked)
+        #expect(F.press(.character("y"), on: &state) == [.perform(signOut, operatorPIN: "2468")])
+        #expect(state.dialog == nil)
+        _ = state.reduce(.acted(signOut, problem: nil))
+        #expect(state.message?.text == "Signed Ada Lovelace out of lab-1/tty1.")
+        // Kept: the next action asks only whether.
+        F.press(.down, .down, .character("x"), on: &state)
+        #expect(state.dialog == .confirm(.disconnect(F.grace, name: "Grace Hopper")))
+        F.press(.character("n"), on: &state)
+        #expect(state.dialog == nil)
+        // Forgotten once the board was idle for the stations' idle timeout.
+        _ = state.reduce(.tick(F.now.advanced(by: 121)))
+        #expect(!state.isUnlocked)
+        F.press(.character("r"), on: &state)
+        #expect(state.dialog == .pin(digits: "", then: .resetPIN(F.grace, name: "Grace Hopper"), problem: nil))
+        F.press(.escape, on: &state)
+        #expect(state.dialog == nil)
+    }
+
+    @Test("an action with nobody to act on says why and opens nothing; a locked-out station's reset is for the account its wrong PIN was for")
+    func unavailable() {
+        var state = F.state()
+        F.press(.down, .character("o"), on: &state)
+        #expect(state.dialog == nil && state.message?.text == "Nobody is signed in at this station.")
+        #expect(state.keyBar.first { $0.label == "sign out" }?.available == false)
+        F.press(.down, .down, .down, on: &state)
+        #expect(state.selectedStation?.key == "lab-5/tty1")
+        _ = state.reduce(.eventsLoaded(F.events, of: "lab-5/tty1"))
+        F.press(.character("r"), on: &state)
+        #expect(state.dialog == .pin(digits: "", then: .resetPIN(F.grace, name: "Grace Hopper"), problem: nil))
+        F.press(.escape, on: &state)
+        // With the store away, nothing is offered that writes to it.
+        _ = state.reduce(.storeOffline("connection refused"))
+        F.press(.home, .character("o"), on: &state)
+        #expect(state.dialog == nil && state.message?.text == Unavailable.offline.reason)
+        // A refused action forgets the PIN.
+        _ = state.reduce(.storeOffline(nil))
+        _ = state.reduce(.acted(.resetPIN(F.grace, name: "Grace Hopper"), problem: "the operator PIN is locked"))
+        #expect(state.message?.isError == true && !state.isUnlocked)
+    }
+
+    @Test("help opens on ?, scrolls, closes; a resize keeps the selection shown; a click selects a row; q quits")
+    func screen() throws {
+        var state = F.state(size: Size(width: 80, height: 24))
+        F.press(.character("?"), on: &state)
+        #expect(state.dialog == .help(scroll: 0))
+        F.press(.down, on: &state)
+        #expect(state.dialog == .help(scroll: 1))
+        F.press(.character("q"), on: &state)
+        #expect(state.dialog == nil && state.isRunning)
+        F.press(.end, on: &state)
+        _ = state.reduce(.input(.resize(Size(width: 60, height: 16))))
+        let layout = try #require(BoardLayout(state.size))
+        #expect(state.selection == 5 && state.scroll + layout.rowsShown > 5)
+        let rows = try #require(BoardLayout(Size(width: 80, height: 24))).rows
+        _ = state.reduce(.input(.resize(Size(width: 80, height: 24))))
+        F.press(.home, on: &state)
+        _ = state.reduce(.input(.mouse(MouseEvent(x: rows.x + 3, y: rows.y + 2, kind: .press))))
+        #expect(state.selectedStation?.key == "lab-3/tty1")
+        _ = state.reduce(.input(.mouse(MouseEvent(x: rows.x + 3, y: rows.y, kind: .scrollDown))))
+        #expect(state.selectedStation?.key == "lab-4/tty1")
+        #expect(F.press(.character("q"), on: &state) == [.quit] && !state.isRunning)
+    }
+}
+
+/// The board's panes as golden text.
+@Suite("the operator's board: snapshots")
+struct BoardSnapshotTests {
+    typealias F = BoardFixture
+    static let sizes = [Size(width: 80, height: 24), Size(width: 120, height: 40)]
+
+    static func selected(size: Size) -> BoardState {
+        var state = F.state(size: size)
+        _ = state.reduce(.eventsLoaded(F.events, of: "lab-1/tty1"))
+        return state
+    }
+
+    @Test("the board: every state, the first station's events", arguments: sizes)
+    func board(size: Size) {
+        Snapshot.check(BoardScreen.draw(Self.selected(size: size)), "board-\(size.width)x\(size.height)")
+    }
+
+    @Test("the board filtered, and at the smallest size")
+    func filtered() {
+        var state = Self.selected(size: Size(width: 60, height: 16))
+        F.press(.character("/"), on: &state)
+        F.type("lab-1", on: &state)
+        Snapshot.check(BoardScreen.draw(state), "board-filter-60x16")
+        F.type("x", on: &state)
+        Snapshot.check(BoardScreen.draw(state), "board-filter-empty-60x16")
+    }
+
+    @Test("the board's help, the operator PIN and the question before an action")
+    func dialogs() {
+        var state = Self.selected(size: Size(width: 80, height: 24))
+        F.press(.character("?"), on: &state)
+        Snapshot.check(BoardScreen.draw(state), "board-help-80x24")
+        F.press(.escape, .character("o"), on: &state)
+        F.type("12", on: &state)
+        Snapshot.check(BoardScreen.draw(state), "board-pin-80x24")
+        let signOut = OperatorAction.signOut(session: "lab-1/tty1", who: "Ada Lovelace")
+        _ = state.reduce(.pinChecked(digits: "12", then: signOut, problem: nil))
+        Snapshot.check(BoardScreen.draw(state), "board-confirm-80x24")
+    }
+
+    @Test("an empty fleet, and a terminal too small")
+    func empty() {
+        Snapshot.check(BoardScreen.draw(F.state(size: Size(width: 80, height: 24), stations: [])), "board-empty-80x24")
+        Snapshot.check(BoardScreen.draw(F.state(size: Size(width: 40, height: 10))), "board-too-small-40x10")
+    }
+}
