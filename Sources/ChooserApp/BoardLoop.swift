@@ -41,7 +41,7 @@ public final class BoardLoop {
     private let environment: BoardEnvironment
     private let render: @MainActor (BoardState) -> Void
     private var watch: (any ChangeWatch)?
-    private var renderScheduled = false
+    private lazy var frames = FrameRequests { [unowned self] in self.render(self.state) }
     private var readScheduled = false
     private var ticker: (any DispatchSourceTimer)?
     private var quitContinuation: CheckedContinuation<Void, Never>?
@@ -90,7 +90,7 @@ public final class BoardLoop {
     /// Handles one action: reduce, carry out the effects, ask for a frame.
     public func send(_ action: BoardAction) {
         reduce(action)
-        scheduleRender()
+        frames.request()
     }
 
     /// Reduces `action` and carries out its effects: the only way the state changes.
@@ -100,17 +100,7 @@ public final class BoardLoop {
 
     /// Draws now.
     public func flush() {
-        renderScheduled = false
-        render(state)
-    }
-
-    private func scheduleRender() {
-        guard !renderScheduled else { return }
-        renderScheduled = true
-        Task { @MainActor [weak self] in
-            guard let self, self.renderScheduled else { return }
-            self.flush()
-        }
+        frames.drawNow()
     }
 
     /// Once a second, on the second: idle times and countdowns move on with

@@ -18,7 +18,7 @@ public final class ChooserLoop {
     private(set) var environment: ChooserEnvironment
     private let render: @MainActor (AppState) -> Void
     private var subscriptions: [Subscription] = []
-    private var renderScheduled = false
+    private lazy var frames = FrameRequests { [unowned self] in self.render(self.state) }
     private var reloadScheduled = false
     private var ticker: Task<Void, Never>?
     private var toastTimer: Task<Void, Never>?
@@ -79,7 +79,7 @@ public final class ChooserLoop {
         reduce(action)
         readWantedRows()
         scheduleTimers()
-        scheduleRender()
+        frames.request()
     }
 
     /// Reduces `action` and carries out its effects: the only way the state changes.
@@ -89,17 +89,7 @@ public final class ChooserLoop {
 
     /// Draws now if anything changed since the last frame.
     public func flush() {
-        renderScheduled = false
-        render(state)
-    }
-
-    private func scheduleRender() {
-        guard !renderScheduled else { return }
-        renderScheduled = true
-        Task { @MainActor [weak self] in
-            guard let self, self.renderScheduled else { return }
-            self.flush()
-        }
+        frames.drawNow()
     }
 
     // MARK: Timers: a tick per second while a countdown shows, one wake-up per toast.
