@@ -214,6 +214,13 @@ public final class BoardLoop {
             } catch {
                 reduce(.notice("Reading the events failed: \(error)", isError: true))
             }
+        case .loadIdentities(let account, let name, let station):
+            do {
+                let identities = try database.account(account)?.identities ?? []
+                send(.identitiesLoaded(identities, name: name, station: station))
+            } catch {
+                reduce(.notice("Reading \(name)'s identities failed: \(error)", isError: true))
+            }
         case .checkOperatorPIN(let digits, let then):
             // Off the main actor: the PIN's hash takes a moment.
             let now = Date(timeIntervalSince1970: environment.now().secondsSince1970)
@@ -247,6 +254,7 @@ public final class BoardLoop {
         let now = Date(timeIntervalSince1970: environment.now().secondsSince1970)
         Task { [weak self] in
             let problem: String?
+            var aside: String?
             do throws(StoreError) {
                 switch action {
                 case .signOut(let session, _):
@@ -254,20 +262,17 @@ public final class BoardLoop {
                         session: SessionKey(stored: session), byOperatorAt: operatorSession, operatorPIN: pin, at: now)
                 case .resetPIN(let account, _):
                     try environment.database.resetPINAttempts(of: account, operatorPIN: pin, byOperatorAt: operatorSession, at: now)
-                case .disconnect(let account, _):
-                    // Every identity of the person, each with the operator PIN, as `disconnect --operator-pin` would.
-                    try environment.database.checkOperatorPIN(pin, at: now)
-                    let identities = try environment.database.account(account)?.identities ?? []
+                case .disconnect(let identity, _, _):
+                    // One identity, in one transaction that checks the operator PIN, then revoked at its provider.
                     let disconnect = Disconnect(database: environment.database, providers: environment.providers, bus: nil)
-                    for identity in identities {
-                        _ = try await disconnect.run(identity.identity, session: operatorSession, pin: .operatorPIN(pin), at: now)
-                    }
+                    let (_, revocation) = try await disconnect.run(identity.identity, byOperatorAt: operatorSession, operatorPIN: pin, at: now)
+                    aside = revocation.sentence(provider: identity.provider)
                 }
                 problem = nil
             } catch {
                 problem = Self.sentence(error.description)
             }
-            self?.send(.acted(action, problem: problem))
+            self?.send(.acted(action, problem: problem, aside: aside))
             // This process's own write wakes no watch of its own on every engine: read now.
             self?.readFleet()
         }

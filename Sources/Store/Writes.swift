@@ -173,30 +173,37 @@ extension AppDatabase {
     /// them at the provider.
     public func disconnect(_ identity: Identity, session: SessionKey, pin: PINProof? = nil, at date: Date = Date()) throws(StoreError) -> DisconnectResult {
         let outcome: Result<DisconnectResult, StoreError> = try write { db in
-            let previous = try Self.active(db, session: session)
-            guard let owner = try Rows.identity(identity, db: db)?.account else {
-                throw StoreError.identityNotFound(identity.description)
-            }
-            if let refusal = try Self.admit(owner, proof: pin, db: db, at: date, rounds: pinRounds) { return .failure(refusal) }
-            let forgotten = try Rows.tokens(of: identity, db: db)
-            try db.execute("DELETE FROM identity WHERE provider = $1 AND subject = $2", identity.key)
-            let remaining = try db.value("SELECT count(*) FROM identity WHERE accountId = $1", [owner.rawValue], as: Int.self) ?? 0
-            var signedOut: [UserStatusChanged] = []
-            if remaining == 0 {
-                // Every other session acting as the account is told, not silently emptied.
-                signedOut = try Self.signOutSessions(
-                    of: owner, except: session, reason: .disconnected(identity), db: db, at: date)
-                try db.execute("DELETE FROM account WHERE id = $1", [owner.rawValue])
-            }
-            try Self.log("disconnect", session: session, account: owner,
-                         ["identity": identity.description, "accountRemoved": String(remaining == 0)], db: db, at: date)
-            let change = UserStatusChanged(
-                session: session, previous: previous, current: try Self.active(db, session: session),
-                reason: .disconnected(identity))
-            return .success(DisconnectResult(
-                identity: identity, owner: owner, change: change, accountRemoved: remaining == 0, signedOut: signedOut, forgotten: forgotten))
+            try Self.disconnect(identity, session: session, admission: .proof(pin), detail: [:], db: db, at: date, rounds: pinRounds)
         }
         return try outcome.get()
+    }
+
+    /// `disconnect`'s rule inside a write; `detail` goes into its event beside the identity.
+    static func disconnect(
+        _ identity: Identity, session: SessionKey, admission: Admission, detail: [String: String], db: any SQLConnection, at date: Date, rounds: Int
+    ) throws -> Result<DisconnectResult, StoreError> {
+        let previous = try active(db, session: session)
+        guard let owner = try Rows.identity(identity, db: db)?.account else {
+            throw StoreError.identityNotFound(identity.description)
+        }
+        if case .proof(let proof) = admission, let refusal = try admit(owner, proof: proof, db: db, at: date, rounds: rounds) {
+            return .failure(refusal)
+        }
+        let forgotten = try Rows.tokens(of: identity, db: db)
+        try db.execute("DELETE FROM identity WHERE provider = $1 AND subject = $2", identity.key)
+        let remaining = try db.value("SELECT count(*) FROM identity WHERE accountId = $1", [owner.rawValue], as: Int.self) ?? 0
+        var signedOut: [UserStatusChanged] = []
+        if remaining == 0 {
+            // Every other session acting as the account is told, not silently emptied.
+            signedOut = try signOutSessions(of: owner, except: session, reason: .disconnected(identity), db: db, at: date)
+            try db.execute("DELETE FROM account WHERE id = $1", [owner.rawValue])
+        }
+        try log("disconnect", session: session, account: owner,
+                detail.merging(["identity": identity.description, "accountRemoved": String(remaining == 0)]) { $1 }, db: db, at: date)
+        let change = UserStatusChanged(
+            session: session, previous: previous, current: try active(db, session: session), reason: .disconnected(identity))
+        return .success(DisconnectResult(
+            identity: identity, owner: owner, change: change, accountRemoved: remaining == 0, signedOut: signedOut, forgotten: forgotten))
     }
 
     /// Lets `session` use `account`'s tokens: always where it is the active

@@ -96,4 +96,8 @@ public struct LinkedIdentity: Hashable, Sendable, Codable {
     }
 
     public var provider: ProviderID { identity.provider }
+
+    /// Which identity it is, as people tell it from the others: its email,
+    /// else its name, else its subject.
+    public var label: String { email ?? displayName ?? identity.subject }
 }

@@ -49,4 +49,29 @@ struct OperatorWritesTests {
         #expect(logged.first?.session == "ops/pts/9" && logged.first?.account == ids[0].rawValue)
         #expect(logged.first?.detail == ["change": "wrong tries cleared", "owner": PINOwner.account(ids[0]).key, "operator": "ops/pts/9"])
     }
+
+    @Test("an identity disconnected by the operator takes the operator PIN even for an account with none, in the same transaction; it is logged in the operator's session; the account keeps its other identities", arguments: Engine.allCases)
+    func disconnect(_ engine: Engine) throws {
+        let fixture = try Fixture(engine), db = fixture.database
+        let ids = try Sample.signIn([Sample.adaGitHub], into: db, session: terminal1)
+        _ = try db.signIn(Sample.adaGoogle, mode: .link, session: terminal1)
+        #expect(throws: StoreError.pinNotSet(PINOwner.operatorPIN.description)) {
+            try db.disconnect(Sample.adaGitHub.identity, byOperatorAt: operatorSession, operatorPIN: "9753")
+        }
+        try db.setPIN("9753", for: .operatorPIN, proof: nil)
+        let eventsBefore = try db.events(LogQuery(limit: 100))
+        #expect(throws: StoreError.wrongPIN(PINOwner.operatorPIN.description, retryAt: nil)) {
+            try db.disconnect(Sample.adaGitHub.identity, byOperatorAt: operatorSession, operatorPIN: "1111")
+        }
+        #expect(try db.pinAttempts(of: .operatorPIN).failures == 1)
+        #expect(try db.account(ids[0])?.identities.count == 2, "a wrong operator PIN changes nothing but its own count")
+        #expect(try db.events(LogQuery(limit: 100)) == eventsBefore)
+        let result = try db.disconnect(Sample.adaGitHub.identity, byOperatorAt: operatorSession, operatorPIN: "9753")
+        #expect(result.owner == ids[0] && !result.accountRemoved)
+        #expect(try db.account(ids[0])?.identities.map(\.identity) == [Sample.adaGoogle.identity])
+        #expect(try db.active(in: terminal1).id == ids[0], "the account, and who acts as it, stay")
+        let last = try #require(try db.events(LogQuery(limit: 1)).last)
+        #expect(last.kind == "disconnect" && last.session == "ops/pts/9" && last.account == ids[0].rawValue)
+        #expect(last.detail == ["identity": Sample.adaGitHub.identity.description, "accountRemoved": "false", "operator": "ops/pts/9"])
+    }
 }

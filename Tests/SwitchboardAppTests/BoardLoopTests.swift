@@ -1,4 +1,5 @@
 import Foundation
+import Services
 import Store
 import Testing
 import TestSupport
@@ -53,16 +54,19 @@ struct BoardLoopTests {
             #expect(loop.state.message?.text == "Signed Ada Lovelace out of lab-1/tty1.")
             try await waitUntil("the detail pane says so") { loop.state.events.contains { $0.what == "signed out by the operator at ops/pts/9" } }
 
-            // Disconnect Grace everywhere: the PIN is kept, so only the question.
+            // Disconnect Grace's one identity everywhere: nothing to choose, and the PIN is kept, so only the question.
             loop.send(.input(.key(.down)))
+            let graceID = try #require(loop.state.stations.last?.active)
+            let grace = try #require(try database.account(graceID)?.identities.first)
             loop.send(.input(.key(.character("x"))))
-            #expect(loop.state.dialog == .confirm(.disconnect(try #require(loop.state.stations.last?.active), name: "Grace Hopper")))
+            #expect(loop.state.dialog == .confirm(.disconnect(grace, name: "Grace Hopper", isLast: true)))
             loop.send(.input(.key(.character("y"))))
             try await waitUntil("Grace gone") { loop.state.message?.text.contains("disconnected") == true || loop.state.message?.isError == true }
             #expect(loop.state.stations.last?.active == nil)
-            #expect(loop.state.message?.text == "Grace Hopper is disconnected everywhere.", "\(String(describing: loop.state.message))")
+            #expect(loop.state.message?.text.hasPrefix("Grace Hopper's demo identity is disconnected everywhere.") == true, "\(String(describing: loop.state.message))")
             #expect(try database.accounts().map(\.name) == ["Ada Lovelace"])
             let disconnected = try database.events(LogQuery(limit: 10)).filter { $0.kind == "disconnect" }
+            #expect(disconnected.map { EventWording.what($0) } == ["disconnected (\(grace.identity)), account removed by the operator at ops/pts/9"])
             #expect(disconnected.map(\.session) == ["ops/pts/9"])
         }
     }

@@ -180,8 +180,8 @@ struct BoardReducerTests {
         _ = state.reduce(.acted(signOut, problem: nil))
         #expect(state.message?.text == "Signed Ada Lovelace out of lab-1/tty1.")
         // Kept: the next action asks only whether.
-        F.press(.down, .down, .character("x"), on: &state)
-        #expect(state.dialog == .confirm(.disconnect(F.grace, name: "Grace Hopper")))
+        F.press(.down, .down, .character("r"), on: &state)
+        #expect(state.dialog == .confirm(.resetPIN(F.grace, name: "Grace Hopper")))
         F.press(.character("n"), on: &state)
         #expect(state.dialog == nil)
         // Forgotten once the board was idle for the stations' idle timeout.
@@ -191,6 +191,47 @@ struct BoardReducerTests {
         #expect(state.dialog == .pin(digits: "", then: .resetPIN(F.grace, name: "Grace Hopper"), problem: nil))
         F.press(.escape, on: &state)
         #expect(state.dialog == nil)
+    }
+
+    @Test("x reads the person's identities and asks which one to disconnect (none to choose when there is one); each asks first, with the PIN kept")
+    func disconnectAnIdentity() {
+        var state = F.state()
+        let github = LinkedIdentity(identity: Identity(provider: "github", subject: "1815"), email: "ada@example.org")
+        let demo = LinkedIdentity(identity: Identity(provider: "demo", subject: "ada"), displayName: "Ada Lovelace")
+        #expect(F.press(.character("x"), on: &state) == [.loadIdentities(F.ada, name: "Ada Lovelace", station: "lab-1/tty1")])
+        #expect(state.dialog == nil)
+        _ = state.reduce(.identitiesLoaded([github, demo], name: "Ada Lovelace", station: "lab-1/tty1"))
+        #expect(state.dialog == .chooseIdentity(name: "Ada Lovelace", identities: [github, demo], selection: 0))
+        #expect(state.keyBar.map(\.label) == ["choose", "back"])
+        F.press(.down, .down, on: &state)
+        #expect(state.dialog == .chooseIdentity(name: "Ada Lovelace", identities: [github, demo], selection: 1))
+        F.press(.enter, on: &state)
+        let action = OperatorAction.disconnect(demo, name: "Ada Lovelace", isLast: false)
+        #expect(state.dialog == .pin(digits: "", then: action, problem: nil))
+        #expect(action.question == "Disconnect Ada Lovelace's demo identity (demo:ada) everywhere?")
+        #expect(action.consequence.hasSuffix("The account keeps its other identities."))
+        F.type("2468", on: &state)
+        #expect(F.press(.enter, on: &state) == [.checkOperatorPIN("2468", then: action)])
+        _ = state.reduce(.pinChecked(digits: "2468", then: action, problem: nil))
+        #expect(F.press(.character("y"), on: &state) == [.perform(action, operatorPIN: "2468")])
+        _ = state.reduce(.acted(action, problem: nil, aside: "demo.test revoked its access."))
+        #expect(state.message?.text == "Ada Lovelace's demo identity is disconnected everywhere. demo.test revoked its access.")
+
+        // One identity: nothing to choose, only the question (the PIN is kept), which says the account goes too.
+        F.press(.down, .down, on: &state)
+        #expect(F.press(.character("x"), on: &state) == [.loadIdentities(F.grace, name: "Grace Hopper", station: "lab-3/tty1")])
+        let grace = LinkedIdentity(identity: Identity(provider: "demo", subject: "grace"), email: "grace@example.org")
+        _ = state.reduce(.identitiesLoaded([grace], name: "Grace Hopper", station: "lab-3/tty1"))
+        #expect(state.dialog == .confirm(.disconnect(grace, name: "Grace Hopper", isLast: true)))
+        #expect(OperatorAction.disconnect(grace, name: "Grace Hopper", isLast: true).consequence.contains("the account goes too"))
+        F.press(.escape, on: &state)
+        // Identities read for a station no longer selected, or an account already gone, open nothing.
+        F.press(.up, on: &state)
+        _ = state.reduce(.identitiesLoaded([grace], name: "Grace Hopper", station: "lab-3/tty1"))
+        #expect(state.dialog == nil)
+        F.press(.down, on: &state)
+        _ = state.reduce(.identitiesLoaded([], name: "Grace Hopper", station: "lab-3/tty1"))
+        #expect(state.dialog == nil && state.message?.text == "Grace Hopper has no identity left to disconnect.")
     }
 
     @Test("an action with nobody to act on says why and opens nothing; a locked-out station's reset is for the account its wrong PIN was for")
@@ -266,7 +307,7 @@ struct BoardSnapshotTests {
         Snapshot.check(BoardScreen.draw(state), "board-filter-empty-60x16")
     }
 
-    @Test("the board's help, the operator PIN and the question before an action")
+    @Test("the board's help, the operator PIN, the identity to disconnect and the question before an action")
     func dialogs() {
         var state = Self.selected(size: Size(width: 80, height: 24))
         F.press(.character("?"), on: &state)
@@ -277,6 +318,16 @@ struct BoardSnapshotTests {
         let signOut = OperatorAction.signOut(session: "lab-1/tty1", who: "Ada Lovelace")
         _ = state.reduce(.pinChecked(digits: "12", then: signOut, problem: nil))
         Snapshot.check(BoardScreen.draw(state), "board-confirm-80x24")
+        F.press(.escape, on: &state)
+        let identities = [
+            LinkedIdentity(identity: Identity(provider: "github", subject: "1815"), email: "ada@example.org"),
+            LinkedIdentity(identity: Identity(provider: "demo", subject: "ada"), displayName: "Ada Lovelace"),
+        ]
+        _ = state.reduce(.identitiesLoaded(identities, name: "Ada Lovelace", station: "lab-1/tty1"))
+        F.press(.down, on: &state)
+        Snapshot.check(BoardScreen.draw(state), "board-choose-identity-80x24")
+        F.press(.enter, on: &state)
+        Snapshot.check(BoardScreen.draw(state), "board-confirm-disconnect-80x24")
     }
 
     @Test("an empty fleet, and a terminal too small")

@@ -9,7 +9,7 @@ public enum BoardBindings {
         KeyBinding([.character("s")], .sort, label: "sort", help: "Sort by station, longest idle, or state (offline first)"),
         KeyBinding([.character("o")], .signOut, label: "sign out", help: "Sign the station's session out (operator PIN, asks first)"),
         KeyBinding([.character("r")], .resetPIN, label: "reset PIN", help: "Clear the wrong PINs of the person there (operator PIN)"),
-        KeyBinding([.character("x")], .disconnect, label: "disconnect", help: "Disconnect the person there everywhere (operator PIN)"),
+        KeyBinding([.character("x")], .disconnect, label: "disconnect", help: "Disconnect one identity of theirs everywhere (operator PIN)"),
         KeyBinding([.character("t")], .theme, label: "theme", help: "Cycle colour themes"),
         KeyBinding([.character("?")], .help, label: "help", help: "Show this help"),
         KeyBinding([.character("q"), .control("c"), .control("\\")], .quit, label: "quit", help: "Quit"),
@@ -29,6 +29,14 @@ public enum BoardBindings {
         KeyBinding([.character("n"), .escape], .cancel, label: "no", help: "Back to the board"),
     ])
 
+    /// Choosing the identity to disconnect.
+    public static let chooseIdentity = KeyMap<DialogCommand>([
+        KeyBinding([.enter], .confirm, label: "choose", help: "Disconnect the identity selected (asks first)"),
+        KeyBinding([.up, .character("k")], .up, label: "up", help: "Move up", inKeyBar: false),
+        KeyBinding([.down, .character("j")], .down, label: "down", help: "Move down", inKeyBar: false),
+        KeyBinding([.escape, .character("n")], .cancel, label: "back", help: "Back to the board"),
+    ])
+
     /// The operator PIN: digits are typed into it.
     public static let pin = KeyMap<DialogCommand>([
         KeyBinding([.enter], .confirm, label: "unlock", help: "Check the operator PIN"),
@@ -44,6 +52,7 @@ extension BoardState {
         case .help: return Bindings.help
         case .pin: return BoardBindings.pin
         case .confirm: return BoardBindings.confirm
+        case .chooseIdentity: return BoardBindings.chooseIdentity
         case nil: return isFiltering ? Bindings.filter : nil
         }
     }

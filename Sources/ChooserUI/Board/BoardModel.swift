@@ -77,15 +77,17 @@ public enum OperatorAction: Hashable, Sendable {
     case signOut(session: String, who: String)
     /// Clears the wrong-PIN count of the account (the one locked out, or the one active).
     case resetPIN(AccountID, name: String)
-    /// Disconnects the person's identities everywhere: every session acting as them is signed out.
-    case disconnect(AccountID, name: String)
+    /// Disconnects one identity of `name`'s account everywhere; `isLast`
+    /// when it is the account's only one, which then goes too, every
+    /// session acting as it signed out.
+    case disconnect(LinkedIdentity, name: String, isLast: Bool)
 
     /// The question the confirmation asks.
     public var question: String {
         switch self {
         case .signOut(let session, let who): "Sign \(who) out of \(session)?"
         case .resetPIN(_, let name): "Clear \(name)'s count of wrong PINs?"
-        case .disconnect(_, let name): "Disconnect \(name) everywhere?"
+        case .disconnect(let identity, let name, _): "Disconnect \(name)'s \(identity.provider.rawValue) identity (\(identity.identity)) everywhere?"
         }
     }
 
@@ -94,7 +96,10 @@ public enum OperatorAction: Hashable, Sendable {
         switch self {
         case .signOut: "The station goes back to its first screen and its hand-off command is ended."
         case .resetPIN: "Their PIN can be tried again at once, at every station."
-        case .disconnect: "Every identity of the account is forgotten and every session acting as it is signed out; the provider is asked to revoke the tokens."
+        case .disconnect(_, _, let isLast):
+            "The provider is asked to revoke its tokens and every station forgets it. "
+                + (isLast ? "It is the account's only identity: the account goes too, and every session acting as it is signed out."
+                    : "The account keeps its other identities.")
         }
     }
 }
@@ -107,6 +112,8 @@ public enum BoardDialog: Hashable, Sendable {
     case pin(digits: String, then: OperatorAction, problem: String?)
     /// Asks before `action` is done.
     case confirm(OperatorAction)
+    /// Which identity of `name`'s account to disconnect.
+    case chooseIdentity(name: String, identities: [LinkedIdentity], selection: Int)
 }
 
 /// What the board does with a key on its main screen.

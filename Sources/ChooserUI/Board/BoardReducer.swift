@@ -15,8 +15,11 @@ public enum BoardAction: Sendable {
     case storeOffline(String?)
     /// The operator PIN was checked for `then`: refused with `problem`, or right (nil).
     case pinChecked(digits: String, then: OperatorAction, problem: String?)
-    /// An operator action was done (`problem` nil) or refused.
-    case acted(OperatorAction, problem: String?)
+    /// The identities of `name`'s account, read for a disconnect at the station `key`.
+    case identitiesLoaded([LinkedIdentity], name: String, station: String)
+    /// An operator action was done (`problem` nil) or refused; `aside` is
+    /// what else the operator should know (a provider that would not revoke).
+    case acted(OperatorAction, problem: String?, aside: String? = nil)
     case themeChanged(Theme)
     /// Something for the operator to read in the top bar (a read that failed, a theme file's problem).
     case notice(String, isError: Bool)
@@ -27,6 +30,8 @@ public enum BoardAction: Sendable {
 public enum BoardEffect: Hashable, Sendable {
     /// Reads a station's recent events.
     case loadEvents(station: String, terminal: String, session: String)
+    /// Reads an account's identities, to choose the one to disconnect.
+    case loadIdentities(AccountID, name: String, station: String)
     /// Checks the operator PIN before `then`.
     case checkOperatorPIN(String, then: OperatorAction)
     /// Does `action`, as the operator whose PIN this is.
@@ -90,13 +95,22 @@ extension BoardState {
             operatorPIN = (digits, now.advanced(by: idleLimit.timeout))
             dialog = .confirm(then)
             return []
-        case .acted(let action, let problem):
+        case .identitiesLoaded(let identities, let name, let key):
+            // The selection may have moved on while they were read.
+            guard dialog == nil, key == selectedKey else { return [] }
+            switch identities.count {
+            case 0: say("\(name) has no identity left to disconnect.", isError: true)
+            case 1: ask(.disconnect(identities[0], name: name, isLast: true))
+            default: dialog = .chooseIdentity(name: name, identities: identities, selection: 0)
+            }
+            return []
+        case .acted(let action, let problem, let aside):
             if let problem {
                 say(problem, isError: true)
                 // A refused PIN is forgotten: it is asked again next time.
                 operatorPIN = nil
             } else {
-                say(Self.done(action), isError: false)
+                say(Self.done(action) + (aside.map { " " + $0 } ?? ""), isError: false)
             }
             return []
         case .themeChanged(let theme):
@@ -116,7 +130,7 @@ extension BoardState {
         switch action {
         case .signOut(let session, let who): "Signed \(who) out of \(session)."
         case .resetPIN(_, let name): "\(name)'s wrong PINs are cleared."
-        case .disconnect(_, let name): "\(name) is disconnected everywhere."
+        case .disconnect(let identity, let name, _): "\(name)'s \(identity.provider.rawValue) identity is disconnected everywhere."
         }
     }
 
@@ -160,22 +174,21 @@ extension BoardState {
             isRunning = false
             return [.quit]
         case .suspend: break  // the terminal suspends before the key reaches here
-        case .signOut, .resetPIN, .disconnect:
-            guard let action = operatorAction(command) else { return [] }
-            dialog = isUnlocked ? .confirm(action) : .pin(digits: "", then: action, problem: nil)
+        case .signOut:
+            if let station = selectedStation { ask(.signOut(session: station.session, who: station.who)) }
+        case .resetPIN:
+            if let account = lockedAccount { ask(.resetPIN(account.id, name: account.name)) }
+        case .disconnect:
+            // Which identity is chosen from the account's, read first.
+            guard let station = selectedStation, let account = station.active else { return [] }
+            return [.loadIdentities(account, name: station.who, station: station.key)]
         }
         return []
     }
 
-    /// The action `command` means at the selected station.
-    private func operatorAction(_ command: BoardCommand) -> OperatorAction? {
-        guard let station = selectedStation else { return nil }
-        switch command {
-        case .signOut: return .signOut(session: station.session, who: station.who)
-        case .resetPIN: return lockedAccount.map { .resetPIN($0.id, name: $0.name) }
-        case .disconnect: return station.active.map { .disconnect($0, name: station.who) }
-        default: return nil
-        }
+    /// Asks for the operator PIN unless it is kept, then whether to do `action`.
+    private mutating func ask(_ action: OperatorAction) {
+        dialog = isUnlocked ? .confirm(action) : .pin(digits: "", then: action, problem: nil)
     }
 
     private mutating func dialogCommand(_ command: DialogCommand, key: Key) -> [BoardEffect] {
@@ -206,6 +219,18 @@ extension BoardState {
                 return [.checkOperatorPIN(digits, then: then)]
             default:
                 dialog = nil
+            }
+            return []
+        case .chooseIdentity(let name, let identities, let selection):
+            switch command {
+            case .up: dialog = .chooseIdentity(name: name, identities: identities, selection: max(0, selection - 1))
+            case .down: dialog = .chooseIdentity(name: name, identities: identities, selection: min(identities.count - 1, selection + 1))
+            case .confirm:
+                dialog = nil
+                if identities.indices.contains(selection) {
+                    ask(.disconnect(identities[selection], name: name, isLast: identities.count == 1))
+                }
+            default: dialog = nil
             }
             return []
         case .confirm(let action):

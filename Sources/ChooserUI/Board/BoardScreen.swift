@@ -52,6 +52,8 @@ public enum BoardScreen {
         case .help(let scroll): BoardHelp.draw(state, scroll: scroll, into: &buffer)
         case .pin(let digits, let then, let problem): BoardDialogs.drawPIN(digits: digits, then: then, problem: problem, state: state, into: &buffer)
         case .confirm(let action): BoardDialogs.drawConfirm(action, state: state, into: &buffer)
+        case .chooseIdentity(let name, let identities, let selection):
+            BoardDialogs.drawChooseIdentity(name: name, identities: identities, selection: selection, state: state, into: &buffer)
         case nil: break
         }
         buffer.drawKeyBar(
@@ -204,7 +206,7 @@ enum BoardDetail {
     }
 }
 
-/// The operator PIN and the question before an action.
+/// The operator PIN, the identity to disconnect, and the question before an action.
 enum BoardDialogs {
     static func area(_ state: BoardState) -> Rect { Rect(x: 0, y: 1, width: state.size.width, height: max(0, state.size.height - 2)) }
 
@@ -230,6 +232,14 @@ enum BoardDialogs {
         let inner = DialogFrame.draw(title: "Operator", size: size, theme: theme, over: area(state), into: &buffer)
         let y = DialogFrame.paragraph(action.question.displaySafe, in: inner, y: inner.y + 1, style: theme[.text].adding(.bold), into: &buffer) + 1
         DialogFrame.paragraph(action.consequence, in: inner, y: y, style: theme[.muted], into: &buffer)
+    }
+
+    static func drawChooseIdentity(name: String, identities: [LinkedIdentity], selection: Int, state: BoardState, into buffer: inout Buffer) {
+        let theme = state.theme
+        let size = Size(width: min(60, state.size.width - 4), height: min(state.size.height - 2, identities.count + 6))
+        let inner = DialogFrame.draw(title: "Disconnect which identity of \(name.displaySafe)?", size: size, theme: theme, over: area(state), into: &buffer)
+        let y = IdentityList.draw(identities, selection: selection, theme: theme, in: inner, y: inner.y + 1, into: &buffer)
+        DialogFrame.paragraph("It is forgotten at every station and its tokens revoked.", in: inner, y: y + 1, style: theme[.muted], into: &buffer)
     }
 }
 

@@ -29,6 +29,24 @@ enum ConflictDialogView {
     }
 }
 
+/// An account's identities, one a row, the selected one marked: to choose
+/// one to disconnect, in the chooser and on the operator's board.
+enum IdentityList {
+    /// Draws from row `y` of `inner`; returns the row after the last drawn.
+    static func draw(_ identities: [LinkedIdentity], selection: Int, theme: Theme, in inner: Rect, y top: Int, into buffer: inout Buffer) -> Int {
+        var y = top
+        for (index, identity) in identities.enumerated() where y < inner.maxY {
+            let selected = index == selection
+            let style = selected ? theme[.accountSelected] : theme[.text]
+            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
+            buffer.write((selected ? "▸ " : "  ") + identity.provider.rawValue.displaySafe + "  " + identity.label.displaySafe,
+                         x: inner.x, y: y, style: style, limit: inner.width)
+            y += 1
+        }
+        return y
+    }
+}
+
 /// Asks which identity to disconnect, and says what that means.
 enum DisconnectDialogView {
     static func draw(_ dialog: DisconnectDialog, state: AppState, into buffer: inout Buffer) {
@@ -36,15 +54,7 @@ enum DisconnectDialogView {
         let identities = dialog.account.identities
         let size = Size(width: min(66, state.size.width - 4), height: min(state.size.height - 2, identities.count + 10))
         let inner = DialogFrame.draw(title: "Disconnect from \(dialog.account.name.displaySafe)?", size: size, state: state, into: &buffer)
-        var y = inner.y + 1
-        for (index, identity) in identities.enumerated() where y < inner.maxY {
-            let selected = index == dialog.selection
-            let style = selected ? theme[.accountSelected] : theme[.text]
-            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
-            let who = identity.email ?? identity.displayName ?? identity.identity.subject
-            buffer.write((selected ? "▸ " : "  ") + identity.provider.rawValue.displaySafe + "  " + who.displaySafe, x: inner.x, y: y, style: style, limit: inner.width)
-            y += 1
-        }
+        let y = IdentityList.draw(identities, selection: dialog.selection, theme: theme, in: inner, y: inner.y + 1, into: &buffer)
         let last = identities.count == 1
             ? "It is the account's only identity: the account and its favourites go too."
             : "The account keeps its other identities."
