@@ -183,8 +183,7 @@ public final class ThrowawayCluster: Sendable {
         guard let (descriptor, watchdog) = taken else { return }
         if !removeFolder { _ = "keep\n".withCString { write(descriptor, $0, 5) } }
         close(descriptor)
-        var status: Int32 = 0
-        while waitpid(watchdog, &status, 0) < 0 && errno == EINTR {}
+        reap(watchdog)
     }
 
     /// Where PostgreSQL's server programs are: the newest

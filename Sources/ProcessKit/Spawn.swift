@@ -173,8 +173,11 @@ func waitForEnd(of pid: pid_t) {
     while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
 }
 
-/// Reaps an ended `pid`; returns its wait status.
-func reap(_ pid: pid_t) -> Int32 {
+/// Waits for the child `pid` to end and reaps it; returns its wait status
+/// (`exitCode(fromWaitStatus:)` reads it). A child spawned with
+/// `spawnChild` is waited for here, never with `waitpid` elsewhere.
+@discardableResult
+public func reap(_ pid: pid_t) -> Int32 {
     var status: Int32 = 0
     while waitpid(pid, &status, 0) == -1 {
         guard errno == EINTR else { return status }

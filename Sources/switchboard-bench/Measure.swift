@@ -27,8 +27,7 @@ func runWhole(_ program: String, _ arguments: [String], environment: [String: St
     let (pid, _) = try spawnChild(
         probe, [output ?? "/dev/null", program] + arguments, environment: environment,
         descriptors: [.open("/dev/null", O_RDONLY), .open(report, O_WRONLY | O_TRUNC), .inherited])
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    let status = reap(pid)
     let fields = ((try? String(contentsOfFile: report, encoding: .utf8)) ?? "").split(separator: " ")
     guard exitCode(fromWaitStatus: status) == 0, fields.count == 3, let seconds = Double(fields[0]), let peak = Int(fields[1]),
         let code = Int32(fields[2].trimmingCharacters(in: .whitespacesAndNewlines))

@@ -252,8 +252,7 @@ enum RosterBench {
             descriptors: [.open("/dev/null", O_RDONLY), .open(output, O_WRONLY | O_APPEND), .open("/dev/null", O_WRONLY)])
         defer {
             kill(watcher, SIGKILL)
-            var status: Int32 = 0
-            waitpid(watcher, &status, 0)
+            reap(watcher)
         }
         let chooser = try TerminalProcess(tools.switchboard, environment: store.environment, columns: TUIBench.columns, rows: TUIBench.rows)
         guard chooser.wait(for: TUIBench.quitLabel, timeout: 30) != nil else { throw BenchError("switchboard drew no key bar in 30 s") }
