@@ -21,83 +21,85 @@ struct PublicAccessTests {
         let server = DemoServer(settings: DemoSettings(interval: 1))
         // 127.0.0.2 stands for the machine's Wi-Fi address: another address than the issuer's, still on this machine.
         let base = try await server.start(port: 0, publicAccess: try PublicAccess(listen: "127.0.0.2", url: nil))
-        defer { Task { await server.stop() } }
-        let port = try #require(base.port)
-        let pages = "http://127.0.0.2:\(port)"
-        #expect(await server.publicURL?.absoluteString == pages)
+        try await stopping(server) {
+            let port = try #require(base.port)
+            let pages = "http://127.0.0.2:\(port)"
+            #expect(await server.publicURL?.absoluteString == pages)
 
-        let folder = TemporaryFolder()
-        defer { folder.remove() }
-        let database = try AppDatabase(testing: folder.file("switchboard.sqlite"))
-        let recording = RecordingTransport(URLSessionTransport(timeout: 10), clock: SystemFlowClock())
-        let directory = ProviderDirectory(configuration: ProviderConfiguration(providers: [.demo(issuer: base)]), transport: recording)
-        let (provider, started) = try await directory.resolveForSignIn("demo")
-        #expect(started == nil)
-        let run = SignInRun(provider: provider, mode: .signIn, session: SessionKey("pts/7")!, database: database, bus: nil, transport: recording)
-        let code = try await run.requestCode()
-        #expect(code.verificationURI.absoluteString == "\(pages)/device")
-        let complete = "\(pages)/device?user_code=\(code.userCode)"
-        #expect(code.verificationURIComplete?.absoluteString == complete)
-        // The chooser's QR code is the complete URI's, with the public address in it.
-        let waiting = ChooserLoop.waiting(code, demoServer: base.absoluteString)
-        #expect(!waiting.qrRows.isEmpty && waiting.qrRows == ChooserLoop.qrRows(complete))
-        #expect(waiting.verificationURI == "\(pages)/device")
+            let folder = TemporaryFolder()
+            defer { folder.remove() }
+            let database = try AppDatabase(testing: folder.file("switchboard.sqlite"))
+            let recording = RecordingTransport(URLSessionTransport(timeout: 10), clock: SystemFlowClock())
+            let directory = ProviderDirectory(configuration: ProviderConfiguration(providers: [.demo(issuer: base)]), transport: recording)
+            let (provider, started) = try await directory.resolveForSignIn("demo")
+            #expect(started == nil)
+            let run = SignInRun(provider: provider, mode: .signIn, session: SessionKey("pts/7")!, database: database, bus: nil, transport: recording)
+            let code = try await run.requestCode()
+            #expect(code.verificationURI.absoluteString == "\(pages)/device")
+            let complete = "\(pages)/device?user_code=\(code.userCode)"
+            #expect(code.verificationURIComplete?.absoluteString == complete)
+            // The chooser's QR code is the complete URI's, with the public address in it.
+            let waiting = ChooserLoop.waiting(code, demoServer: base.absoluteString)
+            #expect(!waiting.qrRows.isEmpty && waiting.qrRows == ChooserLoop.qrRows(complete))
+            #expect(waiting.verificationURI == "\(pages)/device")
 
-        // A phone opens the QR code's page on the public address and approves there.
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
-        let (page, _) = try await session.data(from: URL(string: complete)!)
-        #expect(String(decoding: page, as: UTF8.self).contains("value=\"\(code.userCode)\""))
-        var approval = URLRequest(url: URL(string: "\(pages)/device")!)
-        approval.httpMethod = "POST"
-        approval.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        approval.setValue(pages, forHTTPHeaderField: "Origin")
-        approval.httpBody = Data("user_code=\(code.userCode)&person=grace&action=approve".utf8)
-        let (answer, response) = try await session.data(for: approval)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200)
-        #expect(String(decoding: answer, as: UTF8.self).contains("signed in as Grace Hopper"))
+            // A phone opens the QR code's page on the public address and approves there.
+            let session = URLSession(configuration: .ephemeral)
+            defer { session.finishTasksAndInvalidate() }
+            let (page, _) = try await session.data(from: URL(string: complete)!)
+            #expect(String(decoding: page, as: UTF8.self).contains("value=\"\(code.userCode)\""))
+            var approval = URLRequest(url: URL(string: "\(pages)/device")!)
+            approval.httpMethod = "POST"
+            approval.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+            approval.setValue(pages, forHTTPHeaderField: "Origin")
+            approval.httpBody = Data("user_code=\(code.userCode)&person=grace&action=approve".utf8)
+            let (answer, response) = try await session.data(for: approval)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(String(decoding: answer, as: UTF8.self).contains("signed in as Grace Hopper"))
 
-        let report = try await run.finish()
-        #expect(report.account?.name == "Grace Hopper")
-        let hosts = Set(recording.urls.map { $0.host ?? "" })
-        let paths = Set(recording.urls.map(\.path))
-        #expect(paths.isSuperset(of: ["/.well-known/openid-configuration", "/device_authorization", "/token", "/jwks"]), "\(recording.urls)")
-        #expect(hosts == ["127.0.0.1"], "every request of the client goes to loopback: \(recording.urls)")
-        #expect(recording.urls.allSatisfy { $0.scheme == "http" && $0.port == port })
+            let report = try await run.finish()
+            #expect(report.account?.name == "Grace Hopper")
+            let hosts = Set(recording.urls.map { $0.host ?? "" })
+            let paths = Set(recording.urls.map(\.path))
+            #expect(paths.isSuperset(of: ["/.well-known/openid-configuration", "/device_authorization", "/token", "/jwks"]), "\(recording.urls)")
+            #expect(hosts == ["127.0.0.1"], "every request of the client goes to loopback: \(recording.urls)")
+            #expect(recording.urls.allSatisfy { $0.scheme == "http" && $0.port == port })
+        }
     }
 
     @Test("on the public address the API is refused and pages answer only to its own name")
     func publicListenerLimits() async throws {
         let server = DemoServer()
         let base = try await server.start(port: 0, publicAccess: try PublicAccess(listen: "127.0.0.2", url: "https://demo.example.org"))
-        defer { Task { await server.stop() } }
-        let port = try #require(base.port)
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
-        func send(_ url: String, host: String? = nil, form: String? = nil) async throws -> (Int, String) {
-            var request = URLRequest(url: URL(string: url)!)
-            if let host { request.setValue(host, forHTTPHeaderField: "Host") }
-            if let form {
-                request.httpMethod = "POST"
-                request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-                request.httpBody = Data(form.utf8)
+        try await stopping(server) {
+            let port = try #require(base.port)
+            let session = URLSession(configuration: .ephemeral)
+            defer { session.finishTasksAndInvalidate() }
+            func send(_ url: String, host: String? = nil, form: String? = nil) async throws -> (Int, String) {
+                var request = URLRequest(url: URL(string: url)!)
+                if let host { request.setValue(host, forHTTPHeaderField: "Host") }
+                if let form {
+                    request.httpMethod = "POST"
+                    request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+                    request.httpBody = Data(form.utf8)
+                }
+                let (data, response) = try await session.data(for: request)
+                return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
             }
-            let (data, response) = try await session.data(for: request)
-            return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+            // The code's pages are announced at the public URL.
+            let (status, code) = try await send("\(base.absoluteString)/device_authorization", form: "client_id=switchboard-demo")
+            #expect(status == 200 && code.contains(#""verification_uri":"https://demo.example.org/device""#), "\(code)")
+            // The API: refused on the public address, answered on loopback.
+            let (publicStatus, publicBody) = try await send("http://127.0.0.2:\(port)/api/settings")
+            #expect(publicStatus == 403 && publicBody.contains("loopback"), "\(publicBody)")
+            let (loopbackStatus, _) = try await send("\(base.absoluteString)/api/settings")
+            #expect(loopbackStatus == 200)
+            // The approval page answers to the listening address and to the public URL's name (a proxy in front)…
+            #expect(try await send("http://127.0.0.2:\(port)/device").0 == 200)
+            #expect(try await send("http://127.0.0.2:\(port)/device", host: "demo.example.org").0 == 200)
+            // …and to no other name.
+            #expect(try await send("http://127.0.0.2:\(port)/device", host: "evil.example:\(port)").0 == 421)
         }
-        // The code's pages are announced at the public URL.
-        let (status, code) = try await send("\(base.absoluteString)/device_authorization", form: "client_id=switchboard-demo")
-        #expect(status == 200 && code.contains(#""verification_uri":"https://demo.example.org/device""#), "\(code)")
-        // The API: refused on the public address, answered on loopback.
-        let (publicStatus, publicBody) = try await send("http://127.0.0.2:\(port)/api/settings")
-        #expect(publicStatus == 403 && publicBody.contains("loopback"), "\(publicBody)")
-        let (loopbackStatus, _) = try await send("\(base.absoluteString)/api/settings")
-        #expect(loopbackStatus == 200)
-        // The approval page answers to the listening address and to the public URL's name (a proxy in front)…
-        #expect(try await send("http://127.0.0.2:\(port)/device").0 == 200)
-        #expect(try await send("http://127.0.0.2:\(port)/device", host: "demo.example.org").0 == 200)
-        // …and to no other name.
-        #expect(try await send("http://127.0.0.2:\(port)/device", host: "evil.example:\(port)").0 == 421)
     }
 
     @Test("what --listen and --public-url refuse, naming the option", arguments: [
@@ -117,4 +119,15 @@ struct PublicAccessTests {
             #expect(error.description.contains(message), "\(error)")
         }
     }
+}
+
+/// Runs `body`, then stops `server` and waits for it, however `body` ended.
+private func stopping(_ server: DemoServer, _ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch {
+        await server.stop()
+        throw error
+    }
+    await server.stop()
 }
