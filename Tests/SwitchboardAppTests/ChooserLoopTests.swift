@@ -167,6 +167,49 @@ struct ChooserLoopTests {
         }
     }
 
+    @Test("disconnecting an identity of an account with a PIN: the PIN dialog asks, a wrong PIN is counted and nothing goes, the right one disconnects")
+    func disconnectWithPIN() async throws {
+        let t = try await LoopRig()
+        try await stopping(t.rig) {
+            let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: t.rig.database, session: SessionKey("elsewhere")!)
+            try t.rig.database.setPIN("2468", for: .account(ids[1]), proof: nil)
+            t.loop.start()
+            let graceRow = try #require(t.loop.state.accounts.itemIndex(of: ids[1]))
+            for _ in 0..<graceRow { t.press(.down) }
+            t.press(.character("d"), .enter)
+            try await t.wait("the PIN dialog") { if case .pin(let pin) = $0.dialog { pin.account?.id == ids[1] } else { false } }
+            t.press(.character("1"), .character("3"), .character("5"), .character("7"), .enter)
+            try await t.wait("the wrong PIN refused") { if case .pin(let pin) = $0.dialog { pin.wasWrong } else { false } }
+            #expect(try t.rig.database.pinAttempts(of: .account(ids[1])).failures == 1)
+            #expect(try t.rig.database.account(ids[1])?.identities.count == 1, "a wrong PIN disconnects nothing")
+            t.press(.character("2"), .character("4"), .character("6"), .character("8"), .enter)
+            try await t.wait("Grace gone") { state in state.dialog == nil && !state.accounts.list.accounts.contains { $0.id == ids[1] } }
+            #expect(try t.rig.database.account(ids[1]) == nil)
+            #expect(try t.rig.database.account(ids[0]) != nil)
+        }
+    }
+
+    @Test("in the plain chooser too, a sign-in that lands on an account with a PIN makes nobody active; the PIN dialog opens and the PIN switches")
+    func signInToProtectedAccount() async throws {
+        let t = try await LoopRig()
+        try await stopping(t.rig) {
+            let demoAda = LinkedIdentity(identity: Identity(provider: "demo", subject: "1815"), displayName: "Ada Lovelace", email: nil)
+            let ada = try Sample.signIn([demoAda], into: t.rig.database, session: SessionKey("setup")!)[0]
+            try t.rig.database.setPIN("2468", for: .account(ada), proof: nil)
+            t.loop.start()
+            // Demo, then past "continue as Ada" (which would be a switch) to a new code.
+            t.press(.character("a"), .enter, .down, .enter)
+            try await t.wait("the code") { if case .signIn(let dialog) = $0.dialog, case .waiting = dialog.phase { true } else { false } }
+            guard case .signIn(let dialog) = t.loop.state.dialog, case .waiting(let code) = dialog.phase else { return }
+            try await t.rig.server.approve(userCode: code.userCode, as: "ada")
+            try await t.wait("the PIN dialog") { if case .pin(let pin) = $0.dialog { pin.account?.id == ada } else { false } }
+            #expect(try t.rig.database.active(in: t.session) == .anonymous)
+            t.press(.character("2"), .character("4"), .character("6"), .character("8"), .enter)
+            try await t.wait("Ada active") { $0.active.id == ada && $0.dialog == nil }
+            #expect(try t.rig.database.active(in: t.session).id == ada)
+        }
+    }
+
     @Test("a PIN set after the list was read: the switch is refused by the store and the dialog opens")
     func pinSetMeanwhile() async throws {
         let t = try await LoopRig()
