@@ -217,14 +217,14 @@ public final class BoardLoop {
         case .loadIdentities(let account, let name, let station):
             do {
                 let identities = try database.account(account)?.identities ?? []
-                send(.identitiesLoaded(identities, name: name, station: station))
+                send(.identitiesLoaded(identities, of: account, name: name, station: station))
             } catch {
                 reduce(.notice("Reading \(name)'s identities failed: \(error)", isError: true))
             }
         case .checkOperatorPIN(let digits, let then):
             // Off the main actor: the PIN's hash takes a moment.
             let now = Date(timeIntervalSince1970: environment.now().secondsSince1970)
-            Task { [weak self] in
+            Task.detached { [weak self] in
                 let problem: String?
                 do throws(StoreError) {
                     try database.checkOperatorPIN(digits, at: now)
@@ -232,7 +232,7 @@ public final class BoardLoop {
                 } catch {
                     problem = Self.sentence(error.description)
                 }
-                self?.send(.pinChecked(digits: digits, then: then, problem: problem))
+                await self?.send(.pinChecked(digits: digits, then: then, problem: problem))
             }
         case .perform(let action, let pin):
             act(action, pin: pin)
@@ -247,34 +247,55 @@ public final class BoardLoop {
         }
     }
 
-    /// Does an operator action off the main actor, in the operator's session; the board hears of its effect through the store's watch like any other change.
+    /// Does an operator action off the main actor (its store write checks
+    /// the operator PIN, whose hash takes a moment), in the operator's
+    /// session; the board hears of its effect through the store's watch like
+    /// any other change. A disconnect is told as soon as the store forgot
+    /// the identity; what its provider said of revoking comes after.
     private func act(_ action: OperatorAction, pin: String) {
         let environment = environment
         let operatorSession = SessionKey(stored: state.operatorSession)
         let now = Date(timeIntervalSince1970: environment.now().secondsSince1970)
-        Task { [weak self] in
-            let problem: String?
-            var aside: String?
+        Task.detached { [weak self] in
+            var forgotten: DisconnectResult?
+            let outcome: ActionOutcome
             do throws(StoreError) {
+                var aside: String?
                 switch action {
                 case .signOut(let session, _):
                     _ = try environment.database.signOut(
                         session: SessionKey(stored: session), byOperatorAt: operatorSession, operatorPIN: pin, at: now)
                 case .resetPIN(let account, _):
                     try environment.database.resetPINAttempts(of: account, operatorPIN: pin, byOperatorAt: operatorSession, at: now)
-                case .disconnect(let identity, _, _):
-                    // One identity, in one transaction that checks the operator PIN, then revoked at its provider.
+                case .disconnect(let identity, let account, _, _):
                     let disconnect = Disconnect(database: environment.database, providers: environment.providers, bus: nil)
-                    let (_, revocation) = try await disconnect.run(identity.identity, byOperatorAt: operatorSession, operatorPIN: pin, at: now)
-                    aside = revocation.sentence(provider: identity.provider)
+                    let result = try disconnect.forget(identity.identity, of: account, byOperatorAt: operatorSession, operatorPIN: pin, at: now)
+                    forgotten = result
+                    if result.accountRemoved { aside = "The account had no other identity and is gone; every session acting as it is signed out." }
                 }
-                problem = nil
+                outcome = .done(aside: aside)
             } catch {
-                problem = Self.sentence(error.description)
+                outcome = .refused(Self.sentence(error.description), pinRefused: Self.refusesOperatorPIN(error))
             }
-            self?.send(.acted(action, problem: problem, aside: aside))
+            await self?.send(.acted(action, outcome))
             // This process's own write wakes no watch of its own on every engine: read now.
-            self?.readFleet()
+            await self?.readFleet()
+            if let forgotten {
+                let disconnect = Disconnect(database: environment.database, providers: environment.providers, bus: nil)
+                let revocation = await disconnect.revoke(forgotten)
+                if let said = revocation.sentence(provider: forgotten.identity.provider) {
+                    let failed = if case .failed = revocation { true } else { false }
+                    await self?.send(.notice(said, isError: failed))
+                }
+            }
+        }
+    }
+
+    /// Whether `error` refused the operator PIN (wrong, locked out, not set), so the board asks for it again.
+    nonisolated static func refusesOperatorPIN(_ error: StoreError) -> Bool {
+        switch error {
+        case .wrongPIN, .pinLockedOut, .pinNotSet, .pinRequired: true
+        default: false
         }
     }
 }

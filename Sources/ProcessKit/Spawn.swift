@@ -174,8 +174,7 @@ func waitForEnd(of pid: pid_t) {
 }
 
 /// Waits for the child `pid` to end and reaps it; returns its wait status
-/// (`exitCode(fromWaitStatus:)` reads it). A child spawned with
-/// `spawnChild` is waited for here, never with `waitpid` elsewhere.
+/// (`exitCode(fromWaitStatus:)` reads it).
 @discardableResult
 public func reap(_ pid: pid_t) -> Int32 {
     var status: Int32 = 0

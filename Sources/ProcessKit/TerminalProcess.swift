@@ -86,7 +86,7 @@ public final class TerminalProcess {
         while waitpid(pid, &status, WNOHANG) == 0 {
             if Monotonic.seconds() > deadline {
                 kill(pid, SIGKILL)
-                waitpid(pid, &status, 0)
+                status = reap(pid)
                 break
             }
             if !pump(timeout: 0.02) { usleep(1000) }

@@ -44,26 +44,33 @@ public struct Disconnect: Sendable {
     public func run(
         _ identity: Identity, session: SessionKey, pin: PINProof? = nil, at date: Date = Date()
     ) async throws(StoreError) -> (DisconnectResult, Revocation) {
-        await finish(try database.disconnect(identity, session: session, pin: pin, at: date))
+        let result = announce(try database.disconnect(identity, session: session, pin: pin, at: date))
+        return (result, await revoke(result))
     }
 
-    /// Disconnects `identity` for the operator at `operatorSession`, whose
-    /// PIN the store checks in the same transaction, whatever account it is of.
-    public func run(
-        _ identity: Identity, byOperatorAt operatorSession: SessionKey, operatorPIN: String, at date: Date = Date()
-    ) async throws(StoreError) -> (DisconnectResult, Revocation) {
-        await finish(try database.disconnect(identity, byOperatorAt: operatorSession, operatorPIN: operatorPIN, at: date))
+    /// Forgets `identity` of `account` for the operator at `operatorSession`,
+    /// whose PIN the store checks in the same transaction, whatever the
+    /// account, and announces it; `revoke(_:)` then asks its provider.
+    public func forget(
+        _ identity: Identity, of account: AccountID, byOperatorAt operatorSession: SessionKey, operatorPIN: String, at date: Date = Date()
+    ) throws(StoreError) -> DisconnectResult {
+        announce(try database.disconnect(identity, of: account, byOperatorAt: operatorSession, operatorPIN: operatorPIN, at: date))
     }
 
-    /// Announces what a disconnect changed, then revokes what it forgot.
-    private func finish(_ result: DisconnectResult) async -> (DisconnectResult, Revocation) {
+    /// Asks the provider to revoke the tokens a disconnect forgot.
+    public func revoke(_ result: DisconnectResult) async -> Revocation {
+        await revoke(result.identity, tokens: result.forgotten)
+    }
+
+    /// Tells the bus what a disconnect changed.
+    private func announce(_ result: DisconnectResult) -> DisconnectResult {
         // The identity's owner too: it need not be the one active here.
         var changed = [result.change.previous.id, result.change.current.id].compactMap { $0 }
         if !changed.contains(result.owner) { changed.append(result.owner) }
         bus?.publish(AccountsChanged(accounts: changed))
         if result.change.previous != result.change.current { bus?.publish(result.change) }
         for change in result.signedOut { bus?.publish(change) }
-        return (result, await revoke(result.identity, tokens: result.forgotten))
+        return result
     }
 
     private func revoke(_ identity: Identity, tokens: TokenSet?) async -> Revocation {

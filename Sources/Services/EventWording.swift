@@ -25,7 +25,7 @@ public enum EventWording {
         case "link": return "linked\(identity)"
         case "switch": return "switched" + (detail["conflict"].map { " after a conflict over \($0)" } ?? "")
         case "signOut": return "signed out" + byOperator + (detail["reason"].map { " (\($0)\(detail["identity"].map { " \($0)" } ?? ""))" } ?? "")
-        case "disconnect": return "disconnected\(identity)" + (detail["accountRemoved"] == "true" ? ", account removed" : "") + byOperator
+        case "disconnect": return "disconnected\(identity)" + byOperator + (detail["accountRemoved"] == "true" ? ", account removed" : "")
         case "merge": return "merged" + (detail["from"].map { " \($0) into this account" } ?? "")
         case "ended": return "terminal closed, session ended"
         case "wrongPIN": return "wrong \(detail["given"] ?? "PIN")" + (detail["lockedUntil"].map { ", locked out until \($0)" } ?? "")

@@ -5,13 +5,6 @@ import SwitchboardCore
 // checks the operator PIN in its own transaction (a wrong one is counted
 // and committed, as everywhere) and logs the operator's session.
 extension AppDatabase {
-    /// What lets a write act on an account with a PIN.
-    enum Admission {
-        /// Its PIN or the operator PIN, as `admit` checks it (nil: none given).
-        case proof(PINProof?)
-        /// The operator PIN, already checked in this transaction.
-        case operatorChecked
-    }
 
     /// Signs `session` out for the operator at `operatorSession`: logged in
     /// that session as a sign-out with `operator` naming where it came from.
@@ -27,15 +20,18 @@ extension AppDatabase {
         return try outcome.get()
     }
 
-    /// Disconnects `identity` everywhere for the operator at
+    /// Disconnects `identity` of `account` everywhere for the operator at
     /// `operatorSession`: the operator PIN is checked first in the same
     /// transaction, whether or not the account has a PIN of its own, and
-    /// the event is logged in the operator's session, naming it.
+    /// the event is logged in the operator's session, naming it. An
+    /// identity that is no longer `account`'s (merged or gone since the
+    /// operator chose it) is not found.
     public func disconnect(
-        _ identity: Identity, byOperatorAt operatorSession: SessionKey, operatorPIN: String, at date: Date = Date()
+        _ identity: Identity, of account: AccountID, byOperatorAt operatorSession: SessionKey, operatorPIN: String, at date: Date = Date()
     ) throws(StoreError) -> DisconnectResult {
         let outcome: Result<DisconnectResult, StoreError> = try write { db in
             if case .failure(let error) = try Self.operatorVerdict(operatorPIN, db: db, at: date, rounds: pinRounds) { return .failure(error) }
+            guard try Rows.identity(identity, db: db)?.account == account else { throw StoreError.identityNotFound(identity.description) }
             return try Self.disconnect(
                 identity, session: operatorSession, admission: .operatorChecked, detail: ["operator": operatorSession.rawValue],
                 db: db, at: date, rounds: pinRounds)

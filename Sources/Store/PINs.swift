@@ -281,6 +281,19 @@ extension AppDatabase {
         }
     }
 
+    /// `admit` for a write the operator's PIN may already have let on, in
+    /// this transaction: then, as when the operator PIN is given to `admit`,
+    /// the account's own count of wrong tries is cleared.
+    static func admit(_ account: AccountID, _ admission: Admission, db: any SQLConnection, at date: Date, rounds: Int) throws -> StoreError? {
+        switch admission {
+        case .proof(let proof):
+            return try admit(account, proof: proof, db: db, at: date, rounds: rounds)
+        case .operatorChecked:
+            try clearFailures(.account(account), db: db)
+            return nil
+        }
+    }
+
     /// A verdict as a refusal naming `owner`; nil when it lets the caller on.
     private static func refusal(_ verdict: PINVerdict, owner: PINOwner) throws -> StoreError? {
         switch verdict {
@@ -290,4 +303,12 @@ extension AppDatabase {
         case .locked(let until): .pinLockedOut(owner.description, until: until)
         }
     }
+}
+
+/// What lets a write act on an account with a PIN (`admit`).
+enum Admission {
+    /// Its PIN or the operator PIN, as `admit` checks it (nil: none given).
+    case proof(PINProof?)
+    /// The operator PIN, already checked in this transaction.
+    case operatorChecked
 }

@@ -186,9 +186,7 @@ extension AppDatabase {
         guard let owner = try Rows.identity(identity, db: db)?.account else {
             throw StoreError.identityNotFound(identity.description)
         }
-        if case .proof(let proof) = admission, let refusal = try admit(owner, proof: proof, db: db, at: date, rounds: rounds) {
-            return .failure(refusal)
-        }
+        if let refusal = try admit(owner, admission, db: db, at: date, rounds: rounds) { return .failure(refusal) }
         let forgotten = try Rows.tokens(of: identity, db: db)
         try db.execute("DELETE FROM identity WHERE provider = $1 AND subject = $2", identity.key)
         let remaining = try db.value("SELECT count(*) FROM identity WHERE accountId = $1", [owner.rawValue], as: Int.self) ?? 0

@@ -59,14 +59,15 @@ struct BoardLoopTests {
             let graceID = try #require(loop.state.stations.last?.active)
             let grace = try #require(try database.account(graceID)?.identities.first)
             loop.send(.input(.key(.character("x"))))
-            #expect(loop.state.dialog == .confirm(.disconnect(grace, name: "Grace Hopper", isLast: true)))
+            #expect(loop.state.dialog == .confirm(.disconnect(grace, of: graceID, name: "Grace Hopper", isLast: true)))
             loop.send(.input(.key(.character("y"))))
-            try await waitUntil("Grace gone") { loop.state.message?.text.contains("disconnected") == true || loop.state.message?.isError == true }
+            // Told at once, then what the provider said of revoking (the demo revokes).
+            try await waitUntil("Grace gone, her token revoked") { loop.state.message?.text.hasSuffix("revoked its access.") == true || loop.state.message?.isError == true }
+            #expect(loop.state.message?.isError == false, "\(String(describing: loop.state.message))")
             #expect(loop.state.stations.last?.active == nil)
-            #expect(loop.state.message?.text.hasPrefix("Grace Hopper's demo identity is disconnected everywhere.") == true, "\(String(describing: loop.state.message))")
             #expect(try database.accounts().map(\.name) == ["Ada Lovelace"])
             let disconnected = try database.events(LogQuery(limit: 10)).filter { $0.kind == "disconnect" }
-            #expect(disconnected.map { EventWording.what($0) } == ["disconnected (\(grace.identity)), account removed by the operator at ops/pts/9"])
+            #expect(disconnected.map { EventWording.what($0) } == ["disconnected (\(grace.identity)) by the operator at ops/pts/9, account removed"])
             #expect(disconnected.map(\.session) == ["ops/pts/9"])
         }
     }

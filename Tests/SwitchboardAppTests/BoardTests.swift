@@ -177,7 +177,7 @@ struct BoardReducerTests {
         #expect(state.dialog == .confirm(signOut) && state.isUnlocked)
         #expect(F.press(.character("y"), on: &state) == [.perform(signOut, operatorPIN: "2468")])
         #expect(state.dialog == nil)
-        _ = state.reduce(.acted(signOut, problem: nil))
+        _ = state.reduce(.acted(signOut, .done(aside: nil)))
         #expect(state.message?.text == "Signed Ada Lovelace out of lab-1/tty1.")
         // Kept: the next action asks only whether.
         F.press(.down, .down, .character("r"), on: &state)
@@ -200,13 +200,13 @@ struct BoardReducerTests {
         let demo = LinkedIdentity(identity: Identity(provider: "demo", subject: "ada"), displayName: "Ada Lovelace")
         #expect(F.press(.character("x"), on: &state) == [.loadIdentities(F.ada, name: "Ada Lovelace", station: "lab-1/tty1")])
         #expect(state.dialog == nil)
-        _ = state.reduce(.identitiesLoaded([github, demo], name: "Ada Lovelace", station: "lab-1/tty1"))
-        #expect(state.dialog == .chooseIdentity(name: "Ada Lovelace", identities: [github, demo], selection: 0))
+        _ = state.reduce(.identitiesLoaded([github, demo], of: F.ada, name: "Ada Lovelace", station: "lab-1/tty1"))
+        #expect(state.dialog == .chooseIdentity(account: F.ada, name: "Ada Lovelace", identities: [github, demo], selection: 0))
         #expect(state.keyBar.map(\.label) == ["choose", "back"])
         F.press(.down, .down, on: &state)
-        #expect(state.dialog == .chooseIdentity(name: "Ada Lovelace", identities: [github, demo], selection: 1))
+        #expect(state.dialog == .chooseIdentity(account: F.ada, name: "Ada Lovelace", identities: [github, demo], selection: 1))
         F.press(.enter, on: &state)
-        let action = OperatorAction.disconnect(demo, name: "Ada Lovelace", isLast: false)
+        let action = OperatorAction.disconnect(demo, of: F.ada, name: "Ada Lovelace", isLast: false)
         #expect(state.dialog == .pin(digits: "", then: action, problem: nil))
         #expect(action.question == "Disconnect Ada Lovelace's demo identity (demo:ada) everywhere?")
         #expect(action.consequence.hasSuffix("The account keeps its other identities."))
@@ -214,23 +214,28 @@ struct BoardReducerTests {
         #expect(F.press(.enter, on: &state) == [.checkOperatorPIN("2468", then: action)])
         _ = state.reduce(.pinChecked(digits: "2468", then: action, problem: nil))
         #expect(F.press(.character("y"), on: &state) == [.perform(action, operatorPIN: "2468")])
-        _ = state.reduce(.acted(action, problem: nil, aside: "demo.test revoked its access."))
-        #expect(state.message?.text == "Ada Lovelace's demo identity is disconnected everywhere. demo.test revoked its access.")
+        _ = state.reduce(.acted(action, .done(aside: nil)))
+        #expect(state.message?.text == "Ada Lovelace's demo identity is disconnected everywhere.")
+        // What the provider said of revoking comes after, as a notice; a refusal other than the PIN's keeps the PIN.
+        _ = state.reduce(.notice("demo.test revoked its access.", isError: false))
+        #expect(state.message?.text == "demo.test revoked its access." && state.isUnlocked)
+        _ = state.reduce(.acted(action, .refused("Identity demo:ada not found.", pinRefused: false)))
+        #expect(state.message?.isError == true && state.isUnlocked)
 
         // One identity: nothing to choose, only the question (the PIN is kept), which says the account goes too.
         F.press(.down, .down, on: &state)
         #expect(F.press(.character("x"), on: &state) == [.loadIdentities(F.grace, name: "Grace Hopper", station: "lab-3/tty1")])
         let grace = LinkedIdentity(identity: Identity(provider: "demo", subject: "grace"), email: "grace@example.org")
-        _ = state.reduce(.identitiesLoaded([grace], name: "Grace Hopper", station: "lab-3/tty1"))
-        #expect(state.dialog == .confirm(.disconnect(grace, name: "Grace Hopper", isLast: true)))
-        #expect(OperatorAction.disconnect(grace, name: "Grace Hopper", isLast: true).consequence.contains("the account goes too"))
+        _ = state.reduce(.identitiesLoaded([grace], of: F.grace, name: "Grace Hopper", station: "lab-3/tty1"))
+        #expect(state.dialog == .confirm(.disconnect(grace, of: F.grace, name: "Grace Hopper", isLast: true)))
+        #expect(OperatorAction.disconnect(grace, of: F.grace, name: "Grace Hopper", isLast: true).consequence.contains("the account goes too"))
         F.press(.escape, on: &state)
         // Identities read for a station no longer selected, or an account already gone, open nothing.
         F.press(.up, on: &state)
-        _ = state.reduce(.identitiesLoaded([grace], name: "Grace Hopper", station: "lab-3/tty1"))
+        _ = state.reduce(.identitiesLoaded([grace], of: F.grace, name: "Grace Hopper", station: "lab-3/tty1"))
         #expect(state.dialog == nil)
         F.press(.down, on: &state)
-        _ = state.reduce(.identitiesLoaded([], name: "Grace Hopper", station: "lab-3/tty1"))
+        _ = state.reduce(.identitiesLoaded([], of: F.grace, name: "Grace Hopper", station: "lab-3/tty1"))
         #expect(state.dialog == nil && state.message?.text == "Grace Hopper has no identity left to disconnect.")
     }
 
@@ -252,7 +257,7 @@ struct BoardReducerTests {
         #expect(state.dialog == nil && state.message?.text == Unavailable.offline.reason)
         // A refused action forgets the PIN.
         _ = state.reduce(.storeOffline(nil))
-        _ = state.reduce(.acted(.resetPIN(F.grace, name: "Grace Hopper"), problem: "the operator PIN is locked"))
+        _ = state.reduce(.acted(.resetPIN(F.grace, name: "Grace Hopper"), .refused("The operator PIN is locked.", pinRefused: true)))
         #expect(state.message?.isError == true && !state.isUnlocked)
     }
 
@@ -323,7 +328,7 @@ struct BoardSnapshotTests {
             LinkedIdentity(identity: Identity(provider: "github", subject: "1815"), email: "ada@example.org"),
             LinkedIdentity(identity: Identity(provider: "demo", subject: "ada"), displayName: "Ada Lovelace"),
         ]
-        _ = state.reduce(.identitiesLoaded(identities, name: "Ada Lovelace", station: "lab-1/tty1"))
+        _ = state.reduce(.identitiesLoaded(identities, of: F.ada, name: "Ada Lovelace", station: "lab-1/tty1"))
         F.press(.down, on: &state)
         Snapshot.check(BoardScreen.draw(state), "board-choose-identity-80x24")
         F.press(.enter, on: &state)

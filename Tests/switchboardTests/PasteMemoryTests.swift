@@ -28,13 +28,14 @@ struct PasteMemoryTests {
             "XDG_CONFIG_HOME": config,
         ]
         let switchboard = builtProduct("switchboard")
-        let (before, after, answered) = try await offThePool { () throws -> (Int, Int, Bool) in
+        let (before, after, answered, output) = try await offThePool { () throws -> (Int, Int, Bool, String) in
             let chooser = try TerminalProcess(switchboard, arguments: ["kiosk"], environment: environment, columns: 100, rows: 30)
             defer {
                 kill(chooser.pid, SIGTERM)  // a station's own stop
                 _ = chooser.finish(timeout: 30)
             }
-            guard chooser.wait(for: Array("filter".utf8), timeout: 60) != nil else { return (0, 0, false) }
+            func tail() -> String { String(decoding: chooser.output.suffix(2000), as: UTF8.self) }
+            guard chooser.wait(for: Array("filter".utf8), timeout: 60) != nil else { return (0, 0, false, tail()) }
             let before = Self.peak(of: chooser.pid)
             chooser.send(Array("/".utf8))
             // In pieces, reading what it draws meanwhile, as a terminal does.
@@ -47,9 +48,9 @@ struct PasteMemoryTests {
             // Escape ends the filter; the list answering it shows every key was taken.
             chooser.send([0x1b])
             let answered = shown && chooser.wait(for: Array("Ada Lovelace".utf8), timeout: 60) != nil
-            return (before, Self.peak(of: chooser.pid), answered)
+            return (before, Self.peak(of: chooser.pid), answered, tail())
         }
-        #expect(answered, "the chooser drew the filter's end and answered Escape")
+        #expect(answered, "the station drew the filter's end and answered Escape; it wrote last:\n\(output)")
         #expect(before > 0 && after - before < 32 << 20, "peak before the paste \(before >> 20) MB, after \(after >> 20) MB")
     }
 }

@@ -77,17 +77,17 @@ public enum OperatorAction: Hashable, Sendable {
     case signOut(session: String, who: String)
     /// Clears the wrong-PIN count of the account (the one locked out, or the one active).
     case resetPIN(AccountID, name: String)
-    /// Disconnects one identity of `name`'s account everywhere; `isLast`
-    /// when it is the account's only one, which then goes too, every
-    /// session acting as it signed out.
-    case disconnect(LinkedIdentity, name: String, isLast: Bool)
+    /// Disconnects one identity of `name`'s `account` everywhere; `isLast`
+    /// when it was the account's only one when read, which then goes too,
+    /// every session acting as it signed out.
+    case disconnect(LinkedIdentity, of: AccountID, name: String, isLast: Bool)
 
     /// The question the confirmation asks.
     public var question: String {
         switch self {
         case .signOut(let session, let who): "Sign \(who) out of \(session)?"
         case .resetPIN(_, let name): "Clear \(name)'s count of wrong PINs?"
-        case .disconnect(let identity, let name, _): "Disconnect \(name)'s \(identity.provider.rawValue) identity (\(identity.identity)) everywhere?"
+        case .disconnect(let identity, _, let name, _): "Disconnect \(name)'s \(identity.provider.rawValue) identity (\(identity.identity)) everywhere?"
         }
     }
 
@@ -96,12 +96,21 @@ public enum OperatorAction: Hashable, Sendable {
         switch self {
         case .signOut: "The station goes back to its first screen and its hand-off command is ended."
         case .resetPIN: "Their PIN can be tried again at once, at every station."
-        case .disconnect(_, _, let isLast):
+        case .disconnect(_, _, _, let isLast):
             "The provider is asked to revoke its tokens and every station forgets it. "
                 + (isLast ? "It is the account's only identity: the account goes too, and every session acting as it is signed out."
                     : "The account keeps its other identities.")
         }
     }
+}
+
+/// How an operator action ended.
+public enum ActionOutcome: Hashable, Sendable {
+    /// Done; `aside` is what else the operator should know.
+    case done(aside: String?)
+    /// Refused, with why; `pinRefused` when it was the operator PIN that
+    /// was refused (then it is asked again next time).
+    case refused(String, pinRefused: Bool)
 }
 
 /// A dialog open over the board.
@@ -112,8 +121,8 @@ public enum BoardDialog: Hashable, Sendable {
     case pin(digits: String, then: OperatorAction, problem: String?)
     /// Asks before `action` is done.
     case confirm(OperatorAction)
-    /// Which identity of `name`'s account to disconnect.
-    case chooseIdentity(name: String, identities: [LinkedIdentity], selection: Int)
+    /// Which identity of `name`'s `account` to disconnect.
+    case chooseIdentity(account: AccountID, name: String, identities: [LinkedIdentity], selection: Int)
 }
 
 /// What the board does with a key on its main screen.

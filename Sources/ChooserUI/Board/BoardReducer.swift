@@ -15,11 +15,10 @@ public enum BoardAction: Sendable {
     case storeOffline(String?)
     /// The operator PIN was checked for `then`: refused with `problem`, or right (nil).
     case pinChecked(digits: String, then: OperatorAction, problem: String?)
-    /// The identities of `name`'s account, read for a disconnect at the station `key`.
-    case identitiesLoaded([LinkedIdentity], name: String, station: String)
-    /// An operator action was done (`problem` nil) or refused; `aside` is
-    /// what else the operator should know (a provider that would not revoke).
-    case acted(OperatorAction, problem: String?, aside: String? = nil)
+    /// The identities of `name`'s `account`, read for a disconnect at `station` (`station/terminal`).
+    case identitiesLoaded([LinkedIdentity], of: AccountID, name: String, station: String)
+    /// An operator action was done or refused.
+    case acted(OperatorAction, ActionOutcome)
     case themeChanged(Theme)
     /// Something for the operator to read in the top bar (a read that failed, a theme file's problem).
     case notice(String, isError: Bool)
@@ -95,23 +94,22 @@ extension BoardState {
             operatorPIN = (digits, now.advanced(by: idleLimit.timeout))
             dialog = .confirm(then)
             return []
-        case .identitiesLoaded(let identities, let name, let key):
+        case .identitiesLoaded(let identities, let account, let name, let key):
             // The selection may have moved on while they were read.
             guard dialog == nil, key == selectedKey else { return [] }
             switch identities.count {
             case 0: say("\(name) has no identity left to disconnect.", isError: true)
-            case 1: ask(.disconnect(identities[0], name: name, isLast: true))
-            default: dialog = .chooseIdentity(name: name, identities: identities, selection: 0)
+            case 1: ask(.disconnect(identities[0], of: account, name: name, isLast: true))
+            default: dialog = .chooseIdentity(account: account, name: name, identities: identities, selection: 0)
             }
             return []
-        case .acted(let action, let problem, let aside):
-            if let problem {
-                say(problem, isError: true)
-                // A refused PIN is forgotten: it is asked again next time.
-                operatorPIN = nil
-            } else {
-                say(Self.done(action) + (aside.map { " " + $0 } ?? ""), isError: false)
-            }
+        case .acted(let action, .done(let aside)):
+            say(Self.done(action) + (aside.map { " " + $0 } ?? ""), isError: false)
+            return []
+        case .acted(_, .refused(let problem, let pinRefused)):
+            say(problem, isError: true)
+            // A refused PIN is forgotten: it is asked again next time.
+            if pinRefused { operatorPIN = nil }
             return []
         case .themeChanged(let theme):
             self.theme = theme
@@ -130,7 +128,7 @@ extension BoardState {
         switch action {
         case .signOut(let session, let who): "Signed \(who) out of \(session)."
         case .resetPIN(_, let name): "\(name)'s wrong PINs are cleared."
-        case .disconnect(let identity, let name, _): "\(name)'s \(identity.provider.rawValue) identity is disconnected everywhere."
+        case .disconnect(let identity, _, let name, _): "\(name)'s \(identity.provider.rawValue) identity is disconnected everywhere."
         }
     }
 
@@ -221,14 +219,15 @@ extension BoardState {
                 dialog = nil
             }
             return []
-        case .chooseIdentity(let name, let identities, let selection):
+        case .chooseIdentity(let account, let name, let identities, let selection):
             switch command {
-            case .up: dialog = .chooseIdentity(name: name, identities: identities, selection: max(0, selection - 1))
-            case .down: dialog = .chooseIdentity(name: name, identities: identities, selection: min(identities.count - 1, selection + 1))
+            case .up: dialog = .chooseIdentity(account: account, name: name, identities: identities, selection: max(0, selection - 1))
+            case .down:
+                dialog = .chooseIdentity(account: account, name: name, identities: identities, selection: min(identities.count - 1, selection + 1))
             case .confirm:
                 dialog = nil
                 if identities.indices.contains(selection) {
-                    ask(.disconnect(identities[selection], name: name, isLast: identities.count == 1))
+                    ask(.disconnect(identities[selection], of: account, name: name, isLast: identities.count == 1))
                 }
             default: dialog = nil
             }

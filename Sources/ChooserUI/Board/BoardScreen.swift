@@ -52,7 +52,7 @@ public enum BoardScreen {
         case .help(let scroll): BoardHelp.draw(state, scroll: scroll, into: &buffer)
         case .pin(let digits, let then, let problem): BoardDialogs.drawPIN(digits: digits, then: then, problem: problem, state: state, into: &buffer)
         case .confirm(let action): BoardDialogs.drawConfirm(action, state: state, into: &buffer)
-        case .chooseIdentity(let name, let identities, let selection):
+        case .chooseIdentity(_, let name, let identities, let selection):
             BoardDialogs.drawChooseIdentity(name: name, identities: identities, selection: selection, state: state, into: &buffer)
         case nil: break
         }
