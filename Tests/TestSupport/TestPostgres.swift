@@ -19,7 +19,7 @@ public enum TestPostgres {
             if let cluster = state.cluster { return cluster }
             if let failure = state.failure { throw ClusterFailure(description: failure) }
             do {
-                let cluster = try ThrowawayCluster.start()
+                let cluster = try ThrowawayCluster.start(in: scratchFolder)
                 state.cluster = cluster
                 atexit { TestPostgres.stop() }
                 return cluster

@@ -14,7 +14,7 @@ import TestSupport
 struct FleetEndToEndTests {
     @Test("a sign-in at one station appears in the other's chooser; a PIN set at one is asked at the other; five wrong PINs over both lock it on both; the server stopping shows offline on both, and its return brings them back with what they missed")
     func twoStations() async throws {
-        let cluster = try await offThePool { try ThrowawayCluster.start() }
+        let cluster = try await offThePool { try ThrowawayCluster.start(in: scratchFolder) }
         defer { cluster.stop() }
         try cluster.createDatabase("fleet")
         let url = cluster.url(database: "fleet")
