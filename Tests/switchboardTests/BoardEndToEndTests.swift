@@ -29,6 +29,9 @@ struct BoardEndToEndTests {
             fixture.environment.filter { $0.key != "SWITCHBOARD_SESSION" }.merging(["SWITCHBOARD_HEARTBEAT_SECONDS": "1", "TZ": "UTC"]) { $1 }
         }
         let kiosk = builtProduct("switchboard")
+        // Ada's approval at lab-2 shows within a second: `demo serve` there asks for polls a second apart.
+        let demo = try await labs[1].serveDemo()
+        defer { demo.terminate() }
         try await withTmux(kiosk, arguments: ["kiosk"], environment: terminal(labs[0])) { one in
             try await withTmux(kiosk, arguments: ["kiosk"], environment: terminal(labs[1])) { two in
                 try await withTmux(kiosk, arguments: ["kiosk"], environment: terminal(labs[2])) { three in

@@ -29,6 +29,9 @@ struct FleetEndToEndTests {
         func script(_ fixture: ChooserFixture, _ arguments: String..., input: String? = nil) async -> ProcessResult {
             await TestIO(environment: fixture.cliEnvironment, input: input).run(arguments)
         }
+        // Ada's approval at lab-3 shows within a second: `demo serve` there asks for polls a second apart.
+        let demo = try await lab3.serveDemo()
+        defer { demo.terminate() }
         try await withTmux(builtProduct("switchboard"), environment: station(lab3)) { three in
             try await withTmux(builtProduct("switchboard"), environment: station(lab4)) { four in
                 for tmux in [three, four] { try await tmux.waitFor(text: "q quit") }
