@@ -45,12 +45,19 @@ public func runProcessBlocking(
     return ProcessResult(status: result.status, stdout: result.stdout, stderr: stderr)
 }
 
-/// A clean environment for a child: PATH and HOME only, plus `extra`.
+/// A clean environment for a child: PATH and HOME only, and
+/// `testChildVariables`, plus `extra`.
 func childEnvironment(_ extra: [String: String]) -> [String: String] {
-    var environment = ChildProcess.environment(keeping: ["HOME"], adding: [:])
+    var environment = ChildProcess.environment(keeping: ["HOME"], adding: testChildVariables)
     environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     return environment.merging(extra) { $1 }
 }
+
+/// What every child process of the tests (and every program they run in
+/// tmux) gets in its environment: the PIN work factor `testPINRounds`,
+/// which only a debug build of `switchboard` takes
+/// (`SWITCHBOARD_TEST_PIN_ROUNDS`; an installed, release build ignores it).
+public let testChildVariables = ["SWITCHBOARD_TEST_PIN_ROUNDS": "\(testPINRounds)"]
 
 /// Where tests make their temporary folders (with a trailing `/`): the
 /// memory file system `/dev/shm` when the machine has one with a gigabyte
