@@ -27,7 +27,12 @@ extension AppState {
             now = date
             toasts.removeAll { $0.expiresAt <= date }
             return []
-        case .started, .activity, .handOffEnded, .remembered, .powerCommandRan, .operatorPINChecked:
+        case .activity(let date):
+            // The clock moves with input too: a toast a key raises after a
+            // quiet while lasts its time from the key, not from the last tick.
+            now = date
+            return []
+        case .started, .handOffEnded, .remembered, .powerCommandRan, .operatorPINChecked:
             // A station's own (`Station.swift`); the plain chooser has none.
             return []
         case .tourAnswered:

@@ -37,20 +37,22 @@ public final class ThrowawayCluster: Sendable {
     /// The password role's password: a throwaway server's, on loopback.
     public static let passwordRoleSecret = "throwaway-secret-4711"
 
-    /// Makes and starts a cluster; throws, naming what failed, when
-    /// PostgreSQL's programs are missing or the server does not start.
-    public static func start() throws -> ThrowawayCluster {
+    /// Makes and starts a cluster in a new folder in `parent` (the
+    /// system's temporary folder unless told another, such as a memory
+    /// file system); throws, naming what failed, when PostgreSQL's
+    /// programs are missing or the server does not start.
+    public static func start(in parent: String = NSTemporaryDirectory()) throws -> ThrowawayCluster {
         var lastError: any Error = ClusterError("the server did not start")
         // A port taken between choosing it and binding it: a whole new try.
         for _ in 0..<3 {
-            do { return try startOnce() } catch let error as ClusterError where error.portTaken { lastError = error }
+            do { return try startOnce(in: parent) } catch let error as ClusterError where error.portTaken { lastError = error }
         }
         throw lastError
     }
 
-    private static func startOnce() throws -> ThrowawayCluster {
+    private static func startOnce(in parent: String) throws -> ThrowawayCluster {
         let bin = try binaries()
-        let folder = NSTemporaryDirectory() + "switchboard-pg-" + UUID().uuidString
+        let folder = (parent.hasSuffix("/") ? parent : parent + "/") + "switchboard-pg-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         do {
             let asRoot = geteuid() == 0

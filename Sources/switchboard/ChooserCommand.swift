@@ -112,7 +112,7 @@ enum Chooser {
         var handOff: ChooserEnvironment.HandOff?
         if let kiosk, let command = kiosk.command {
             let station = StationHandOff(
-                command: command, idleLimit: kiosk.idleTimeout + kiosk.countdown, session: session,
+                command: command, idleLimit: kiosk.idleTimeout + kiosk.countdown, grace: StationHandOff.grace(environment), session: session,
                 database: database, configuration: configuration, git: git, tokens: AccessTokens(database: database, providers: providers, bus: bus))
             handOff = { id in
                 reporter?.handOff(running: true)

@@ -66,12 +66,31 @@ struct CommandIO: Sendable {
     /// This process's own: its environment, descriptors 0, 1 and 2, and
     /// its controlling terminal.
     static func process() -> CommandIO {
-        CommandIO(
-            environment: ProcessInfo.processInfo.environment,
+        let environment = ProcessInfo.processInfo.environment
+        var io = CommandIO(
+            environment: environment,
             stdout: DescriptorOutput(descriptor: STDOUT_FILENO), stderr: DescriptorOutput(descriptor: STDERR_FILENO),
             stdin: DescriptorInput(descriptor: STDIN_FILENO),
             stdinIsTerminal: isatty(STDIN_FILENO) == 1, stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
             terminal: { TerminalIdentity.controlling() }, takesSignals: true)
+        io.pinRounds = processPINRounds(environment)
+        return io
+    }
+
+    /// The PIN work factor of this process: `StoredPIN.defaultRounds`. Only
+    /// a debug build, which is what `swift test` builds and runs as the
+    /// tests' child processes, takes `SWITCHBOARD_TEST_PIN_ROUNDS` (1,000
+    /// or more) instead, so that a PIN the tests set through the program
+    /// costs what it costs in their own process. A release build, the one
+    /// README's Install section makes, has no such switch: nothing in its
+    /// environment lowers the work factor.
+    static func processPINRounds(_ environment: [String: String]) -> Int {
+        #if DEBUG
+        if let rounds = environment["SWITCHBOARD_TEST_PIN_ROUNDS"].flatMap({ Int($0) }), (1_000..<StoredPIN.defaultRounds).contains(rounds) {
+            return rounds
+        }
+        #endif
+        return StoredPIN.defaultRounds
     }
 
     /// Writes `text` and a newline (or `terminator`) to standard output.

@@ -17,12 +17,21 @@ struct StationHandOff: Sendable {
     let command: [String]
     /// Seconds without input before it is ended.
     let idleLimit: Double
+    /// Seconds between the hang-up of an idle command and its kill.
+    let grace: Double
     let session: SessionKey
     let database: AppDatabase
     let configuration: ProviderConfiguration
     /// `[git]`: whose name and email the command's commits carry.
     let git: GitSettings
     let tokens: AccessTokens
+
+    /// The seconds a command that ignores the hang-up is given before it is
+    /// killed: 5 (`SWITCHBOARD_HAND_OFF_GRACE_SECONDS`, for tests, sets
+    /// another whole number of seconds, 1 to 60).
+    static func grace(_ environment: [String: String]) -> Double {
+        Double(environment["SWITCHBOARD_HAND_OFF_GRACE_SECONDS"].flatMap { Int($0) }.flatMap { (1...60).contains($0) ? $0 : nil } ?? 5)
+    }
 
     /// Runs the command as `id`; returns what the next person should be
     /// told. Cancelled (the station stops) before it starts, it does not.
@@ -42,7 +51,8 @@ struct StationHandOff: Sendable {
         }
         guard !Task.isCancelled else { return nil }
         terminal.handOver()
-        let supervisor = Supervisor(terminal: terminal.input, idleLimit: idleLimit)
+        var supervisor = Supervisor(terminal: terminal.input, idleLimit: idleLimit)
+        supervisor.grace = grace
         let ending = await supervisor.run(command, environment: environment) { CursesTerminal.setLentGroup($0) }
         terminal.takeBack()
         switch ending {

@@ -279,9 +279,8 @@ final class CursesTerminalTests {
         defer { terminal.stop() }
         let recorder = listen(terminal)
         try #require(CursesTerminal.handlesTermination)
-        kill(getpid(), SIGTERM)
         // As login(1) and systemd stop a session: SIGTERM, then SIGHUP at once.
-        kill(getpid(), SIGHUP)
+        await signalInOrder([SIGTERM, SIGHUP])
         // A later event, through the same pipe, after which a second signal would have been delivered.
         pty.resize(columns: 81, rows: 24)
         kill(getpid(), SIGWINCH)
@@ -395,5 +394,45 @@ final class CursesTerminalTests {
         #expect(!CursesTerminal.handlesWindowChange)
         let terminal = try start(pty)
         terminal.stop()
+    }
+}
+
+/// Sends `signals` to this process one after the other, each handled
+/// before the next is sent: from a thread of its own, to itself, with them
+/// unblocked there (a thread-directed signal to itself is handled before
+/// `pthread_kill` returns). Sent with `kill` to the process, two that are
+/// both pending before a thread takes them arrive lowest number first:
+/// SIGHUP before SIGTERM.
+private func signalInOrder(_ signals: [Int32]) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let job = Unmanaged.passRetained(SignalJob(signals: signals, continuation: continuation)).toOpaque()
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { raw in
+            let job = Unmanaged<SignalJob>.fromOpaque(raw!).takeRetainedValue()
+            var set = sigset_t()
+            sigemptyset(&set)
+            for signal in job.signals { sigaddset(&set, signal) }
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+            for signal in job.signals { pthread_kill(pthread_self(), signal) }
+            job.continuation.resume()
+            return nil
+        }, job)
+        if started == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<SignalJob>.fromOpaque(job).release()
+            continuation.resume()
+        }
+    }
+}
+
+/// What `signalInOrder`'s thread sends, and whom it tells when done.
+private final class SignalJob: Sendable {
+    let signals: [Int32]
+    let continuation: CheckedContinuation<Void, Never>
+
+    init(signals: [Int32], continuation: CheckedContinuation<Void, Never>) {
+        self.signals = signals
+        self.continuation = continuation
     }
 }

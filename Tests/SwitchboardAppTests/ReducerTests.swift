@@ -471,4 +471,17 @@ struct ReducerTests {
         _ = state.reduce(.tick(Fixture.now.advanced(by: AppState.toastSeconds + 1)))
         #expect(state.toasts.isEmpty && state.nextDeadline == nil)
     }
+
+    @Test("a toast a key raises after a quiet minute lasts its time from the key")
+    func toastAfterQuiet() {
+        var state = Fixture.state(size: Self.size)
+        let key = Fixture.now.advanced(by: 60)
+        // As the loop sends it: the input's time first, then the input.
+        _ = state.reduce(.activity(key))
+        _ = state.reduce(.input(.key(.character("s"))))
+        #expect(state.toasts.count == 1)
+        #expect(state.nextDeadline == key.advanced(by: AppState.toastSeconds))
+        _ = state.reduce(.tick(key.advanced(by: 1)))
+        #expect(state.toasts.count == 1, "still up a second later")
+    }
 }

@@ -51,7 +51,7 @@ public final class HeadlessChromium: Sendable {
 
     /// Starts `executable` (see `executable`) with an empty page.
     public init(executable: String) throws {
-        folder = NSTemporaryDirectory() + "switchboard-chromium-" + UUID().uuidString
+        folder = scratchFolder + "switchboard-chromium-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {

@@ -19,7 +19,7 @@ public enum TestPostgres {
             if let cluster = state.cluster { return cluster }
             if let failure = state.failure { throw ClusterFailure(description: failure) }
             do {
-                let cluster = try ThrowawayCluster.start()
+                let cluster = try ThrowawayCluster.start(in: scratchFolder)
                 state.cluster = cluster
                 atexit { TestPostgres.stop() }
                 return cluster
@@ -56,10 +56,19 @@ public enum TestPostgres {
     public static func freshStore(suite: String) throws -> String {
         let database = try database(for: suite)
         let schema = "s_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        let connection = try PGConnection.connect(database)
-        try connection.execute("CREATE SCHEMA \(schema)")
+        try schemaMakers.withLock { makers in
+            // One connection per database makes its schemas, kept open: every
+            // connection is a server process forked and set up.
+            if let connection = makers[database], (try? connection.execute("CREATE SCHEMA \(schema)")) != nil { return }
+            let connection = try PGConnection.connect(database)
+            try connection.execute("CREATE SCHEMA \(schema)")
+            makers[database] = connection
+        }
         return database + "?options=-csearch_path%3D" + schema
     }
+
+    /// The connection that makes each database's schemas, by URL.
+    private static let schemaMakers = Mutex<[String: PGConnection]>([:])
 
     /// `url` with `extra` query parameters added.
     public static func adding(_ extra: String, to url: String) -> String {

@@ -1,11 +1,11 @@
 import Foundation
-import PostgresServer
 import TestBasics
 import Testing
 import TestSupport
 
 /// The operator's board over a fleet of three kiosks, each in a terminal of
-/// its own (tmux), sharing a PostgreSQL server of this test's own.
+/// its own (tmux), sharing a store of this test's own on the test run's
+/// PostgreSQL server.
 @Suite("the operator's board end to end", .enabled(if: Tmux.isInstalled, "tmux is not installed (.ci/run installs it)"))
 struct BoardEndToEndTests {
     /// The board's row for `station`: the line of its table that names it.
@@ -15,10 +15,7 @@ struct BoardEndToEndTests {
 
     @Test("the board shows three stations; a sign-in at one appears on it; the operator signs that station out from the board and it is Anonymous again; a killed kiosk turns offline after its missed heartbeats; the log tells what happened")
     func board() async throws {
-        let cluster = try await offThePool { try ThrowawayCluster.start() }
-        defer { cluster.stop() }
-        try cluster.createDatabase("fleet")
-        let url = cluster.url(database: "fleet")
+        let url = try await offThePool { try TestPostgres.freshStore(suite: #fileID) }
         let labs = try ["lab-1", "lab-2", "lab-3"].map { (name: String) in try ChooserFixture(session: name + "/script", store: url, station: name) }
         let ops = try ChooserFixture(session: "ops/script", store: url, station: "ops")
         defer { for fixture in labs + [ops] { fixture.remove() } }
@@ -29,6 +26,9 @@ struct BoardEndToEndTests {
             fixture.environment.filter { $0.key != "SWITCHBOARD_SESSION" }.merging(["SWITCHBOARD_HEARTBEAT_SECONDS": "1", "TZ": "UTC"]) { $1 }
         }
         let kiosk = builtProduct("switchboard")
+        // Ada's approval at lab-2 shows within a second: `demo serve` there asks for polls a second apart.
+        let demo = try await labs[1].serveDemo()
+        defer { demo.terminate() }
         try await withTmux(kiosk, arguments: ["kiosk"], environment: terminal(labs[0])) { one in
             try await withTmux(kiosk, arguments: ["kiosk"], environment: terminal(labs[1])) { two in
                 try await withTmux(kiosk, arguments: ["kiosk"], environment: terminal(labs[2])) { three in

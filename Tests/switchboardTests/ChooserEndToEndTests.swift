@@ -459,6 +459,20 @@ struct ChooserFixture: Sendable {
 
     func remove() { folder.remove() }
 
+    /// `switchboard demo serve` at this fixture's port, as a person runs it
+    /// in another terminal, asking clients to poll every `interval` s:
+    /// the chooser (or a sign-in) then finds it there rather than starting
+    /// one of its own, whose codes ask for the usual 5 s. For tests about
+    /// something else than the demo provider's own start, so that an
+    /// approval shows within a second. Running until the process is released.
+    func serveDemo(interval: Int = 1) async throws -> LiveProcess {
+        let server = try LiveProcess(
+            builtProduct("switchboard"), ["demo", "serve", "--port", "\(port)", "--interval", "\(interval)"], environment: cliEnvironment)
+        let banner = try #require(await server.line(containing: "Demo provider at"), "demo serve did not start: \(server.stderr)")
+        try #require(banner.hasSuffix("http://127.0.0.1:\(port)"), "demo serve is not at the configured port: \(banner)")
+        return server
+    }
+
     /// Presses a, picks Demo, and waits for the code; checks the dialog says
     /// how to approve it. Returns the code (plain and as shown), the demo
     /// provider's address and the screen.

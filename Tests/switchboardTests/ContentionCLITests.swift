@@ -8,15 +8,16 @@ import SwitchboardCore
 
 @Suite("two processes on one database")
 struct ContentionCLITests {
-    @Test("two `switchboard switch` processes at a time on one session, 40 each: no errors, every switch logged, file intact")
+    @Test("two `switchboard switch` processes at a time on one session, 12 each: no errors, every switch logged, file intact")
     func twoProcesses() async throws {
         let cli = CLI()
         let (ada, grace) = try cli.populate()
         let database = try AppDatabase(testing: cli.path)
         let eventsBefore = try database.eventCount()
-        let count = 40
+        let count = 12
         // Two loops, each a task of its own: at any moment two processes
-        // open the file and switch the same session.
+        // open the file and switch the same session. Without the busy
+        // timeout, three each already fail.
         let failures = try await withThrowingTaskGroup(of: [String].self) { group in
             for first in [ada, grace] {
                 group.addTask {

@@ -14,7 +14,7 @@ import TestSupport
 struct FleetEndToEndTests {
     @Test("a sign-in at one station appears in the other's chooser; a PIN set at one is asked at the other; five wrong PINs over both lock it on both; the server stopping shows offline on both, and its return brings them back with what they missed")
     func twoStations() async throws {
-        let cluster = try await offThePool { try ThrowawayCluster.start() }
+        let cluster = try await offThePool { try ThrowawayCluster.start(in: scratchFolder) }
         defer { cluster.stop() }
         try cluster.createDatabase("fleet")
         let url = cluster.url(database: "fleet")
@@ -29,6 +29,9 @@ struct FleetEndToEndTests {
         func script(_ fixture: ChooserFixture, _ arguments: String..., input: String? = nil) async -> ProcessResult {
             await TestIO(environment: fixture.cliEnvironment, input: input).run(arguments)
         }
+        // Ada's approval at lab-3 shows within a second: `demo serve` there asks for polls a second apart.
+        let demo = try await lab3.serveDemo()
+        defer { demo.terminate() }
         try await withTmux(builtProduct("switchboard"), environment: station(lab3)) { three in
             try await withTmux(builtProduct("switchboard"), environment: station(lab4)) { four in
                 for tmux in [three, four] { try await tmux.waitFor(text: "q quit") }

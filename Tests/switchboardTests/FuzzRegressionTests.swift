@@ -26,7 +26,7 @@ struct FuzzRegressionTests {
                     """)
             }
             return FaultServer.response(200, "application/json", """
-                {"device_code": "d", "user_code": "ABCD-EFGH", "verification_uri": "\(issuer)/verify", "expires_in": \(value), "interval": 5}
+                {"device_code": "d", "user_code": "ABCD-EFGH", "verification_uri": "\(issuer)/verify", "expires_in": \(value), "interval": 0}
                 """)
         }
         defer { server.stop() }

@@ -36,7 +36,7 @@ private final class HostileIssuer: Sendable {
                                   "userinfo_endpoint": root + "/userinfo", "revocation_endpoint": root + "/revoke"])
             case "/device":
                 return json(200, ["device_code": "dc", "user_code": "WDJB\(hostile)-MJHT", "verification_uri": root + "/verify",
-                                  "verification_uri_complete": root + "/verify?code=\(hostile)", "expires_in": 600, "interval": 1])
+                                  "verification_uri_complete": root + "/verify?code=\(hostile)", "expires_in": 600, "interval": 0])
             case "/token" where request.body.contains("refresh_token"):
                 return json(400, error)
             case "/token" where state.approves.load(ordering: .relaxed):

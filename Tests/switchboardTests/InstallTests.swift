@@ -21,7 +21,11 @@ struct InstallTests {
             let manager = FileManager.default
             try manager.createDirectory(atPath: folder.file("bin"), withIntermediateDirectories: true)
             try manager.createDirectory(atPath: folder.file("home"), withIntermediateDirectories: true)
-            try manager.copyItem(atPath: builtProduct("switchboard"), toPath: folder.file("bin/switchboard"))
+            // Copied by cp, in a process of its own: a copy written here would be open for writing in
+            // this process, so a child another test spawns meanwhile could hold it until its exec, and
+            // running the copy then fails (ETXTBSY, "Text file busy").
+            let copy = try runProcessBlocking("/bin/cp", [builtProduct("switchboard"), folder.file("bin/switchboard")])
+            try #require(copy.status == 0, "cp: \(copy.stderr)")
             #expect(try manager.contentsOfDirectory(atPath: folder.file("bin")) == ["switchboard"])
         }
 

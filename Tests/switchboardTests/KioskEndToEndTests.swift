@@ -95,8 +95,10 @@ extension KioskEndToEndTests {
         }
         try database.setPIN("2468", for: .account(ada.id), proof: nil)
         let status = { try await runProcess(builtProduct("switchboard"), ["status", "--json"], environment: chooser.cliEnvironment).stdout }
+        // A command that ignores the hang-up is killed a second after it, not the usual five.
+        let environment = chooser.environment.merging(["SWITCHBOARD_HAND_OFF_GRACE_SECONDS": "1"]) { $1 }
 
-        try await withTmux(builtProduct("switchboard"), arguments: ["kiosk"], environment: chooser.environment) { tmux in
+        try await withTmux(builtProduct("switchboard"), arguments: ["kiosk"], environment: environment) { tmux in
             try await tmux.waitFor(text: "Lab station 3")
             // Chosen, her PIN typed, and handed off: the command has the terminal, as Ada.
             try await tmux.press("Enter")
@@ -116,7 +118,7 @@ extension KioskEndToEndTests {
             #expect(screen.contains("Lab station 3"))
             #expect(try await status().contains(#""active":null"#))
 
-            // Left idle (5 + 1 s), even one that ignores SIGHUP: it is ended, and the next person finds Anonymous.
+            // Left idle (5 + 1 s), even one that ignores SIGHUP: it is ended (killed after the grace), and the next person finds Anonymous.
             try writeScript("trap '' HUP\necho \"Hello again\"\nwhile :; do sleep 1; done\n")
             try await tmux.press("Enter")
             try await tmux.waitFor(text: "PIN for Ada Lovelace")

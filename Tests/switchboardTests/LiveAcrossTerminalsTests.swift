@@ -11,6 +11,9 @@ struct LiveAcrossTerminalsTests {
     func otherTerminalsShow() async throws {
         let chooser = try ChooserFixture()
         defer { chooser.remove() }
+        // The provider a person would have running in a third terminal, asking for polls a second apart.
+        let demo = try await chooser.serveDemo()
+        defer { demo.terminate() }
         try await withTmux(builtProduct("switchboard"), environment: chooser.environment) { tmux in
             var screen = try await tmux.waitFor(text: "┌ Accounts")
             #expect(statusBar(screen).contains("○ Anonymous"))

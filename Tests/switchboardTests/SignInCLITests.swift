@@ -112,7 +112,7 @@ final class LocalDemo: Sendable {
 struct SignInCLITests {
     @Test("serve, sign in, approve from another terminal: the new account is active; no secret in any output")
     func endToEnd() async throws {
-        let demo = try await DemoCLI()
+        let demo = try await DemoCLI(serveArguments: ["--interval", "1"])
         let signIn = try demo.signIn()
         let code = try await demo.code(of: signIn)
         let approval = try await demo.approve(code, ["--as", "zoe"])
@@ -145,7 +145,7 @@ struct SignInCLITests {
 
     @Test("a sign-in approved as a person whose account has a PIN makes nobody active (exit 7, the sign-in kept); a switch with the PIN finishes it")
     func signInToProtected() async throws {
-        let demo = try await LocalDemo()
+        let demo = try await LocalDemo(DemoSettings(interval: 1))
         let first = demo.signIn()
         _ = await demo.approve(try await demo.code(of: first), ["--as", "ada"])
         #expect(await first.exitStatus() == 0)

@@ -35,8 +35,9 @@ final class Tmux: Sendable {
     private let tmuxPath: String
     private let queue = DispatchQueue(label: "switchboard-e2e.tmux")
 
-    /// Starts `program` in a `width`×`height` terminal with `environment`
-    /// added to a clean one (PATH, HOME, LANG).
+    /// Starts `program` in a `width`×`height` terminal with
+    /// `testChildVariables` and `environment` added to a clean one (PATH,
+    /// HOME, LANG).
     init(_ program: String, arguments: [String] = [], environment: [String: String], width: Int = 100, height: Int = 30) throws {
         guard let tmuxPath = Self.executable("tmux") else { throw TmuxError("tmux is not installed (.ci/run installs it)") }
         self.tmuxPath = tmuxPath
@@ -62,7 +63,9 @@ final class Tmux: Sendable {
         // `sh -c SCRIPT NAME PROGRAM FOLDER ARGS…`: the program gets ARGS only.
         let command = ["/bin/sh", "-c", script, "switchboard-e2e", program, folder.path] + arguments
         var options: [String] = []
-        for (key, value) in environment.sorted(by: { $0.key < $1.key }) { options += ["-e", "\(key)=\(value)"] }
+        for (key, value) in testChildVariables.merging(environment, uniquingKeysWith: { $1 }).sorted(by: { $0.key < $1.key }) {
+            options += ["-e", "\(key)=\(value)"]
+        }
         // The pane title is set in the same command list, before the pane's
         // output is read, so a test can tell whether the program changed it.
         let result = try runNow(["new-session", "-d", "-s", Self.target, "-x", "\(width)", "-y", "\(height)"] + options
