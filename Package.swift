@@ -150,7 +150,7 @@ let package = Package(
             dependencies: ["Configuration", "ConfigFile", "DeviceFlow", "ChooserUI", "TerminalUI", "SwitchboardCore", "ToolCredentials"]
         ),
         .testTarget(name: "ToolCredentialsTests", dependencies: ["ToolCredentials", "DeviceFlow", "SwitchboardCore"]),
-        .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestBasics"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "SwitchboardAppTests",
             dependencies: ["Services", "ChooserApp", "ChooserUI", "DemoProvider", "TestSupport", "TestBasics", "TerminalUI", "Postgres"],

@@ -1,7 +1,8 @@
 import Testing
+import TestBasics
 @testable import QRCode
 
-@Suite("Encoder")
+@Suite("Encoder", .onOwnThreads)
 struct EncoderTests {
     @Test("Byte capacities match ISO/IEC 18004 Table 7")
     func knownCapacities() throws {

@@ -1,8 +1,9 @@
 import Testing
+import TestBasics
 @testable import QRCode
 
 /// Compares the encoder with symbols from an independent encoder (qrencode).
-@Suite("qrencode fixtures")
+@Suite("qrencode fixtures", .onOwnThreads)
 struct FixtureTests {
     @Test("Fixtures load and cover the required range")
     func fixturesLoad() throws {

@@ -1,7 +1,8 @@
 import Testing
+import TestBasics
 @testable import QRCode
 
-@Suite("Reed–Solomon")
+@Suite("Reed–Solomon", .onOwnThreads)
 struct ReedSolomonTests {
     @Test("ISO/IEC 18004 Annex I example: \"01234567\", version 1-M")
     func isoExample() {

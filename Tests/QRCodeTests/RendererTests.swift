@@ -1,7 +1,8 @@
 import Testing
+import TestBasics
 @testable import QRCode
 
-@Suite("Half-block renderer")
+@Suite("Half-block renderer", .onOwnThreads)
 struct RendererTests {
     /// 3×3 test matrix:  # . #  /  . # .  /  # # .
     let tiny = QRMatrix(

@@ -1,7 +1,8 @@
 import Testing
+import TestBasics
 @testable import QRCode
 
-@Suite("Tables and BCH codes")
+@Suite("Tables and BCH codes", .onOwnThreads)
 struct TablesTests {
     @Test("ECC table matches the data-module count of every version")
     func eccTableConsistent() {

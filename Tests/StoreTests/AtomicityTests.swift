@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TestBasics
 import TestSupport
 @testable import Store
 import SwitchboardCore
 
 /// Each named write, failed at a step in its middle or end: the write throws
 /// and the database is exactly as before.
-@Suite("Every named write is atomic")
+@Suite("Every named write is atomic", .onOwnThreads)
 struct AtomicityTests {
     /// A write, and where to break it (an SQL operation on a table).
     struct Case: CustomTestStringConvertible, Sendable {

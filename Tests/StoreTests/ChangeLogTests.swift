@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestBasics
 import TestSupport
 @testable import Store
 import SwitchboardCore
@@ -7,7 +8,7 @@ import SwitchboardCore
 /// The change log as another process sees it: a second `AppDatabase` on the
 /// same file stands for the other process (its own connections, its own
 /// record of what it wrote).
-@Suite("reading other processes' changes from the event log")
+@Suite("reading other processes' changes from the event log", .onOwnThreads)
 struct ChangeLogTests {
     let here = SessionKey("pts/1")!, there = SessionKey("pts/2")!
 
@@ -152,7 +153,7 @@ struct ChangeLogTests {
     }
 }
 
-@Suite("what a write's notification carries")
+@Suite("what a write's notification carries", .onOwnThreads)
 struct PushedChangeTests {
     let there = SessionKey("lab-4/tty1")!
 

@@ -2,11 +2,12 @@ import Foundation
 import GRDB
 import Synchronization
 import Testing
+import TestBasics
 import TestSupport
 @testable import Store
 import SwitchboardCore
 
-@Suite("Several connections on one database")
+@Suite("Several connections on one database", .onOwnThreads)
 struct ContentionTests {
     @Test("two databases on one file switching the same session 250 times each at once: no errors, consistent end state, bystander untouched")
     func twoWriters() async throws {

@@ -1,7 +1,8 @@
 import Testing
+import TestBasics
 @testable import Store
 
-@Suite("SQLite's change signal, read from inotify")
+@Suite("SQLite's change signal, read from inotify", .onOwnThreads)
 struct FileChangeWatchTests {
     @Test("inotify's event buffer gives each mask and name, padded or not")
     func names() {

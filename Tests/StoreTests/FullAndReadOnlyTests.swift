@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
 import Testing
+import TestBasics
 import TestSupport
 @testable import Store
 import SwitchboardCore
 
 /// A store on a full disk, and a store this process may not write.
-@Suite("Full and read-only stores", .serialized)
+@Suite("Full and read-only stores", .serialized, .onOwnThreads)
 struct FullAndReadOnlyTests {
     @Test("a full disk (SQLITE_FULL) says there is no space on the device holding the file, and the write changes nothing")
     func full() throws {

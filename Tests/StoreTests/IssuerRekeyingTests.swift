@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestBasics
 import TestSupport
 @testable import Store
 import SwitchboardCore
@@ -13,7 +14,7 @@ private func idToken(iss: String) -> String {
     return "eyJhbGciOiJub25lIn0.\(encoded).sig"
 }
 
-@Suite("v3: identities keyed by an issuer's host move to the whole issuer, or are retired")
+@Suite("v3: identities keyed by an issuer's host move to the whole issuer, or are retired", .onOwnThreads)
 struct IssuerRekeyingTests {
     @Test("an id_token naming an issuer on the same host moves the identity with its tokens and data; others are marked revoked and lose their tokens")
     func migrates() throws {

@@ -6,7 +6,7 @@ import TestSupport
 @testable import Store
 import SwitchboardCore
 
-@Suite("Opening the database")
+@Suite("Opening the database", .onOwnThreads)
 struct OpeningTests {
     @Test("migrations run from empty: every table, the application id, WAL, synchronous=NORMAL, busy timeout")
     func migrateFromEmpty() throws {

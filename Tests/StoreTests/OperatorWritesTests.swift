@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TestBasics
 import TestSupport
 @testable import Store
 import SwitchboardCore
 
 /// What an operator does from the board: the operator PIN checked in the
 /// write's own transaction, and the operator's session in the log.
-@Suite("operator writes from the board")
+@Suite("operator writes from the board", .onOwnThreads)
 struct OperatorWritesTests {
     let operatorSession = SessionKey(stored: "ops/pts/9")
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestBasics
 import TestSupport
 @testable import Store
 import SwitchboardCore
@@ -29,7 +30,7 @@ struct Door: Sendable, CustomTestStringConvertible {
     ]
 }
 
-@Suite("A PIN guards every way to act as its account")
+@Suite("A PIN guards every way to act as its account", .onOwnThreads)
 struct PINGuardTests {
     /// Ada (with PIN 2468) and Grace (active in terminal1); the operator PIN is 9753.
     private func setUp(_ engine: Engine) throws -> (Fixture, ada: AccountID, grace: AccountID) {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @testable import PINHash
 import Testing
+import TestBasics
 import TestSupport
 @testable import Store
 import SwitchboardCore
@@ -9,7 +10,7 @@ import SwitchboardCore
 /// Few rounds, so the tests stay fast.
 private let testRounds = testPINRounds
 
-@Suite("PIN hashing")
+@Suite("PIN hashing", .onOwnThreads)
 struct PINHashTests {
     @Test("a stored PIN matches itself only; salts differ; the digits are nowhere in it")
     func hashAndVerify() throws {
@@ -63,7 +64,7 @@ struct PINHashTests {
     }
 }
 
-@Suite("Wrong-PIN waits")
+@Suite("Wrong-PIN waits", .onOwnThreads)
 struct LockoutTests {
     @Test("five free tries, then 30 s doubling each time, capped at a day")
     func schedule() {
@@ -85,7 +86,7 @@ struct LockoutTests {
     }
 }
 
-@Suite("PINs in the store")
+@Suite("PINs in the store", .onOwnThreads)
 struct StorePINTests {
     private func twoAccounts(_ fixture: Fixture) throws -> (AccountID, AccountID) {
         let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: fixture.database, session: terminal1)

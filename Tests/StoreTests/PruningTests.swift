@@ -1,13 +1,14 @@
 import Foundation
 import GRDB
 import Testing
+import TestBasics
 import TestSupport
 @testable import Store
 import SwitchboardCore
 
 /// `[store] keep_events`: old events go in small batches, but never one a
 /// running change reader (of any process) has not read yet.
-@Suite("pruning the event log")
+@Suite("pruning the event log", .onOwnThreads)
 struct PruningTests {
     let long = Date(timeIntervalSince1970: 1_700_000_000)
     let cutoff = Date(timeIntervalSince1970: 1_800_000_000)

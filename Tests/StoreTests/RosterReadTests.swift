@@ -1,13 +1,14 @@
 import Foundation
 import GRDB
 import Testing
+import TestBasics
 import TestSupport
 @testable import Store
 import SwitchboardCore
 
 /// Reading a roster one account or one page at a time: finding by what a
 /// person types, pages in either order, and the whole list as a stream.
-@Suite("finding one account and reading pages")
+@Suite("finding one account and reading pages", .onOwnThreads)
 struct RosterReadTests {
     static let zoe = LinkedIdentity(
         identity: Identity(provider: "gitlab", subject: "zoe"), displayName: "Zoë ÅNGSTRÖM", email: "Zoë@Example.SE", emailVerified: false)

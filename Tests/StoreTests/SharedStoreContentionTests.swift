@@ -1,11 +1,12 @@
 import Foundation
 import Synchronization
 import Testing
+import TestBasics
 import TestSupport
 @testable import Store
 import SwitchboardCore
 
-@Suite("PIN tries counted across connections")
+@Suite("PIN tries counted across connections", .onOwnThreads)
 struct PINContentionTests {
     @Test("twenty guessers, each on connections of its own, guessing at once: five free tries in total, not five each", arguments: Engine.allCases)
     func twentyGuessers(_ engine: Engine) async throws {
@@ -58,7 +59,7 @@ private final class ResultsBox<T: Sendable>: Sendable {
     let results = Mutex<[Int: T]>([:])
 }
 
-@Suite("Stations starting at once")
+@Suite("Stations starting at once", .onOwnThreads)
 struct ConcurrentStartTests {
     @Test("thirty stations opening an empty PostgreSQL database at once: it is migrated once, and every one works")
     func thirtyStations() async throws {

@@ -9,7 +9,7 @@ import SwitchboardCore
 
 /// Stations report themselves: a row per station and terminal, a heartbeat,
 /// the last key to the minute, offline after three missed heartbeats.
-@Suite("stations reporting themselves")
+@Suite("stations reporting themselves", .onOwnThreads)
 struct StationTests {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -65,7 +65,7 @@ struct StationTests {
 }
 
 /// The event log read back for people (`switchboard log`).
-@Suite("reading the event log")
+@Suite("reading the event log", .onOwnThreads)
 struct EventLogTests {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -109,7 +109,7 @@ struct EventLogTests {
 }
 
 /// Wrong PINs at a station: in the log (never the digits), and the station locked out in the fleet.
-@Suite("wrong PINs at a station")
+@Suite("wrong PINs at a station", .onOwnThreads)
 struct WrongPINTests {
     @Test("a wrong PIN at a switch is logged with its session; once it locks the account, the station shows locked out until then", arguments: Engine.allCases)
     func lockedOut(_ engine: Engine) throws {
@@ -143,7 +143,7 @@ struct WrongPINTests {
 }
 
 /// A fleet's heartbeats wake nobody: only the writes feeds read announce themselves.
-@Suite("heartbeats and the change watch")
+@Suite("heartbeats and the change watch", .onOwnThreads)
 struct HeartbeatWatchTests {
     @Test("on PostgreSQL a heartbeat sends no notification: only the writes around it are heard")
     func quiet() async throws {

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestBasics
 import TestSupport
 @testable import Store
 import SwitchboardCore
 
-@Suite("Copying a store whole")
+@Suite("Copying a store whole", .onOwnThreads)
 struct StoreCopyTests {
     /// Ada (github + google, a token, a favourite, a PIN with two wrong tries) and Grace, some sessions, the operator PIN.
     func populate(_ db: AppDatabase) throws -> (ada: AccountID, grace: AccountID) {

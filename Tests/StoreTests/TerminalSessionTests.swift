@@ -2,12 +2,13 @@ import Foundation
 import Glibc
 import GRDB
 import Testing
+import TestBasics
 import TestSupport
 @testable import Store
 @testable import SwitchboardCore
 
 /// A terminal's session lives as long as the terminal.
-@Suite("Sessions bound to their terminal's lifetime")
+@Suite("Sessions bound to their terminal's lifetime", .onOwnThreads)
 struct TerminalSessionTests {
     /// A lifetime led by this test process itself: open while the test runs,
     /// wherever the test runs (its own session's leader may be gone, or in

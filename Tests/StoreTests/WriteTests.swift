@@ -1,11 +1,12 @@
 import Foundation
 import GRDB
 import Testing
+import TestBasics
 import TestSupport
 @testable import Store
 import SwitchboardCore
 
-@Suite("Named writes")
+@Suite("Named writes", .onOwnThreads)
 struct WriteTests {
     @Test("sign in: a new account (isNew), then the same identity again switches to it", arguments: Engine.allCases)
     func signInNewThenKnown(_ engine: Engine) throws {

@@ -19,7 +19,7 @@ import TerminalUI
 /// `slow_down` and its expiry take little real time (and a code still
 /// lives a minute of it, for a busy machine); the tour's own beats are
 /// short.
-@Suite("demo tour: a whole round in the UI loop")
+@Suite("demo tour: a whole round in the UI loop", .timely)
 @MainActor
 struct TourLoopTests {
     @Test("every step in order, with its caption: the store ends with Ada merged and Grace linked, signed out; then round two in an empty store")

@@ -16,7 +16,12 @@ struct BoardEndToEndTests {
     @Test("the board shows three stations; a sign-in at one appears on it; the operator signs that station out from the board and it is Anonymous again; a killed kiosk turns offline after its missed heartbeats; the log tells what happened")
     func board() async throws {
         let url = try await offThePool { try TestPostgres.freshStore(suite: #fileID) }
-        let labs = try ["lab-1", "lab-2", "lab-3"].map { (name: String) in try ChooserFixture(session: name + "/script", store: url, station: name) }
+        // Ada's approval at lab-2 shows within a second: `demo serve` there asks for polls a second apart.
+        let demo = try await DemoServe()
+        defer { demo.stop() }
+        let labs = try ["lab-1", "lab-2", "lab-3"].map { (name: String) in
+            try ChooserFixture(session: name + "/script", store: url, station: name, demo: name == "lab-2" ? demo : nil)
+        }
         let ops = try ChooserFixture(session: "ops/script", store: url, station: "ops")
         defer { for fixture in labs + [ops] { fixture.remove() } }
         let pin = await TestIO(environment: ops.cliEnvironment, input: "2468\n").run(["pin", "set", "--operator"])
@@ -26,9 +31,6 @@ struct BoardEndToEndTests {
             fixture.environment.filter { $0.key != "SWITCHBOARD_SESSION" }.merging(["SWITCHBOARD_HEARTBEAT_SECONDS": "1", "TZ": "UTC"]) { $1 }
         }
         let kiosk = builtProduct("switchboard")
-        // Ada's approval at lab-2 shows within a second: `demo serve` there asks for polls a second apart.
-        let demo = try await labs[1].serveDemo()
-        defer { demo.terminate() }
         try await withTmux(kiosk, arguments: ["kiosk"], environment: terminal(labs[0])) { one in
             try await withTmux(kiosk, arguments: ["kiosk"], environment: terminal(labs[1])) { two in
                 try await withTmux(kiosk, arguments: ["kiosk"], environment: terminal(labs[2])) { three in

@@ -431,10 +431,13 @@ struct ChooserFixture: Sendable {
     /// Set when the chooser is a station of a fleet: its config.toml names the shared store and the station.
     let store: String?
 
-    init(session: String = "e2e", store: String? = nil, station: String? = nil) throws {
+    /// `demo`: a demo provider already serving at its port (`DemoServe`);
+    /// without one, a port that was free a moment ago, where the chooser
+    /// starts its own.
+    init(session: String = "e2e", store: String? = nil, station: String? = nil, demo: DemoServe? = nil) throws {
         self.session = session
         self.store = store
-        port = try freeLoopbackPort()
+        port = try demo?.port ?? freeLoopbackPort()
         let shared = store.map { "\n[store]\nurl = \"\($0)\"\n" + (station.map { "station = \"\($0)\"\n" } ?? "") } ?? ""
         try ("[providers.demo]\nissuer = \"http://127.0.0.1:\(port)\"\n" + shared)
             .write(toFile: folder.file("config.toml"), atomically: true, encoding: .utf8)
@@ -459,19 +462,6 @@ struct ChooserFixture: Sendable {
 
     func remove() { folder.remove() }
 
-    /// `switchboard demo serve` at this fixture's port, as a person runs it
-    /// in another terminal, asking clients to poll every `interval` s:
-    /// the chooser (or a sign-in) then finds it there rather than starting
-    /// one of its own, whose codes ask for the usual 5 s. For tests about
-    /// something else than the demo provider's own start, so that an
-    /// approval shows within a second. Running until the process is released.
-    func serveDemo(interval: Int = 1) async throws -> LiveProcess {
-        let server = try LiveProcess(
-            builtProduct("switchboard"), ["demo", "serve", "--port", "\(port)", "--interval", "\(interval)"], environment: cliEnvironment)
-        let banner = try #require(await server.line(containing: "Demo provider at"), "demo serve did not start: \(server.stderr)")
-        try #require(banner.hasSuffix("http://127.0.0.1:\(port)"), "demo serve is not at the configured port: \(banner)")
-        return server
-    }
 
     /// Presses a, picks Demo, and waits for the code; checks the dialog says
     /// how to approve it. Returns the code (plain and as shown), the demo
@@ -517,6 +507,25 @@ struct ChooserFixture: Sendable {
         }
         return object
     }
+}
+
+/// `switchboard demo serve` on a free port, as a person runs it in another
+/// terminal, asking clients to poll every `interval` s: a chooser whose
+/// fixture names it (`ChooserFixture(demo:)`) finds it there rather than
+/// starting one of its own, whose codes ask for the usual 5 s. For tests
+/// about something else than the demo provider's own start, so that an
+/// approval shows within a second. Running until `stop()`.
+struct DemoServe: Sendable {
+    let process: LiveProcess
+    let port: UInt16
+
+    init(interval: Int = 1) async throws {
+        process = try LiveProcess(builtProduct("switchboard"), ["demo", "serve", "--port", "0", "--interval", "\(interval)"])
+        let banner = try #require(await process.line(containing: "Demo provider at"), "demo serve did not start: \(process.stderr)")
+        port = try #require(URL(string: String(banner.split(separator: " ").last ?? "")).flatMap { $0.port }.map { UInt16($0) }, "\(banner)")
+    }
+
+    func stop() { process.terminate() }
 }
 
 // MARK: - Reading the screen

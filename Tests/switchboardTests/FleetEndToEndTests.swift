@@ -18,7 +18,10 @@ struct FleetEndToEndTests {
         defer { cluster.stop() }
         try cluster.createDatabase("fleet")
         let url = cluster.url(database: "fleet")
-        let lab3 = try ChooserFixture(session: "lab-3/script", store: url, station: "lab-3")
+        // Ada's approval at lab-3 shows within a second: `demo serve` there asks for polls a second apart.
+        let demo = try await DemoServe()
+        defer { demo.stop() }
+        let lab3 = try ChooserFixture(session: "lab-3/script", store: url, station: "lab-3", demo: demo)
         let lab4 = try ChooserFixture(session: "lab-4/script", store: url, station: "lab-4")
         defer {
             lab3.remove()
@@ -29,9 +32,6 @@ struct FleetEndToEndTests {
         func script(_ fixture: ChooserFixture, _ arguments: String..., input: String? = nil) async -> ProcessResult {
             await TestIO(environment: fixture.cliEnvironment, input: input).run(arguments)
         }
-        // Ada's approval at lab-3 shows within a second: `demo serve` there asks for polls a second apart.
-        let demo = try await lab3.serveDemo()
-        defer { demo.terminate() }
         try await withTmux(builtProduct("switchboard"), environment: station(lab3)) { three in
             try await withTmux(builtProduct("switchboard"), environment: station(lab4)) { four in
                 for tmux in [three, four] { try await tmux.waitFor(text: "q quit") }

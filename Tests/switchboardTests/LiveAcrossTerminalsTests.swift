@@ -9,11 +9,11 @@ import TestSupport
 struct LiveAcrossTerminalsTests {
     @Test("a sign-in approved in another terminal adds the account to the open chooser; a switch in its session changes the status bar")
     func otherTerminalsShow() async throws {
-        let chooser = try ChooserFixture()
-        defer { chooser.remove() }
         // The provider a person would have running in a third terminal, asking for polls a second apart.
-        let demo = try await chooser.serveDemo()
-        defer { demo.terminate() }
+        let demo = try await DemoServe()
+        defer { demo.stop() }
+        let chooser = try ChooserFixture(demo: demo)
+        defer { chooser.remove() }
         try await withTmux(builtProduct("switchboard"), environment: chooser.environment) { tmux in
             var screen = try await tmux.waitFor(text: "┌ Accounts")
             #expect(statusBar(screen).contains("○ Anonymous"))
