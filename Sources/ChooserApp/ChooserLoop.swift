@@ -75,7 +75,14 @@ public final class ChooserLoop {
 
     /// Handles one action: reduce, run effects, schedule a frame.
     public func send(_ action: Action) {
-        if case .input = action { reduce(.activity(environment.now())) }
+        switch action {
+        case .tick: break
+        case .input:
+            let now = environment.now()
+            reduce(.clock(now))
+            reduce(.activity(now))
+        default: reduce(.clock(environment.now()))
+        }
         reduce(action)
         readWantedRows()
         scheduleTimers()

@@ -27,12 +27,10 @@ extension AppState {
             now = date
             toasts.removeAll { $0.expiresAt <= date }
             return []
-        case .activity(let date):
-            // The clock moves with input too: a toast a key raises after a
-            // quiet while lasts its time from the key, not from the last tick.
+        case .clock(let date):
             now = date
             return []
-        case .started, .handOffEnded, .remembered, .powerCommandRan, .operatorPINChecked:
+        case .started, .activity, .handOffEnded, .remembered, .powerCommandRan, .operatorPINChecked:
             // A station's own (`Station.swift`); the plain chooser has none.
             return []
         case .tourAnswered:

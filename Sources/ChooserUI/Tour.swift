@@ -139,6 +139,9 @@ extension AppState {
         case .activity(let date):
             tour?.lastActivity = date
             return []
+        case .clock:
+            // Only the time: nothing for the script to look at.
+            return apply(action)
         case .input(let event) where !event.isResize:
             let at = tour?.lastActivity ?? now
             let wasTouring = tour?.mode == .touring

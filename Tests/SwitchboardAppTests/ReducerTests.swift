@@ -476,8 +476,8 @@ struct ReducerTests {
     func toastAfterQuiet() {
         var state = Fixture.state(size: Self.size)
         let key = Fixture.now.advanced(by: 60)
-        // As the loop sends it: the input's time first, then the input.
-        _ = state.reduce(.activity(key))
+        // As the loop sends it: the time first, then the input.
+        _ = state.reduce(.clock(key))
         _ = state.reduce(.input(.key(.character("s"))))
         #expect(state.toasts.count == 1)
         #expect(state.nextDeadline == key.advanced(by: AppState.toastSeconds))
