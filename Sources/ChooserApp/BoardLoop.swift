@@ -16,11 +16,15 @@ public struct BoardEnvironment: Sendable {
     public var nextTheme: @Sendable (String) -> (Theme, String?)
     /// How many of a station's newest events the detail pane reads.
     public var eventsRead = 40
+    /// Seconds the store has to answer a call before the board counts it
+    /// offline (`[store] timeout`).
+    public var storeDeadline: Double
 
     public init(
         database: AppDatabase, providers: ProviderDirectory, now: @escaping @Sendable () -> Moment = { Moment.now() },
-        nextTheme: @escaping @Sendable (String) -> (Theme, String?)
+        nextTheme: @escaping @Sendable (String) -> (Theme, String?), storeDeadline: Double = StoreDeadline.standard
     ) {
+        self.storeDeadline = storeDeadline
         self.database = database
         self.providers = providers
         self.now = now
@@ -35,13 +39,25 @@ public struct BoardEnvironment: Sendable {
 /// other read is when a station that was up would turn offline by the
 /// last read's heartbeats (`BoardState.nextOfflineCheck`): with stations
 /// beating, about one read per heartbeat interval for the whole fleet.
+/// Like the chooser's, it calls the store only through a `StoreLink`: off
+/// the main actor, in order, with a deadline, offline past it.
 @MainActor
 public final class BoardLoop {
     public private(set) var state: BoardState
     private let environment: BoardEnvironment
     private let render: @MainActor (BoardState) -> Void
     private var watch: (any ChangeWatch)?
-    private lazy var frames = FrameRequests { [unowned self] in self.render(self.state) }
+    private lazy var frames: FrameRequests = {
+        let frames = FrameRequests { [unowned self] in self.render(self.state) }
+        frames.hold = { [unowned self] in self.link.holdsFrame() }
+        return frames
+    }()
+    /// The board's line to the store.
+    lazy var link: StoreLink = {
+        let link = StoreLink(deadline: environment.storeDeadline) { [weak self] detail in self?.storeReachability(detail) }
+        link.probeTarget = { [unowned self] in self.environment.database }
+        return link
+    }()
     private var readScheduled = false
     private var ticker: (any DispatchSourceTimer)?
     private var quitContinuation: CheckedContinuation<Void, Never>?
@@ -67,8 +83,9 @@ public final class BoardLoop {
         } catch {
             reduce(.notice("Changes will show only after a restart: \(error)", isError: true))
         }
-        readFleet()
-        flush()
+        // The first frame waits for the fleet, or for the store to count as offline.
+        readFleet(holdsFrame: nil)
+        frames.request()
         startTicker()
     }
 
@@ -85,6 +102,7 @@ public final class BoardLoop {
         watch = nil
         ticker?.cancel()
         ticker = nil
+        link.stop()
     }
 
     /// Handles one action: reduce, carry out the effects, ask for a frame.
@@ -137,11 +155,22 @@ public final class BoardLoop {
             scheduleRead()
             if watch?.looksAgain == true { lookAgain() }
         case .offline(let detail):
+            link.heard(offline: detail)
             send(.storeOffline(detail.displaySafe))
         case .online:
+            link.heard(offline: nil)
             send(.storeOffline(nil))
             scheduleRead()
         }
+    }
+
+    /// The link found the store gone (why) or back (nil): said, and on
+    /// return the fleet read again and the watch told to listen again now.
+    private func storeReachability(_ detail: String?) {
+        send(.storeOffline(detail?.displaySafe))
+        guard detail == nil else { return }
+        watch?.retryNow()
+        scheduleRead()
     }
 
     /// One read per turn, however many wake-ups came in it.
@@ -169,14 +198,24 @@ public final class BoardLoop {
     }
 
     /// Reads every station and hands the rows to the reducer (unless they are what it has, when asked).
-    private func readFleet(onlyIfChanged: Bool = false) {
-        do {
-            let rows = try environment.database.fleet().map(Self.row)
-            if onlyIfChanged, Set(rows) == Set(state.stations) { return }
-            send(.loaded(rows))
-        } catch {
-            send(.notice("Reading the fleet failed: \(error)", isError: true))
+    private func readFleet(onlyIfChanged: Bool = false, holdsFrame: Duration? = StoreLink.frameHold) {
+        link.call(environment.database, holdsFrame: holdsFrame, { db throws(StoreError) in try db.fleet().map(Self.row) }) {
+            [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let rows):
+                if onlyIfChanged, Set(rows) == Set(self.state.stations) { return }
+                self.send(.loaded(rows))
+            case .failure(let error):
+                self.failed("Reading the fleet failed", error)
+            }
         }
+    }
+
+    /// Says a failure: the link's banner says a store gone offline; the rest as a notice.
+    private func failed(_ what: String, _ error: StoreError) {
+        if case .offline = error { return }
+        send(.notice("\(what): \(error)", isError: true))
     }
 
     /// An error's description as a sentence: a capital first, a full stop last.
@@ -208,31 +247,31 @@ public final class BoardLoop {
         let database = environment.database
         switch effect {
         case .loadEvents(let station, let terminal, _):
-            do {
-                let events = try database.events(LogQuery(station: station, limit: environment.eventsRead)).map(Self.event)
-                send(.eventsLoaded(events, of: station + "/" + terminal))
-            } catch {
-                reduce(.notice("Reading the events failed: \(error)", isError: true))
+            let limit = environment.eventsRead
+            link.call(database, { db throws(StoreError) in try db.events(LogQuery(station: station, limit: limit)).map(Self.event) }) {
+                [weak self] result in
+                switch result {
+                case .success(let events): self?.send(.eventsLoaded(events, of: station + "/" + terminal))
+                case .failure(let error): self?.failed("Reading the events failed", error)
+                }
             }
         case .loadIdentities(let account, let name, let station):
-            do {
-                let identities = try database.account(account)?.identities ?? []
-                send(.identitiesLoaded(identities, of: account, name: name, station: station))
-            } catch {
-                reduce(.notice("Reading \(name)'s identities failed: \(error)", isError: true))
+            link.call(database, { db throws(StoreError) in try db.account(account)?.identities ?? [] }) { [weak self] result in
+                switch result {
+                case .success(let identities): self?.send(.identitiesLoaded(identities, of: account, name: name, station: station))
+                case .failure(let error): self?.failed("Reading \(name)'s identities failed", error)
+                }
             }
         case .checkOperatorPIN(let digits, let then):
-            // Off the main actor: the PIN's hash takes a moment.
+            // Through the link: the PIN's hash takes a moment, and the server may not answer.
             let now = Date(timeIntervalSince1970: environment.now().secondsSince1970)
-            Task.detached { [weak self] in
-                let problem: String?
-                do throws(StoreError) {
-                    try database.checkOperatorPIN(digits, at: now)
-                    problem = nil
-                } catch {
-                    problem = Self.sentence(error.description)
-                }
-                await self?.send(.pinChecked(digits: digits, then: then, problem: problem))
+            link.call(database, { db throws(StoreError) in try db.checkOperatorPIN(digits, at: now) }) { [weak self] result in
+                let problem: String? =
+                    switch result {
+                    case .success: nil
+                    case .failure(let error): Self.sentence(error.description)
+                    }
+                self?.send(.pinChecked(digits: digits, then: then, problem: problem))
             }
         case .perform(let action, let pin):
             act(action, pin: pin)
@@ -247,47 +286,52 @@ public final class BoardLoop {
         }
     }
 
-    /// Does an operator action off the main actor (its store write checks
-    /// the operator PIN, whose hash takes a moment), in the operator's
-    /// session; the board hears of its effect through the store's watch like
-    /// any other change. A disconnect is told as soon as the store forgot
-    /// the identity; what its provider said of revoking comes after.
+    /// Does an operator action through the link (its store write checks the
+    /// operator PIN, whose hash takes a moment), in the operator's session;
+    /// the board hears of its effect through the store's watch like any
+    /// other change. A disconnect is told as soon as the store forgot the
+    /// identity; what its provider said of revoking comes after, off the
+    /// store's line.
     private func act(_ action: OperatorAction, pin: String) {
         let environment = environment
         let operatorSession = SessionKey(stored: state.operatorSession)
         let now = Date(timeIntervalSince1970: environment.now().secondsSince1970)
-        Task.detached { [weak self] in
-            var forgotten: DisconnectResult?
-            let outcome: ActionOutcome
-            do throws(StoreError) {
-                var aside: String?
-                switch action {
-                case .signOut(let session, _):
-                    _ = try environment.database.signOut(
-                        session: SessionKey(stored: session), byOperatorAt: operatorSession, operatorPIN: pin, at: now)
-                case .resetPIN(let account, _):
-                    try environment.database.resetPINAttempts(of: account, operatorPIN: pin, byOperatorAt: operatorSession, at: now)
-                case .disconnect(let identity, let account, _, _):
-                    let disconnect = Disconnect(database: environment.database, providers: environment.providers, bus: nil)
-                    let result = try disconnect.forget(identity.identity, of: account, byOperatorAt: operatorSession, operatorPIN: pin, at: now)
-                    forgotten = result
-                    if result.accountRemoved { aside = "The account had no other identity and is gone; every session acting as it is signed out." }
-                }
-                outcome = .done(aside: aside)
-            } catch {
-                outcome = .refused(Self.sentence(error.description), pinRefused: Self.refusesOperatorPIN(error))
+        link.call(environment.database, { db throws(StoreError) -> DisconnectResult? in
+            switch action {
+            case .signOut(let session, _):
+                _ = try db.signOut(session: SessionKey(stored: session), byOperatorAt: operatorSession, operatorPIN: pin, at: now)
+                return nil
+            case .resetPIN(let account, _):
+                try db.resetPINAttempts(of: account, operatorPIN: pin, byOperatorAt: operatorSession, at: now)
+                return nil
+            case .disconnect(let identity, let account, _, _):
+                let disconnect = Disconnect(database: db, providers: environment.providers, bus: nil)
+                return try disconnect.forget(identity.identity, of: account, byOperatorAt: operatorSession, operatorPIN: pin, at: now)
             }
-            await self?.send(.acted(action, outcome))
+        }) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let forgotten):
+                let aside = forgotten?.accountRemoved == true
+                    ? "The account had no other identity and is gone; every session acting as it is signed out." : nil
+                self.send(.acted(action, .done(aside: aside)))
+                if let forgotten { self.revoke(forgotten) }
+            case .failure(let error):
+                self.send(.acted(action, .refused(Self.sentence(error.description), pinRefused: Self.refusesOperatorPIN(error))))
+            }
             // This process's own write wakes no watch of its own on every engine: read now.
-            await self?.readFleet()
-            if let forgotten {
-                let disconnect = Disconnect(database: environment.database, providers: environment.providers, bus: nil)
-                let revocation = await disconnect.revoke(forgotten)
-                if let said = revocation.sentence(provider: forgotten.identity.provider) {
-                    let failed = if case .failed = revocation { true } else { false }
-                    await self?.send(.notice(said, isError: failed))
-                }
-            }
+            self.readFleet()
+        }
+    }
+
+    /// Asks the provider to revoke what a disconnect forgot, and says how it went.
+    private func revoke(_ forgotten: DisconnectResult) {
+        let disconnect = Disconnect(database: environment.database, providers: environment.providers, bus: nil)
+        Task { [weak self] in
+            let revocation = await disconnect.revoke(forgotten)
+            guard let said = revocation.sentence(provider: forgotten.identity.provider) else { return }
+            let failed = if case .failed = revocation { true } else { false }
+            self?.send(.notice(said, isError: failed))
         }
     }
 

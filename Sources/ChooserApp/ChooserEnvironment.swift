@@ -35,14 +35,23 @@ public struct ChooserEnvironment: Sendable {
 
     /// What `demo tour` asks of the world; nil unless on tour.
     public var tour: TourDriver?
+    /// Seconds the store has to answer a call before the chooser counts it
+    /// offline (`[store] timeout`).
+    public var storeDeadline: Double
+    /// Told when the store answers again after the chooser found it
+    /// offline: the change feed tries to listen again at once.
+    public var storeReturned: @Sendable () -> Void
 
     public init(
         database: AppDatabase, bus: NotificationBus, providers: ProviderDirectory, clock: any FlowClock = SystemFlowClock(),
         copy: @escaping @MainActor @Sendable (String) -> Void, open: @escaping @Sendable (String) throws -> Void,
         nextTheme: @escaping @Sendable (String) -> (Theme, String?), now: @escaping @Sendable () -> Moment = { Moment.now() },
         runCommand: @escaping @Sendable ([String]) async -> CommandOutcome = { _ in .failed("running commands is not set up") },
-        handOff: HandOff? = nil, tour: TourDriver? = nil
+        handOff: HandOff? = nil, tour: TourDriver? = nil, storeDeadline: Double = StoreDeadline.standard,
+        storeReturned: @escaping @Sendable () -> Void = {}
     ) {
+        self.storeDeadline = storeDeadline
+        self.storeReturned = storeReturned
         self.handOff = handOff
         self.tour = tour
         self.database = database

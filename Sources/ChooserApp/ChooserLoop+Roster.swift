@@ -17,40 +17,49 @@ extension ChooserLoop {
     static let continueAsLimit = 50
 
     /// The first page of the list, how many accounts there are, who has a
-    /// PIN and who is active here.
-    func loadFirstPage() {
-        let database = environment.database, order = state.accounts.order
-        let shown = ScreenLayout(state.size)?.accountItemsShown ?? 0
-        do {
-            let active = try database.active(in: state.session)
-            let page = try database.accountPage(in: order, offset: 0, limit: max(3 * shown, Self.firstPage))
-            let list = AccountList(
-                page: page, offset: 0, count: try database.accountCount(), protected: try database.protectedAccounts(), order: order)
-            reduce(.loaded(list, active: active))
-        } catch { fail(error) }
+    /// PIN and who is active here; `holdsFrame`: how long a frame waits for
+    /// it; `then`, once it is reduced.
+    func loadFirstPage(holdsFrame: Duration? = StoreLink.frameHold, then: (@MainActor () -> Void)? = nil) {
+        let order = state.accounts.order, session = state.session
+        let limit = max(3 * (ScreenLayout(state.size)?.accountItemsShown ?? 0), Self.firstPage)
+        roster.reloads += 1
+        let reload = roster.reloads
+        link.call(environment.database, holdsFrame: holdsFrame, { db throws(StoreError) in
+            let active = try db.active(in: session)
+            let page = try db.accountPage(in: order, offset: 0, limit: limit)
+            return (AccountList(page: page, offset: 0, count: try db.accountCount(), protected: try db.protectedAccounts(), order: order), active)
+        }) { [weak self] result in
+            guard let self, self.roster.reloads == reload else { return }
+            self.answer(result) { .loaded($0.0, active: $0.1) }
+            then?()
+        }
     }
 
     /// The list read again after a change: the count, who has a PIN, who
     /// is active and the rows shown now (by their place in the index,
-    /// else a page), then the index refreshed in the background.
+    /// else a page), then the index refreshed in the background. An answer
+    /// overtaken by a newer reload is dropped.
     func reloadAccounts() {
-        let database = environment.database, order = state.accounts.order
-        let pane = state.accounts
-        do {
-            let active = try database.active(in: state.session)
-            let count = try database.accountCount(), protected = try database.protectedAccounts()
-            let list: AccountList
-            if pane.list.index?.order == order {
-                list = AccountList(page: try database.accounts(ids: state.shownIDs), offset: nil, count: count, protected: protected, order: order)
-            } else {
-                let shown = ScreenLayout(state.size)?.accountItemsShown ?? 0
-                let offset = pane.filter.isEmpty ? pane.scroll : 0
-                list = AccountList(
-                    page: try database.accountPage(in: order, offset: offset, limit: max(3 * shown, Self.firstPage)), offset: offset,
-                    count: count, protected: protected, order: order)
-            }
-            send(.loaded(list, active: active))
-        } catch { fail(error) }
+        let order = state.accounts.order, session = state.session, pane = state.accounts
+        let byIndex = pane.list.index?.order == order, shownIDs = state.shownIDs
+        let limit = max(3 * (ScreenLayout(state.size)?.accountItemsShown ?? 0), Self.firstPage)
+        let offset = pane.filter.isEmpty ? pane.scroll : 0
+        roster.reloads += 1
+        let reload = roster.reloads
+        link.call(environment.database, { db throws(StoreError) in
+            let active = try db.active(in: session)
+            let count = try db.accountCount(), protected = try db.protectedAccounts()
+            let list =
+                byIndex
+                ? AccountList(page: try db.accounts(ids: shownIDs), offset: nil, count: count, protected: protected, order: order)
+                : AccountList(
+                    page: try db.accountPage(in: order, offset: offset, limit: limit), offset: offset, count: count, protected: protected,
+                    order: order)
+            return (list, active)
+        }) { [weak self] result in
+            guard let self, self.roster.reloads == reload else { return }
+            self.answer(result) { .loaded($0.0, active: $0.1) }
+        }
         refreshIndex()
     }
 
@@ -89,9 +98,11 @@ extension ChooserLoop {
                 case .success(let content): self.send(.indexRead(IndexRefresh(content, revision: revision, reread: reread)))
                 case .failure(let error): self.fail(error)
                 }
-                // What the read left behind (SQLite's cache, its accounts, the index it replaced) goes back to the system.
-                database.releaseMemory()
-                cpt_release_free_memory()
+                // What the read left behind (SQLite's cache, its accounts, the index it replaced) goes back to the system, off the main actor.
+                Task.detached {
+                    database.releaseMemory()
+                    cpt_release_free_memory()
+                }
                 if self.roster.again {
                     self.roster.again = false
                     self.refreshIndex()
@@ -100,31 +111,41 @@ extension ChooserLoop {
         }
     }
 
-    /// Reads the rows the pane is about to draw and lacks (`rowsWanted`),
-    /// before the frame: a few rows by id, or a page by position.
+    /// Reads the rows the pane is about to draw and lacks (`rowsWanted`):
+    /// a few rows by id, or a page by position. One read at a time; the
+    /// same rows are not asked for twice in a row (the store may no longer
+    /// have them: the next change reads the list again).
     func readWantedRows() {
-        guard !roster.readingRows, let wanted = state.rowsWanted else { return }
+        guard !roster.readingRows, let wanted = state.rowsWanted, wanted != roster.lastWanted else { return }
         roster.readingRows = true
-        defer { roster.readingRows = false }
-        let database = environment.database
-        do {
-            if !wanted.ids.isEmpty { reduce(.rowsRead(try database.accounts(ids: wanted.ids), offset: nil)) }
-            if let range = wanted.positions {
-                let page = try database.accountPage(in: state.accounts.order, offset: range.lowerBound, limit: range.count)
-                reduce(.rowsRead(page, offset: range.lowerBound))
+        roster.lastWanted = wanted
+        let order = state.accounts.order
+        link.call(environment.database, { db throws(StoreError) -> ([Account]?, [Account]?) in
+            let byID = wanted.ids.isEmpty ? nil : try db.accounts(ids: wanted.ids)
+            guard let range = wanted.positions else { return (byID, nil) }
+            return (byID, try db.accountPage(in: order, offset: range.lowerBound, limit: range.count))
+        }) { [weak self] result in
+            guard let self else { return }
+            self.roster.readingRows = false
+            switch result {
+            case .success(let (byID, page)):
+                if let byID { self.reduce(.rowsRead(byID, offset: nil)) }
+                if let page, let range = wanted.positions { self.reduce(.rowsRead(page, offset: range.lowerBound)) }
+                self.endTurn()
+            case .failure(let error):
+                self.fail(error)
             }
-        } catch {
-            reduce(.notify("The store failed: \(error)", .error))
         }
     }
 
     /// Whom a sign-in at `provider` may continue as, from the store.
     func findSignedIn(_ provider: ProviderID) {
-        do {
-            let people = try environment.database.accounts(
-                signedInAt: provider, except: state.active.id, in: state.accounts.order, limit: Self.continueAsLimit)
-            reduce(.signedInFound(provider, people))
-        } catch { fail(error) }
+        let except = state.active.id, order = state.accounts.order, limit = Self.continueAsLimit
+        link.call(environment.database, { db throws(StoreError) in
+            try db.accounts(signedInAt: provider, except: except, in: order, limit: limit)
+        }) { [weak self] in
+            self?.answer($0) { .signedInFound(provider, $0) }
+        }
     }
 }
 
@@ -150,6 +171,10 @@ struct RosterReads {
     var reading = false
     /// Another was asked for meanwhile.
     var again = false
-    /// Rows are being read (so a failure's toast does not read them again).
+    /// Rows are being read.
     var readingRows = false
+    /// The rows last asked for.
+    var lastWanted: RowsWanted?
+    /// Counts the list's reads: an answer of an older one is dropped.
+    var reloads = 0
 }

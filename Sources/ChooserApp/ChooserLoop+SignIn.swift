@@ -70,11 +70,15 @@ extension ChooserLoop {
             send(.notify("\(report.account?.name.displaySafe ?? "That account") has a PIN: type it to switch.", .info))
         } else if let pending = report.conflict {
             pendingConflict = pending
-            let database = environment.database
-            let name = { (id: AccountID) in (try? database.account(id))??.name ?? "account \(id)" }
-            ended(generation, SignInEnding(outcome: report.outcome), conflict: ConflictDialog(
-                conflict: pending.conflict, providerName: providerName, ownerName: name(pending.conflict.owner),
-                activeName: name(pending.conflict.active)))
+            let owner = pending.conflict.owner, active = pending.conflict.active
+            // The two accounts' names, for the dialog; their numbers should the store not say.
+            link.call(environment.database, { db throws(StoreError) in (try db.account(owner)?.name, try db.account(active)?.name) }) {
+                [weak self] result in
+                let names = (try? result.get()) ?? (nil, nil)
+                self?.ended(generation, SignInEnding(outcome: report.outcome), conflict: ConflictDialog(
+                    conflict: pending.conflict, providerName: providerName, ownerName: names.0 ?? "account \(owner)",
+                    activeName: names.1 ?? "account \(active)"))
+            }
         } else {
             ended(generation, SignInEnding(outcome: report.outcome, accountName: report.account?.name, isNew: report.isNew, linked: report.linked))
             signIn = nil
@@ -85,15 +89,21 @@ extension ChooserLoop {
         guard let pending = pendingConflict, let run = signIn?.run else { return }
         pendingConflict = nil
         signIn = nil
-        do {
-            _ = try run.resolve(pending, choosing: choice)
-            if choice == .cancel { reduce(.notify("Nothing changed: \(pending.identity.provider) stays with its own account.", .info)) }
-        } catch StoreError.pinRequired, StoreError.wrongPIN, StoreError.pinLockedOut {
-            // Switching to the identity's account is a switch like any other: its PIN first (the dialog shows a wait).
-            reduce(.pinNeeded(pending.conflict.owner))
-        } catch StoreError.mergeOfProtected {
-            reduce(.notify("Not merged: the other account has a PIN. Switch to it instead, or clear its PIN first.", .warning))
-        } catch { fail(error) }
+        // The run writes to its own store; through the link all the same, for the order and the deadline.
+        link.call(environment.database, { _ throws(StoreError) in _ = try run.resolve(pending, choosing: choice) }) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success:
+                if choice == .cancel { self.send(.notify("Nothing changed: \(pending.identity.provider) stays with its own account.", .info)) }
+            case .failure(.pinRequired), .failure(.wrongPIN), .failure(.pinLockedOut):
+                // Switching to the identity's account is a switch like any other: its PIN first (the dialog shows a wait).
+                self.send(.pinNeeded(pending.conflict.owner))
+            case .failure(.mergeOfProtected):
+                self.send(.notify("Not merged: the other account has a PIN. Switch to it instead, or clear its PIN first.", .warning))
+            case .failure(let error):
+                self.fail(error)
+            }
+        }
     }
 
     /// The dialog's view of a code: with the QR code of the complete URI.

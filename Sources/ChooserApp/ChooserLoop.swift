@@ -10,7 +10,8 @@ import TerminalUI
 /// reducer, carries out its effects and asks for a frame. Runs on the main
 /// actor; nothing here blocks it, and nothing wakes it when idle but a key,
 /// a resize, a bus event, a tick while a countdown shows, or a station's
-/// clock turning to the next minute.
+/// clock turning to the next minute. The store is called only through
+/// `link` (`StoreLink`): off the main actor, in order, with a deadline.
 @MainActor
 public final class ChooserLoop {
     public private(set) var state: AppState
@@ -18,7 +19,18 @@ public final class ChooserLoop {
     private(set) var environment: ChooserEnvironment
     private let render: @MainActor (AppState) -> Void
     private var subscriptions: [Subscription] = []
-    private lazy var frames = FrameRequests { [unowned self] in self.render(self.state) }
+    private lazy var frames: FrameRequests = {
+        let frames = FrameRequests { [unowned self] in self.render(self.state) }
+        // A reload asked for this turn is a call about to go out: it holds the frame as one.
+        frames.hold = { [unowned self] in self.link.holdsFrame() ?? (self.reloadScheduled ? .now + StoreLink.frameHold : nil) }
+        return frames
+    }()
+    /// The loop's line to the store.
+    lazy var link: StoreLink = {
+        let link = StoreLink(deadline: environment.storeDeadline) { [weak self] detail in self?.storeReachability(detail) }
+        link.probeTarget = { [unowned self] in self.environment.database }
+        return link
+    }()
     private var reloadScheduled = false
     private var ticker: Task<Void, Never>?
     private var toastTimer: Task<Void, Never>?
@@ -45,13 +57,14 @@ public final class ChooserLoop {
                 self?.send(action)
             }
         reduce(.started)
-        loadFirstPage()
-        readWantedRows()
-        flush()
+        // The first frame waits for the first page, or for the store to count as offline.
+        loadFirstPage(holdsFrame: nil) { [weak self] in
+            // Once the list is read, in the background: the index, and the active person's credentials.
+            self?.refreshIndex()
+            self?.checkActiveCredentials()
+        }
+        frames.request()
         scheduleTimers()
-        // After the first frame, in the background.
-        refreshIndex()
-        checkActiveCredentials()
     }
 
     /// Re-checks the active person's credentials in the background; a
@@ -83,10 +96,23 @@ public final class ChooserLoop {
             reduce(.activity(now))
         default: reduce(.clock(environment.now()))
         }
+        // The change feed's word on the server: the link follows it.
+        if case .storeOffline(let detail) = action { link.heard(offline: detail) }
         reduce(action)
+        endTurn()
+    }
+
+    /// After the actions of a turn: the rows a frame lacks asked for, the timers set, a frame asked for.
+    func endTurn() {
         readWantedRows()
         scheduleTimers()
         frames.request()
+    }
+
+    /// The link found the store gone (why) or back (nil).
+    private func storeReachability(_ detail: String?) {
+        send(.storeOffline(detail?.displaySafe))
+        if detail == nil { environment.storeReturned() }
     }
 
     /// Reduces `action` and carries out its effects: the only way the state changes.
@@ -144,7 +170,9 @@ public final class ChooserLoop {
         let database = environment.database, bus = environment.bus, session = state.session
         switch effect {
         case .loadRemembered:
-            store { reduce(.remembered(try database.lastActiveAccount(in: session))) }
+            link.call(database, { db throws(StoreError) in try db.lastActiveAccount(in: session) }) { [weak self] in
+                self?.answer($0) { .remembered($0) }
+            }
         case .reload:
             // Once per turn, however many changes asked for it.
             guard !reloadScheduled else { return }
@@ -157,25 +185,29 @@ public final class ChooserLoop {
         case .findSignedIn(let provider):
             findSignedIn(provider)
         case .switchAccount(let id):
-            // This loop's own writes are reduced from the facts they return, in the same turn: one frame.
-            do { reduce(.statusChanged(try database.switchAccount(to: id, session: session))) } catch .pinRequired {
+            // This loop's own writes are reduced from the facts they return (one frame, when the store is quick).
+            link.call(database, { db throws(StoreError) in try db.switchAccount(to: id, session: session) }) { [weak self] result in
+                guard case .failure(.pinRequired) = result else { return self?.answer(result) { .statusChanged($0) } ?? () }
                 // It was given a PIN since the list was read.
-                reduce(.pinNeeded(id))
-                send(.accountsChanged(AccountsChanged(accounts: [id])))
-            } catch { fail(error) }
+                self?.send(.pinNeeded(id))
+                self?.send(.accountsChanged(AccountsChanged(accounts: [id])))
+            }
         case .switchWithPIN(let id, let pin):
             switchWithPIN(id, pin: pin)
         case .checkOperatorPIN(let pin):
             checkOperatorPIN(pin)
         case .signOut:
-            store { reduce(.statusChanged(try database.signOut(session: session))) }
+            link.call(database, { db throws(StoreError) in try db.signOut(session: session) }) { [weak self] in
+                self?.answer($0) { .statusChanged($0) }
+            }
         case .setFavourite(let show, let starred, let account):
-            store {
-                try database.setFavourite(show, starred: starred, for: account)
-                reduce(.favouriteSaved(show, starred: starred, account: account))
+            link.call(database, { db throws(StoreError) in try db.setFavourite(show, starred: starred, for: account) }) { [weak self] in
+                self?.answer($0) { .favouriteSaved(show, starred: starred, account: account) }
             }
         case .loadFavourites(let account):
-            store { reduce(.favouritesLoaded(account, try database.favourites(of: account))) }
+            link.call(database, { db throws(StoreError) in try db.favourites(of: account) }) { [weak self] in
+                self?.answer($0) { .favouritesLoaded(account, $0) }
+            }
         case .startSignIn(let provider, let mode):
             startSignIn(provider, mode: mode)
         case .cancelSignIn:
@@ -214,6 +246,7 @@ public final class ChooserLoop {
         case .endHandOff:
             handOff?.cancel()
         case .quit:
+            link.stop()
             handOff?.cancel()
             ticker?.cancel()
             toastTimer?.cancel()
@@ -249,62 +282,62 @@ public final class ChooserLoop {
         reduce(.tourAnswered(id: id, problem: nil))
     }
 
-    /// Checks the PIN off the main actor (the hash takes a moment), then
+    /// Checks the PIN through the link (the hash takes a moment), then
     /// reduces the switch's fact and tells the dialog.
     private func switchWithPIN(_ id: AccountID, pin: String) {
-        let database = environment.database, session = state.session
+        let session = state.session
         let now = Date(timeIntervalSince1970: environment.now().secondsSince1970)
-        Task.detached { [weak self] in
-            let result = Result { () throws(StoreError) in try database.switchAccount(to: id, session: session, pin: .account(pin), at: now) }
-            await MainActor.run {
-                let check: PINCheck
-                switch result {
-                case .success(let change):
-                    self?.send(.statusChanged(change))
-                    check = .accepted
-                case .failure(let error):
-                    if let refusal = Self.pinCheck(error) {
-                        check = refusal
-                    } else {
-                        self?.fail(error)
-                        check = .failed
-                    }
-                }
-                self?.send(.pinChecked(id, check))
+        link.call(environment.database, { db throws(StoreError) in try db.switchAccount(to: id, session: session, pin: .account(pin), at: now) }) {
+            [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let change):
+                self.send(.statusChanged(change))
+                self.send(.pinChecked(id, .accepted))
+            case .failure(let error):
+                self.send(.pinChecked(id, self.pinCheck(error)))
             }
         }
     }
 
-    /// Checks the operator PIN off the main actor (the hash is slow on purpose).
+    /// Checks the operator PIN through the link (the hash is slow on purpose).
     private func checkOperatorPIN(_ pin: String) {
-        let database = environment.database
         let now = Date(timeIntervalSince1970: environment.now().secondsSince1970)
-        Task.detached { [weak self] in
-            let result = Result { () throws(StoreError) in try database.checkOperatorPIN(pin, at: now) }
-            await MainActor.run {
-                let check: PINCheck
-                switch result {
-                case .success: check = .accepted
-                case .failure(let error) where Self.pinCheck(error) != nil: check = Self.pinCheck(error)!
-                case .failure(.pinNotSet):
-                    self?.send(.notify("No operator PIN is set: set one with switchboard pin set --operator.", .warning))
-                    check = .failed
-                case .failure(let error):
-                    self?.fail(error)
-                    check = .failed
-                }
-                self?.send(.operatorPINChecked(check))
+        link.call(environment.database, { db throws(StoreError) in try db.checkOperatorPIN(pin, at: now) }) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success: self.send(.operatorPINChecked(.accepted))
+            case .failure(.pinNotSet):
+                self.send(.notify("No operator PIN is set: set one with switchboard pin set --operator.", .warning))
+                self.send(.operatorPINChecked(.failed))
+            case .failure(let error): self.send(.operatorPINChecked(self.pinCheck(error)))
             }
+        }
+    }
+
+    /// What a PIN check's failure tells its dialog: wrong, locked out, or
+    /// failed (said as the store's failure is said).
+    private func pinCheck(_ error: StoreError) -> PINCheck {
+        if let refusal = Self.pinCheck(error) { return refusal }
+        fail(error)
+        return .failed
+    }
+
+    /// Hands a call's answer to the reducer as the action `action` makes of
+    /// it; a failure is said (or, offline, shown by the link's banner).
+    func answer<T>(_ result: Result<T, StoreError>, _ action: (T) -> Action) {
+        switch result {
+        case .success(let value): send(action(value))
+        case .failure(let error): fail(error)
         }
     }
 
     nonisolated private static func moment(_ date: Date) -> Moment { Moment(secondsSince1970: date.timeIntervalSince1970) }
 
-    private func store(_ body: () throws -> Void) {
-        do { try body() } catch { fail(error) }
-    }
-
+    /// Says what failed; a store that cannot be reached is the link's to
+    /// say (the offline banner), not a toast.
     func fail(_ error: any Error) {
+        if case .offline(_, let detail) = error as? StoreError { return link.noticed(offline: detail) }
         send(.notify("The store failed: \(error)", .error))
     }
 

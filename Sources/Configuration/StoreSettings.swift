@@ -11,6 +11,7 @@ import SwitchboardCore
 /// url = "postgresql://switchboard@db.example.org/switchboard?sslmode=verify-full"
 /// station = "lab-3"                         # this station's name there (default: the host name)
 /// keep_events = "400d"                      # a whole number of hours (h), days (d) or weeks (w)
+/// timeout = 2                               # seconds the server has to answer (1 to 30)
 /// ```
 ///
 /// The URL's password, if any, is better kept where libpq finds it
@@ -24,6 +25,10 @@ public struct StoreSettings: Hashable, Sendable {
     /// `keep_events`: how long events are kept; nil when not set, and then
     /// `defaultKeepEvents` applies (`eventsKept`).
     public var keepEvents: Duration?
+    /// `timeout`: how many seconds the server is given to answer one
+    /// statement before the store counts as offline; nil when not set
+    /// (`StoreDeadline.standard`).
+    public var timeout: Int?
 
     /// How long events are kept when `keep_events` is not set: 400 days.
     public static let defaultKeepEvents: Duration = .seconds(400 * 86_400)
@@ -31,14 +36,19 @@ public struct StoreSettings: Hashable, Sendable {
     /// How long events are kept: `keep_events`, else the default.
     public var eventsKept: Duration { keepEvents ?? Self.defaultKeepEvents }
 
-    public init(url: String? = nil, station: String? = nil, keepEvents: Duration? = nil) {
+    public init(url: String? = nil, station: String? = nil, keepEvents: Duration? = nil, timeout: Int? = nil) {
         self.url = url
         self.station = station
         self.keepEvents = keepEvents
+        self.timeout = timeout
     }
 
     /// The keys `[store]` takes.
-    static let keys = ["url", "station", "keep_events"]
+    static let keys = ["url", "station", "keep_events", "timeout"]
+    /// What `timeout` may be, in seconds.
+    public static let timeouts = 1...30
+    /// The seconds the server is given to answer: `timeout`, else 2.
+    public var deadline: Double { timeout.map(Double.init) ?? 2 }
     /// The longest name `station` may be.
     public static let maximumStationLength = 64
     /// The longest `keep_events` may be, in days (about a hundred years).
@@ -62,6 +72,7 @@ public struct StoreSettings: Hashable, Sendable {
             if let problem = stationProblem(station) { throw table.error(key: "station", problem) }
             settings.station = station
         }
+        settings.timeout = try table.optionalInteger("timeout", in: timeouts)
         if let text = try table.optionalString("keep_events") {
             switch duration(text) {
             case .success(let duration): settings.keepEvents = duration

@@ -8,7 +8,14 @@ import CLibPQ
 /// their values only as parameters (`$1`, `$2`…), never spliced into the
 /// text. Not for use by two threads at once: its owner serialises.
 public final class PGConnection: @unchecked Sendable {
-    private var handle: OpaquePointer?
+    /// libpq's connection; nil once closed.
+    var handle: OpaquePointer?
+    /// The longest a statement (with its round trips) may take, in seconds;
+    /// nil waits as long as the operating system does. Past it the
+    /// statement is cancelled at the server and the connection dropped
+    /// (`PGError.Kind.timedOut`): a paused server, or a link that swallows
+    /// packets, keeps TCP alive for many minutes.
+    public var deadline: Double?
     /// The server, as `postgresql://USER@HOST:PORT/DATABASE` (no password).
     public let server: String
     /// The server's version as libpq reports it (150004 for 15.4).
@@ -32,9 +39,16 @@ public final class PGConnection: @unchecked Sendable {
     /// `connect_timeout` of `timeout` seconds and TCP keepalives, so a
     /// station notices a server that went away. The session is set to UTC
     /// and ISO dates, so timestamps read back alike everywhere.
+    ///
+    /// With a `deadline` (seconds), connecting and each later statement
+    /// are given that long (`deadline`); the connection's own lock waits
+    /// (`lock_timeout`) end a little before it, so a lock held elsewhere
+    /// is answered by the server as busy, the connection kept.
     public static func connect(
-        _ url: String, timeout: Int = 5, minimumVersion: Int32 = minimumServerVersion
+        _ url: String, timeout: Int = 5, deadline: Double? = nil, minimumVersion: Int32 = minimumServerVersion
     ) throws(PGError) -> PGConnection {
+        // libpq's connect_timeout is whole seconds, at least 2.
+        let timeout = deadline.map { max(2, Int($0.rounded(.up))) } ?? timeout
         let server: String
         switch describe(url) {
         case .success(let name): server = name
@@ -57,12 +71,16 @@ public final class PGConnection: @unchecked Sendable {
             throw PGError(PGError.classify(connectionMessage: message), server: effective, detail: message)
         }
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        // Statements are sent and awaited with a deadline (`answer(sent:)`): nothing blocks in libpq.
+        PQsetnonblocking(connection, 1)
         let result = PGConnection(handle: connection, server: effective)
+        result.deadline = deadline
         guard result.serverVersion >= minimumVersion else {
             let version = result.serverVersion
             throw PGError(.serverTooOld(version: "\(version / 10000).\(version % 10000)"), server: effective, detail: "")
         }
-        try result.execute("SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'iso_8601'")
+        let lockWait = deadline.map { "; SET lock_timeout = \(Int($0 * 900))" } ?? ""
+        try result.execute("SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'iso_8601'" + lockWait)
         return result
     }
 
@@ -131,23 +149,23 @@ public final class PGConnection: @unchecked Sendable {
 
     /// Runs one statement with its parameters and returns its rows.
     public func query(_ sql: String, _ parameters: [PGParameter] = []) throws(PGError) -> PGResult {
-        guard let handle else { throw PGError(.connectionLost, server: server, detail: "the connection is closed") }
+        let handle = try open()
         if parameters.contains(where: { $0.text?.utf8.contains(0) == true }) {
             throw PGError(.other, server: server, detail: "a text holding a NUL character cannot be stored in PostgreSQL")
         }
         let types = parameters.map(\.type)
         let name = try preparedName(sql, types, on: handle)
-        let result: OpaquePointer? = withCStrings(parameters.map(\.text)) { values in
+        let sent: Int32 = withCStrings(parameters.map(\.text)) { values in
             types.withUnsafeBufferPointer { types in
                 if let name {
-                    PQexecPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
+                    PQsendQueryPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
                 } else {
-                    PQexecParams(handle, sql, Int32(parameters.count), types.baseAddress, values, nil, nil, 0)
+                    PQsendQueryParams(handle, sql, Int32(parameters.count), types.baseAddress, values, nil, nil, 0)
                 }
             }
         }
         do {
-            return try check(result)
+            return try answer(sent: sent)
         } catch where error.isStalePlan {
             // Another process changed a table this statement reads (a newer
             // version migrated): the server refuses the kept plan. The next
@@ -170,34 +188,20 @@ public final class PGConnection: @unchecked Sendable {
         case .unnamed: return nil
         case .prepared(let name): return name
         case .prepare(let name):
-            let result = types.withUnsafeBufferPointer { PQprepare(handle, name, sql, Int32(types.count), $0.baseAddress) }
-            _ = try check(result)
+            let sent = types.withUnsafeBufferPointer { PQsendPrepare(handle, name, sql, Int32(types.count), $0.baseAddress) }
+            _ = try answer(sent: sent)
             statements.prepared(sql, types, as: name)
             return name
         }
     }
 
     /// Runs statements that take no parameters (several may be given, `;`
-    /// between them), in one round trip; returns the last one's result.
+    /// between them), in one round trip; returns the last one's result (or
+    /// throws the first one's error: the server runs none after it).
     @discardableResult
     public func execute(_ sql: String) throws(PGError) -> PGResult {
-        guard let handle else { throw PGError(.connectionLost, server: server, detail: "the connection is closed") }
-        return try check(PQexec(handle, sql))
-    }
-
-    /// A result when the statement worked; else the error, named by its kind.
-    private func check(_ result: OpaquePointer?) throws(PGError) -> PGResult {
-        guard let result else {
-            let message = handle.map { String(cString: PQerrorMessage($0)) } ?? ""
-            throw PGError(isConnected ? .other : .connectionLost, server: server, detail: message)
-        }
-        let status = PQresultStatus(result)
-        if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK { return PGResult(result) }
-        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-        let message = String(cString: PQresultErrorMessage(result))
-        PQclear(result)
-        if !isConnected { throw PGError(.connectionLost, server: server, detail: message) }
-        throw PGError(state.map { PGError.classify(sqlState: $0) } ?? .other, server: server, detail: message)
+        let handle = try open()
+        return try answer(sent: PQsendQuery(handle, sql))
     }
 
     /// `LISTEN` on `channel` (any text; quoted as an identifier).

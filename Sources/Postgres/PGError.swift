@@ -17,6 +17,14 @@ public struct PGError: Error, Sendable, Hashable, CustomStringConvertible {
         case serverTooOld(version: String)
         /// An open connection went away (the server stopped or was cut off).
         case connectionLost
+        /// The server did not answer within the connection's deadline (a
+        /// paused or overloaded server, a link that drops packets).
+        case timedOut
+        /// Every connection slot of the server, or of the role, is taken.
+        case full
+        /// A lock the statement needed was held elsewhere past its wait
+        /// (`lock_timeout`), or the server cancelled it for taking too long.
+        case busy
         /// The server refused a statement, with its SQLSTATE code.
         case statement(sqlState: String)
         /// The connection string is not one libpq understands.
@@ -46,6 +54,9 @@ public struct PGError: Error, Sendable, Hashable, CustomStringConvertible {
         case .databaseMissing: "database missing"
         case .serverTooOld(let version): "server too old (PostgreSQL \(version); Switchboard needs 12 or newer)"
         case .connectionLost: "connection to the server lost"
+        case .timedOut: "the server does not answer"
+        case .full: "the server is full (no connection free)"
+        case .busy: "the store is busy (another holds its lock)"
         case .statement(let state): "the server refused a statement (SQLSTATE \(state))"
         case .badURL: "not a PostgreSQL URL"
         case .other: "cannot use the server"
@@ -64,7 +75,7 @@ public struct PGError: Error, Sendable, Hashable, CustomStringConvertible {
     /// the store is offline, a chooser retries.
     public var isOffline: Bool {
         switch kind {
-        case .refused, .connectionLost: true
+        case .refused, .connectionLost, .timedOut, .full, .busy: true
         default: false
         }
     }
@@ -97,6 +108,11 @@ public struct PGError: Error, Sendable, Hashable, CustomStringConvertible {
             return .authenticationFailed
         }
         if text.contains("database \"") && text.contains("does not exist") { return .databaseMissing }
+        if text.contains("too many clients") || text.contains("too many connections")
+            || text.contains("remaining connection slots are reserved")
+        {
+            return .full
+        }
         if text.contains("connection refused") || text.contains("could not translate host name")
             || text.contains("timeout expired") || text.contains("no such file or directory")
             || text.contains("network is unreachable") || text.contains("no route to host")
@@ -111,6 +127,8 @@ public struct PGError: Error, Sendable, Hashable, CustomStringConvertible {
     static func classify(sqlState: String) -> Kind {
         if sqlState.hasPrefix("08") || sqlState == "57P01" || sqlState == "57P02" || sqlState == "57P03" { return .connectionLost }
         if sqlState.hasPrefix("28") { return .authenticationFailed }
+        if sqlState == "53300" { return .full }
+        if sqlState == "55P03" || sqlState == "57014" { return .busy }
         if sqlState == "3D000" { return .databaseMissing }
         return .statement(sqlState: sqlState)
     }

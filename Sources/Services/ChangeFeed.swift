@@ -56,6 +56,11 @@ public final class ChangeFeed: Sendable {
         stopped?.cancel()
     }
 
+    /// The store answered another call: a watch waiting to try again tries now.
+    public func retryNow() {
+        watch.withLock { $0 }?.retryNow()
+    }
+
     private var isWatching: Bool { watch.withLock { $0 != nil } }
 
     /// What the watch reports, on `queue`.

@@ -78,17 +78,25 @@ public final class AppDatabase: Sendable {
     /// error (a station that boots before its server): every read and
     /// write fails as `offline` until it answers, and the first that
     /// reaches it migrates.
-    public convenience init(url: String, pinRounds: Int = StoredPIN.defaultRounds, waitForServer: Bool = false) throws(StoreError) {
-        self.init(engine: try PostgresEngine(url: url, waitForServer: waitForServer), pinRounds: pinRounds)
+    ///
+    /// Every statement, and every connection's start, is given `deadline`
+    /// seconds; past it the statement is cancelled at the server, its
+    /// connection dropped, and the call fails as `offline`. Waits for a lock
+    /// another holds end a little before, as `offline` too (busy).
+    public convenience init(
+        url: String, pinRounds: Int = StoredPIN.defaultRounds, waitForServer: Bool = false, deadline: Double = StoreDeadline.standard
+    ) throws(StoreError) {
+        self.init(engine: try PostgresEngine(url: url, waitForServer: waitForServer, deadline: deadline), pinRounds: pinRounds)
     }
 
     /// Opens the store at `location` (`waitForServer`: see `init(url:pinRounds:waitForServer:)`).
     public convenience init(
-        _ location: StoreLocation, access: Access = .readWrite, pinRounds: Int = StoredPIN.defaultRounds, waitForServer: Bool = false
+        _ location: StoreLocation, access: Access = .readWrite, pinRounds: Int = StoredPIN.defaultRounds, waitForServer: Bool = false,
+        deadline: Double = StoreDeadline.standard
     ) throws(StoreError) {
         switch location {
         case .file(let path): try self.init(path: path, access: access, pinRounds: pinRounds)
-        case .server(let url): try self.init(url: url, pinRounds: pinRounds, waitForServer: waitForServer)
+        case .server(let url): try self.init(url: url, pinRounds: pinRounds, waitForServer: waitForServer, deadline: deadline)
         }
     }
 
@@ -138,6 +146,15 @@ public final class AppDatabase: Sendable {
             throw engine.storeError(error)
         }
     }
+}
+
+/// How long a shared store's server is given to answer one statement
+/// (`[store] timeout`) before it counts as not answering.
+public enum StoreDeadline {
+    /// The default: 2 seconds.
+    public static let standard = 2.0
+    /// What `[store] timeout` may be, in seconds.
+    public static let allowed = 1...30
 }
 
 /// Where a store is: a SQLite file, or a PostgreSQL server's database.

@@ -42,6 +42,12 @@ extension AppDatabase {
         }
     }
 
+    /// Whether the store answers: one round trip, reading nothing (a shared
+    /// store that does not answer within its deadline throws `offline`).
+    public func ping() throws(StoreError) {
+        _ = try read { db in try db.value("SELECT 1", as: Int.self) }
+    }
+
     /// How many events the log holds.
     public func eventCount() throws(StoreError) -> Int {
         try read { db in try db.value("SELECT count(*) FROM event", as: Int.self) ?? 0 }

@@ -59,7 +59,7 @@ struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
         let (failures, signal) = try await Chooser.run(
             session: session, database: database, configuration: configuration.providers, git: configuration.git, guide: guide,
             selection: selection, environment: environment, notices: notices, kiosk: kiosk, keepEvents: configuration.store.eventsKept,
-            reporter: reporter)
+            reporter: reporter, storeDeadline: configuration.store.deadline)
         for failure in failures { io.stderr.write("switchboard: \(failure)\n") }
         // Ended by a signal: the terminal is back; the status says which, as a shell's would.
         if let signal { throw ExitCode(128 + signal) }
@@ -80,7 +80,8 @@ enum Chooser {
     static func run(
         session: SessionKey, database: AppDatabase, configuration: ProviderConfiguration, git: GitSettings, guide: Guide,
         selection: ThemeSelection, environment: [String: String], notices: [String], kiosk: KioskSettings?, keepEvents: Duration,
-        reporter: StationReporter? = nil, clock: any FlowClock = SystemFlowClock(), tour: (TourState, TourDriver)? = nil
+        reporter: StationReporter? = nil, storeDeadline: Double = StoreDeadline.standard, clock: any FlowClock = SystemFlowClock(),
+        tour: (TourState, TourDriver)? = nil
     ) async throws -> (failures: [String], signal: Int32?) {
         let failures = Mutex<[String]>([])
         let received = Mutex<Int32?>(nil)
@@ -97,6 +98,7 @@ enum Chooser {
             }
         }
         defer { feed?.cancel() }
+        let listening = feed
         let terminal = CursesTerminal()
         // A station takes Ctrl-Z as a key, which it refuses, and is not stopped by kill -TSTP either.
         if kiosk != nil { terminal.allowsSuspend = false }
@@ -133,7 +135,8 @@ enum Chooser {
                         requested: Theme.builtInName(after: current), environment: [:], builtInText: BundledFiles.themeText)
                     return (next.theme.reduced(toColors: colors), next.warning)
                 },
-                runCommand: { await StationCommand.run($0) }, handOff: handOff, tour: tour?.1),
+                runCommand: { await StationCommand.run($0) }, handOff: handOff, tour: tour?.1, storeDeadline: storeDeadline,
+                storeReturned: { listening?.retryNow() }),
             render: { terminal.draw(Screen.draw($0)) })
         terminal.listen(
             onEvent: { event in

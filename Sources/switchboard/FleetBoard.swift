@@ -43,7 +43,7 @@ enum FleetBoard {
                     let next = ThemeSelection.resolve(
                         requested: Theme.builtInName(after: current), environment: [:], builtInText: BundledFiles.themeText)
                     return (next.theme.reduced(toColors: colors), next.warning)
-                }),
+                }, storeDeadline: configuration.store.deadline),
             render: { terminal.draw(BoardScreen.draw($0)) })
         terminal.listen(
             onEvent: { loop.send(.input($0)) },

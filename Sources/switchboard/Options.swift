@@ -61,7 +61,8 @@ struct CommonOptions: ParsableArguments {
     /// The chooser and the kiosk pass `waitForServer`: a shared store's
     /// server that is down shows as offline there, not as an exit.
     func openDatabase(_ io: CommandIO, _ access: AppDatabase.Access = .readWrite, waitForServer: Bool = false) throws(StoreError) -> AppDatabase {
-        try AppDatabase(storeChoice(io).location, access: access, pinRounds: io.pinRounds, waitForServer: waitForServer)
+        let choice = try storeChoice(io)
+        return try AppDatabase(choice.location, access: access, pinRounds: io.pinRounds, waitForServer: waitForServer, deadline: choice.deadline)
     }
 
     /// Which store this invocation uses, and on a shared one this station's
@@ -70,25 +71,28 @@ struct CommonOptions: ParsableArguments {
     /// the SQLite file in its default place. The station is `[store]
     /// station`, else the host name. A URL on the command line may not
     /// carry a password (the process list shows arguments).
-    func storeChoice(_ io: CommandIO) throws(StoreError) -> (location: StoreLocation, station: String?) {
+    /// On a server, `deadline` is `[store] timeout`: how long it has to answer.
+    func storeChoice(_ io: CommandIO) throws(StoreError) -> (location: StoreLocation, station: String?, deadline: Double) {
         let environment = io.environment
-        func server(_ url: String, from source: String) throws(StoreError) -> (StoreLocation, String?) {
+        func server(_ url: String, from source: String) throws(StoreError) -> (StoreLocation, String?, Double) {
             if let problem = StoreSettings.urlProblem(url) { throw .badLocation("\(source): \(problem)") }
             if source == "--store", StoreSettings.carriesPassword(url) {
                 throw .badLocation("--store: the URL holds a password, which any user can read in the process list; keep it in "
                     + "~/.pgpass (or the file PGPASSFILE or passfile= names) and give the URL without it")
             }
-            return (.server(url), try stationName(io))
+            let settings = try settings(io)
+            return (.server(url), settings.station ?? TerminalIdentity.hostName(), settings.deadline)
         }
         if store != nil, database != nil { throw .badLocation("--store and --database name two stores; give one") }
         if let store { return try server(store, from: "--store") }
         if database == nil, let url = environment["SWITCHBOARD_STORE"], !url.isEmpty {
             return try server(url, from: "SWITCHBOARD_STORE")
         }
-        if database == nil, (environment["SWITCHBOARD_DATABASE"] ?? "").isEmpty, let url = try settings(io).url {
-            return (.server(url), try stationName(io))
+        if database == nil, (environment["SWITCHBOARD_DATABASE"] ?? "").isEmpty {
+            let settings = try settings(io)
+            if let url = settings.url { return (.server(url), settings.station ?? TerminalIdentity.hostName(), settings.deadline) }
         }
-        return (.file(DatabaseLocation.resolve(explicit: database, environment: environment)), nil)
+        return (.file(DatabaseLocation.resolve(explicit: database, environment: environment)), nil, StoreDeadline.standard)
     }
 
     /// `[store]` from config.toml (errors as `badLocation`, naming file, line and key).
@@ -97,10 +101,6 @@ struct CommonOptions: ParsableArguments {
         do { return try SwitchboardConfiguration.load(path: path).store } catch { throw .badLocation(error.description) }
     }
 
-    /// This station's name on a shared store: `[store] station`, else the host name.
-    private func stationName(_ io: CommandIO) throws(StoreError) -> String {
-        try settings(io).station ?? TerminalIdentity.hostName()
-    }
 
     /// What reports this kiosk to the fleet: the station's name (`[store]
     /// station`, else the host name, on either engine), its terminal and

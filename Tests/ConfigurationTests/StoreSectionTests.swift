@@ -14,6 +14,8 @@ struct StoreSectionTests {
         #expect(try read("[store]\nurl = \"postgres://127.0.0.1:5433/store\"\n").store.url == "postgres://127.0.0.1:5433/store", "postgres:// too")
         #expect(try read("[store]\n").store.eventsKept == .seconds(400 * 24 * 3600), "events are kept 400 days unless said")
         #expect(try read("[store]\nkeep_events = \"2w\"\n").store.eventsKept == .seconds(14 * 24 * 3600))
+        #expect(try read("[store]\n").store.deadline == 2, "the server has 2 s to answer unless said")
+        #expect(try read("[store]\ntimeout = 5\n").store.deadline == 5)
     }
 
     static let kept: [(String, Duration)] = [
@@ -51,6 +53,9 @@ struct StoreSectionTests {
         ("[store]\nstation = \"\(String(repeating: "x", count: 65))\"\n", "config.toml:2: store.station: a station's name is at most 64 characters"),
         ("[store]\nstation = 3\n", "config.toml:2: store.station: expected a string, found an integer"),
         ("store = \"https://s.test\"\n", "config.toml:1: store: expected a table, found a string"),
+        ("[store]\ntimeout = 0\n", "config.toml:2: store.timeout: expected an integer from 1 to 30, found 0"),
+        ("[store]\ntimeout = 31\n", "config.toml:2: store.timeout: expected an integer from 1 to 30, found 31"),
+        ("[store]\ntimeout = \"2s\"\n", "config.toml:2: store.timeout: expected an integer, found a string"),
     ])
     func badValues(text: String, expected: String) {
         let error = errorText(text)

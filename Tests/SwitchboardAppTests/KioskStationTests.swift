@@ -189,7 +189,7 @@ struct KioskStationTests {
             environment: ChooserEnvironment(
                 database: database, bus: bus, providers: providers, copy: { _ in }, open: { _ in }, nextTheme: { _ in (Theme.monochrome, nil) }),
             render: { frames.append(Screen.draw($0)) })
-        loop.start()
+        try await loop.startSettled()
         #expect(loop.state.active == .anonymous, "selected, not made active")
         #expect(loop.state.accounts.selectedItem == .account(ada))
         let first = try #require(frames.first)

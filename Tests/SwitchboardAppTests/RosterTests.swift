@@ -169,12 +169,12 @@ struct RosterTests {
                 LinkedIdentity(identity: Identity(provider: "demo", subject: "p\(index)"), displayName: "Person \(index)", email: nil)
             }
             let ids = try Sample.signIn(people, into: rig.database, session: SessionKey("setup")!)
-            loop.start()
+            try await loop.startSettled()
             #expect(loop.state.accounts.list.rows.count == ChooserLoop.firstPage, "the first frame read one page")
             #expect(frames.first?.contains("150 accounts") == true)
             try await waitUntil("the index") { loop.state.accounts.list.index?.count == 150 }
             loop.send(.input(.key(.end)))
-            #expect(loop.state.accounts.list.rows.count > ChooserLoop.firstPage)
+            try await waitUntil("the end of the list read") { loop.state.accounts.list.rows.count > ChooserLoop.firstPage }
             loop.flush()
             #expect(frames.last?.contains("Person 0") == true, "the oldest account, at the end of the list by use")
             // Another process signs someone in: the index follows, no full read.
@@ -184,12 +184,17 @@ struct RosterTests {
             loop.send(.input(.key(.character("/"))))
             for c in "newcomer" { loop.send(.input(.key(.character(c)))) }
             #expect(loop.state.accounts.visibleCount == 1)
+            try await waitUntil("the newcomer's row read") { !loop.link.isBusy }
             loop.flush()
             #expect(frames.last?.contains("Newcomer Q") == true)
             // A sign-in with Demo asks the store whom it may continue as: not the whole roster.
             loop.send(.input(.key(.escape)))
             loop.send(.input(.key(.character("a"))))
             loop.send(.input(.key(.enter)))
+            // Whom to offer is read off the main actor.
+            try await waitUntil("the continue-as choice") {
+                if case .signIn(let dialog) = loop.state.dialog, case .continuing = dialog.phase { true } else { false }
+            }
             guard case .signIn(let dialog) = loop.state.dialog, case .continuing(let offered, _) = dialog.phase else {
                 Issue.record("expected the continue-as choice: \(String(describing: loop.state.dialog))")
                 return

@@ -86,4 +86,11 @@ public protocol ChangeWatch: Sendable {
     var looksAgain: Bool { get }
     /// Stops watching. Safe to call twice.
     func cancel()
+    /// The store answered someone else: a watch waiting to try again
+    /// tries now instead of at the end of its backoff.
+    func retryNow()
+}
+
+extension ChangeWatch {
+    public func retryNow() {}
 }

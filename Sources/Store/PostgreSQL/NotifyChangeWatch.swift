@@ -8,9 +8,16 @@ import Synchronization
 ///
 /// When the connection breaks (the server stopped, the network went), it
 /// reports `.offline` and tries again after 1 s, then 2, 4… up to 30 s
-/// between tries; once it listens again it reports `.online`, and the feed
+/// between tries (at once when `retryNow` says the server answered
+/// someone); once it listens again it reports `.online`, and the feed
 /// reads from its cursor what was committed meanwhile. A server that is
 /// down when the watch starts is the same: offline, retrying.
+///
+/// A server that stops answering but keeps its connections (paused, or
+/// a link that swallows packets) sends no end of file: after
+/// `quietCheck` seconds without a word from it the watch asks it for one
+/// round trip, which the connection's deadline bounds. So a silent server
+/// is noticed within `quietCheck` plus the deadline, with nobody writing.
 final class NotifyChangeWatch: ChangeWatch {
     /// A listening connection and the source on its socket.
     private struct Listening: @unchecked Sendable {
@@ -30,10 +37,15 @@ final class NotifyChangeWatch: ChangeWatch {
         var cancelled = false
         var offline = false
         var retry: Double
+        /// Counts connection tries asked for: a try due after an older one is dropped.
+        var tries = 0
+        /// Counts words from the server: a quiet check due after an older one is dropped.
+        var heard = 0
     }
 
     private let url: String
     private let server: String
+    private let deadline: Double
     private let queue: DispatchQueue
     private let events: @Sendable (ChangeWatchEvent) -> Void
     /// Makes the store ready (connected once, migrated) and names the channel.
@@ -43,13 +55,16 @@ final class NotifyChangeWatch: ChangeWatch {
 
     /// The first wait before trying again, and the longest.
     static let firstRetry = 1.0, longestRetry = 30.0
+    /// Seconds without a word from the server before the watch asks it for one.
+    static let quietCheck = 30.0
 
     init(
-        url: String, server: String, queue: DispatchQueue, events: @escaping @Sendable (ChangeWatchEvent) -> Void,
+        url: String, server: String, deadline: Double, queue: DispatchQueue, events: @escaping @Sendable (ChangeWatchEvent) -> Void,
         ready: @escaping @Sendable () throws(StoreError) -> String
     ) {
         self.url = url
         self.server = server
+        self.deadline = deadline
         self.queue = queue
         self.events = events
         self.ready = ready
@@ -70,11 +85,14 @@ final class NotifyChangeWatch: ChangeWatch {
 
     /// Connects and listens; on failure, reports offline and tries again later. Runs on `queue`.
     private func connect() {
-        guard !state.withLock({ $0.cancelled }) else { return }
+        guard !state.withLock({ state in
+            state.tries += 1
+            return state.cancelled
+        }) else { return }
         let connection: PGConnection
         do {
             let channel = try ready()
-            connection = try PGConnection.connect(url)
+            connection = try PGConnection.connect(url, deadline: deadline)
             try connection.listen(channel)
         } catch {
             return lost(error)
@@ -93,6 +111,7 @@ final class NotifyChangeWatch: ChangeWatch {
         }
         if cancelled { return connection.close() }
         listening.source.resume()
+        heard()
         // Whatever was committed while nobody listened is read now.
         events(wasOffline ? .online : .wake)
     }
@@ -105,16 +124,51 @@ final class NotifyChangeWatch: ChangeWatch {
         } catch {
             return lost(error)
         }
-        // Each write's notification, in commit order; one that says nothing is a plain wake-up.
-        for notification in connection.notifications() {
+        heard()
+        deliver(connection.notifications())
+    }
+
+    /// Each write's notification, in commit order; one that says nothing is a plain wake-up.
+    private func deliver(_ notifications: [PGNotification]) {
+        for notification in notifications {
             events(notification.payload.isEmpty ? .wake : .pushed(notification.payload))
+        }
+    }
+
+    /// The server said something: the quiet check is due `quietCheck` from now.
+    private func heard() {
+        let word = state.withLock { state in
+            state.heard += 1
+            return state.heard
+        }
+        queue.asyncAfter(deadline: .now() + Self.quietCheck) { [weak self] in self?.checkIfQuiet(since: word) }
+    }
+
+    /// Nothing came since word number `word`: one round trip on the
+    /// listening connection, within its deadline, or the server is lost.
+    private func checkIfQuiet(since word: Int) {
+        guard let connection = state.withLock({ $0.heard == word ? $0.listening?.connection : nil }) else { return }
+        do {
+            try connection.execute("SELECT 1")
+        } catch {
+            return lost(error)
+        }
+        heard()
+        // Notifications that came with the answer were read with it.
+        deliver(connection.notifications())
+    }
+
+    func retryNow() {
+        queue.async { [weak self] in
+            guard let self, self.state.withLock({ $0.offline && $0.listening == nil && !$0.cancelled }) else { return }
+            self.connect()
         }
     }
 
     /// The connection is gone (or never came): offline, and a try later.
     private func lost(_ error: any Error) {
-        let (listening, retry, cancelled) = state.withLock { state in
-            let taken = (state.listening, state.retry, state.cancelled)
+        let (listening, retry, cancelled, tries) = state.withLock { state in
+            let taken = (state.listening, state.retry, state.cancelled, state.tries)
             state.listening = nil
             state.offline = true
             state.retry = min(state.retry * 2, Self.longestRetry)
@@ -129,6 +183,10 @@ final class NotifyChangeWatch: ChangeWatch {
             default: "\(error)"
             }
         events(.offline(detail))
-        queue.asyncAfter(deadline: .now() + retry) { [weak self] in self?.connect() }
+        queue.asyncAfter(deadline: .now() + retry) { [weak self] in
+            // Unless `retryNow` tried meanwhile.
+            guard let self, self.state.withLock({ $0.tries == tries && $0.listening == nil }) else { return }
+            self.connect()
+        }
     }
 }

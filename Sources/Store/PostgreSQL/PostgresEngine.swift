@@ -29,17 +29,20 @@ final class PostgresEngine: StoreEngine {
     private let pool: ConnectionPool
     /// The schema's names: its advisory lock keys and notification channel.
     let names: SchemaNames
+    /// How long one statement may take before the server counts as not answering.
+    let deadline: Double
 
     /// Connects and migrates; when `waitForServer` and the server cannot be
     /// reached, it starts anyway: every use until the server answers fails
     /// as `offline`, and the first that reaches it migrates.
-    init(url: String, waitForServer: Bool = false) throws(StoreError) {
+    init(url: String, waitForServer: Bool = false, deadline: Double = StoreDeadline.standard) throws(StoreError) {
         self.url = url
+        self.deadline = deadline
         switch PGConnection.describe(url) {
         case .success(let server): location = server
         case .failure(let error): throw Self.storeError(error, server: error.server)
         }
-        pool = ConnectionPool(url: url)
+        pool = ConnectionPool(url: url, deadline: deadline)
         names = SchemaNames()
         do {
             try ready()
@@ -55,6 +58,9 @@ final class PostgresEngine: StoreEngine {
         guard !names.isKnown else { return }
         try pool.withConnection { connection in
             try names.learn(connection)
+            // Another station may be migrating: its lock is waited for, as long as a migration may take.
+            connection.deadline = max(deadline, PostgresMigrations.deadline)
+            defer { connection.deadline = deadline }
             let applied = try PostgresMigrations.migrate(connection, names: names, server: location)
             migrated.withLock { $0 += applied }
         }
@@ -110,7 +116,10 @@ final class PostgresEngine: StoreEngine {
         if let error = error as? StoreError { return error }
         if let error = error as? SQLDecodingError { return .corrupt(path: server, detail: error.description) }
         guard let error = error as? PGError else { return .unavailable(path: server, detail: "\(error)") }
-        if error.isOffline { return .offline(server: error.server, detail: error.detail) }
+        if error.isOffline {
+            let detail = error.kind == .refused || error.kind == .connectionLost || error.detail.isEmpty ? error.detail : "\(error.words): \(error.detail)"
+            return .offline(server: error.server, detail: detail)
+        }
         switch error.kind {
         case .statement(let state) where state == "42501":
             return .unavailable(path: error.server, detail: "the role may not do this (\(error.detail)); see docs/FLEET.md for the privileges it needs")
@@ -194,7 +203,7 @@ final class PostgresEngine: StoreEngine {
     func follower() throws(StoreError) -> any ChangeFollower { PostgresFollower(engine: self) }
 
     func watch(on queue: DispatchQueue, _ events: @escaping @Sendable (ChangeWatchEvent) -> Void) throws(StoreError) -> any ChangeWatch {
-        NotifyChangeWatch(url: url, server: location, queue: queue, events: events, ready: { [weak self] () throws(StoreError) -> String in
+        NotifyChangeWatch(url: url, server: location, deadline: deadline, queue: queue, events: events, ready: { [weak self] () throws(StoreError) -> String in
             guard let self else { throw .unavailable(path: "the store", detail: "closed") }
             do { try self.ready() } catch { throw self.storeError(error) }
             return self.names.channel
@@ -245,11 +254,15 @@ final class SchemaNames: Sendable {
 /// not kept.
 final class ConnectionPool: Sendable {
     private let url: String
+    private let deadline: Double
     private let idle = Mutex<[PGConnection]>([])
     /// How many idle connections are kept.
     static let keep = 3
 
-    init(url: String) { self.url = url }
+    init(url: String, deadline: Double) {
+        self.url = url
+        self.deadline = deadline
+    }
 
     deinit { idle.withLock { $0.forEach { $0.close() } } }
 
@@ -261,7 +274,7 @@ final class ConnectionPool: Sendable {
             if (try? connection.consumeInput()) != nil, connection.isConnected { return (connection, true) }
             connection.close()
         }
-        return (try PGConnection.connect(url), false)
+        return (try PGConnection.connect(url, deadline: deadline), false)
     }
 
     /// A connection for a caller that keeps it a while (`give` it back).
@@ -304,7 +317,7 @@ final class ConnectionPool: Sendable {
             give(connection)
             throw error
         }
-        let fresh = try PGConnection.connect(url)
+        let fresh = try PGConnection.connect(url, deadline: deadline)
         do { try fresh.execute(begin) } catch {
             fresh.close()
             throw error

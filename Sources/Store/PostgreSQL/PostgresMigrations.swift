@@ -178,6 +178,9 @@ enum PostgresMigrations {
         return (0..<rows.rowCount).compactMap { rows.text($0, 0) }
     }
 
+    /// How long migrating may take, waiting for another station's migration included.
+    static let deadline = 60.0
+
     /// Brings the schema up to date, in one transaction under the schema's
     /// migration lock. Refuses a schema holding other tables and no record
     /// of Switchboard's migrations, and one migrated by a newer Switchboard.
@@ -187,7 +190,7 @@ enum PostgresMigrations {
         precondition(steps.count == StoreSchema.migrations.count, "a PostgreSQL step for every migration")
         // Nothing pending: no lock, no write.
         if let done = try applied(connection), Set(done) == Set(StoreSchema.migrations) { return [] }
-        try connection.execute("BEGIN; SELECT pg_advisory_xact_lock(\(names.migrationLock))")
+        try connection.execute("BEGIN; SET LOCAL lock_timeout = 0; SELECT pg_advisory_xact_lock(\(names.migrationLock))")
         do {
             var done = try applied(connection)
             if done == nil {

@@ -1,0 +1,188 @@
+import DeviceFlow
+import Dispatch
+import Foundation
+import Testing
+import TestBasics
+import TestSupport
+@testable import ChooserApp
+@testable import ChooserUI
+@testable import Services
+@testable import Store
+import SwitchboardCore
+import TerminalUI
+
+/// A store that stops answering, as a paused server does: every call
+/// waits at a gate until the test opens it. The engine under it is a
+/// real SQLite file.
+final class GatedEngine: StoreEngine, @unchecked Sendable {
+    private let inner: any StoreEngine
+    private let condition = NSCondition()
+    private var open = true
+
+    init(_ inner: any StoreEngine) { self.inner = inner }
+
+    /// Makes every call from now on wait (`true`), or lets them all go.
+    func close(_ closed: Bool) {
+        condition.lock()
+        open = !closed
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func pass() {
+        condition.lock()
+        while !open { condition.wait() }
+        condition.unlock()
+    }
+
+    var location: String { inner.location }
+    var isReadOnly: Bool { inner.isReadOnly }
+    var isShared: Bool { inner.isShared }
+    var migratedNow: [String] { inner.migratedNow }
+    var readerMarksPath: String? { inner.readerMarksPath }
+    func write<T>(_ body: (any SQLConnection) throws -> T, signal: (any SQLConnection) throws -> String?) throws -> T {
+        pass()
+        return try inner.write(body, signal: signal)
+    }
+    func writeUnannounced<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        pass()
+        return try inner.writeUnannounced(body)
+    }
+    func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        pass()
+        return try inner.read(body)
+    }
+    func storeError(_ error: any Error) -> StoreError { inner.storeError(error) }
+    func lockRefreshes(of identity: Identity, timeout: Double) async throws(StoreError) -> RefreshLock {
+        try await inner.lockRefreshes(of: identity, timeout: timeout)
+    }
+    func follower() throws(StoreError) -> any ChangeFollower { try inner.follower() }
+    func watch(on queue: DispatchQueue, _ events: @escaping @Sendable (ChangeWatchEvent) -> Void) throws(StoreError) -> any ChangeWatch {
+        try inner.watch(on: queue, events)
+    }
+}
+
+/// The chooser and the board over a store that stops answering: the screen
+/// never waits for it. Keys are answered at once, the loop says offline
+/// soon after its deadline, and is live again as soon as the store answers.
+@Suite("a store that stops answering")
+@MainActor
+struct SilentStoreTests {
+    static let size = Size(width: 100, height: 30)
+
+    /// A gated store holding Ada and Grace, Ada active in `session`.
+    static func store(_ folder: TemporaryFolder, session: SessionKey) throws -> (AppDatabase, GatedEngine) {
+        // Another program's store on the same file is `AppDatabase(testing: folder.file("store.sqlite"))`.
+        let path = folder.file("store.sqlite")
+        let seeded = try AppDatabase(testing: path)
+        _ = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: seeded, session: session)
+        let gate = GatedEngine(try SQLiteEngine(path: path, access: .readWrite))
+        return (AppDatabase(engine: gate, pinRounds: seeded.pinRounds), gate)
+    }
+
+    @Test("the chooser: keys answered at once while the store is silent, offline after its deadline, live again when it answers")
+    func chooser() async throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let session = SessionKey("pts/1")!
+        let (database, gate) = try Self.store(folder, session: session)
+        var frames: [(at: ContinuousClock.Instant, text: String)] = []
+        let state = AppState(session: session, size: Self.size, now: Moment.now(), guide: Fixture.guide, theme: .builtIn,
+                             providers: [ProviderChoice(id: "demo", name: "Demo")])
+        let loop = ChooserLoop(
+            state: state,
+            environment: ChooserEnvironment(
+                database: database, bus: NotificationBus(), providers: ProviderDirectory(configuration: ProviderConfiguration(providers: []), transport: URLSessionTransport(timeout: 5)),
+                copy: { _ in }, open: { _ in }, nextTheme: { _ in (Theme.monochrome, nil) }, storeDeadline: 3),
+            render: { frames.append((ContinuousClock.now, Screen.draw($0).text)) })
+        loop.start()
+        try await waitUntil("the list read") { loop.state.accounts.list.count == 2 && loop.state.active.account != nil }
+
+        gate.close(true)
+        // Switching to whoever is not active needs the store: the key is taken, the call goes out and waits.
+        let other = try #require(loop.state.accounts.list.rows.values.first { $0.id != loop.state.active.id })
+        try await select(other.id, in: loop)
+        let pressed = ContinuousClock.now
+        loop.send(.input(.key(.enter)))
+        // Help needs nothing of the store: it shows in the next frame, well within 100 ms.
+        loop.send(.input(.key(.character("?"))))
+        #expect(Self.showsHelp(loop.state.dialog), "the key was handled at once")
+        try await waitUntil("a frame with help") { frames.contains { $0.at > pressed && $0.text.contains("Keys") } }
+        let helpFrame = try #require(frames.first { $0.at > pressed && $0.text.contains("Keys") })
+        #expect(!helpFrame.text.contains("Offline"), "drawn before the store counted as offline: the frame did not wait for it")
+        // (How soon, `switchboard-bench faults` measures: on a test run's busy machine a figure means little.)
+        loop.send(.input(.key(.escape)))
+
+        // Offline once the call passed its deadline, with the store still silent.
+        try await waitUntil("offline") { loop.state.storeOffline != nil }
+        #expect(frames.last?.text.contains("Offline") == true || frames.last?.text.contains("offline") == true)
+        // Keys that need the store say why they cannot act; the rest still work.
+        loop.send(.input(.key(.character("s"))))
+        #expect(loop.state.toasts.last?.text.contains("offline") == true, "\(loop.state.toasts.map(\.text))")
+
+        // The store answers again: live, the list read again.
+        gate.close(false)
+        try await waitUntil("online") { loop.state.storeOffline == nil }
+        // Nothing lost: who is active is what the store says.
+        try await waitUntil("the screen agrees with the store") { loop.state.active.id == (try? database.active(in: session).id) }
+        loop.send(.terminate)
+    }
+
+    @Test("the board: its keys answered while the store is silent, offline after the deadline, live again when it answers")
+    func board() async throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let (database, gate) = try Self.store(folder, session: SessionKey("pts/1")!)
+        let state = BoardState(
+            size: Self.size, now: Moment.now(), theme: .builtIn, clock: LocalClock { _ in 0 }, operatorSession: "pts/9",
+            idleLimit: (300, 30))
+        let loop = BoardLoop(
+            state: state,
+            environment: BoardEnvironment(
+                database: database, providers: ProviderDirectory(configuration: ProviderConfiguration(providers: []), transport: URLSessionTransport(timeout: 5)),
+                nextTheme: { _ in (Theme.monochrome, nil) }, storeDeadline: 3),
+            render: { _ in })
+        try await loop.startSettled()
+        defer { loop.stop() }
+        gate.close(true)
+        // Another program writes: the watch wakes the board, whose read of the fleet waits at the gate.
+        _ = try Sample.signIn([LinkedIdentity(identity: Identity(provider: "demo", subject: "zoe"), displayName: "Zoe", email: nil)], into: try AppDatabase(testing: folder.file("store.sqlite")), session: SessionKey("pts/2")!)
+        // `?` needs nothing of the store: answered at once.
+        loop.send(.input(.key(.character("?"))))
+        #expect(Self.boardShowsHelp(loop.state.dialog))
+        try await waitUntil("offline") { loop.state.storeOffline != nil }
+        gate.close(false)
+        try await waitUntil("online") { loop.state.storeOffline == nil }
+    }
+
+    private func select(_ id: AccountID, in loop: ChooserLoop) async throws {
+        for _ in 0..<10 where loop.state.accounts.selectedItem != .account(id) { loop.send(.input(.key(.down))) }
+        #expect(loop.state.accounts.selectedItem == .account(id))
+    }
+
+    static func showsHelp(_ dialog: Dialog?) -> Bool {
+        if case .help = dialog { true } else { false }
+    }
+
+    static func boardShowsHelp(_ dialog: BoardDialog?) -> Bool {
+        if case .help = dialog { true } else { false }
+    }
+}
+
+extension ChooserLoop {
+    /// Starts the loop and waits until the store answered its first reads and the first frame is drawn.
+    func startSettled() async throws {
+        start()
+        try await waitUntil("the chooser's first reads") { !link.isBusy }
+        flush()
+    }
+}
+
+extension BoardLoop {
+    /// Starts the board and waits until the store answered its first read and the first frame is drawn.
+    func startSettled() async throws {
+        start()
+        try await waitUntil("the board's first read") { !link.isBusy }
+        flush()
+    }
+}
