@@ -60,8 +60,12 @@ struct CommonOptions: ParsableArguments {
     /// file or folder it may not write.
     /// The chooser and the kiosk pass `waitForServer`: a shared store's
     /// server that is down shows as offline there, not as an exit.
+    /// A server on another machine reached with a weaker `sslmode` than
+    /// `verify-full` is warned of on standard error, every time.
     func openDatabase(_ io: CommandIO, _ access: AppDatabase.Access = .readWrite, waitForServer: Bool = false) throws(StoreError) -> AppDatabase {
-        try AppDatabase(storeChoice(io).location, access: access, pinRounds: io.pinRounds, waitForServer: waitForServer)
+        let location = try storeChoice(io).location
+        if let warning = location.transportWarning { io.stderr.write("switchboard: warning: \(warning)\n") }
+        return try AppDatabase(location, access: access, pinRounds: io.pinRounds, waitForServer: waitForServer)
     }
 
     /// Which store this invocation uses, and on a shared one this station's

@@ -38,8 +38,10 @@ struct StoreCopyCommand: IOCommand, TakesCommonOptions {
 
     func run(io: CommandIO) async throws {
         try io.reportingErrors { () throws(StoreError) in
+            let location = try Self.location(to ?? from ?? "", option: to != nil ? "--to" : "--from")
             let here = try options.openDatabase(io)
-            let there = try AppDatabase(try Self.location(to ?? from ?? "", option: to != nil ? "--to" : "--from"), pinRounds: io.pinRounds)
+            if let warning = location.transportWarning { io.stderr.write("switchboard: warning: \(warning)\n") }
+            let there = try AppDatabase(location, pinRounds: io.pinRounds)
             let (source, target) = to != nil ? (here, there) : (there, here)
             let report = try source.copy(to: target)
             if options.json { return io.printJSON(CopyJSON(from: source.path, to: target.path, report: report)) }

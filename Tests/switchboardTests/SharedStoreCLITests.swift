@@ -63,6 +63,9 @@ struct SharedStoreCLITests {
 
     @Test("a password in --store is refused, unrepeated; two stores at once are refused; a URL that is not PostgreSQL's is named", arguments: [
         (["accounts", "--store", "postgresql://lab:hunter2@127.0.0.1:1/fleet"], "--store: the URL holds a password"),
+        (["accounts", "--store", "postgresql://lab@127.0.0.1:1/fleet?%70assword=hunter2"], "--store: the URL holds a password"),
+        (["accounts", "--store", "postgresql://lab@127.0.0.1:1/fleet?sslmode=disable&pa%73sword=hunter2"], "--store: the URL holds a password"),
+        (["store", "copy", "--to", "postgresql://lab@127.0.0.1:1/fleet?%70assword=hunter2"], "--to: the URL holds a password"),
         (["accounts", "--store", "postgresql://127.0.0.1:1/fleet", "--database", "/tmp/x.sqlite"], "--store and --database name two stores"),
         (["accounts", "--store", "mysql://127.0.0.1/fleet"], "--store: expected a PostgreSQL URL"),
     ])
