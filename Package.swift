@@ -75,7 +75,7 @@ let package = Package(
         // config.toml, read once into the values each module takes: DeviceFlow's
         // providers, the chooser's theme and kiosk settings, [store] and [git].
         .target(
-            name: "Configuration", dependencies: ["SwitchboardCore", "ConfigFile", "DeviceFlow", "TerminalUI", "ChooserUI", "ToolCredentials"]),
+            name: "Configuration", dependencies: ["SwitchboardCore", "ConfigFile", "Postgres", "DeviceFlow", "TerminalUI", "ChooserUI", "ToolCredentials"]),
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
         .target(name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI"]),
         .target(name: "CSystem"),

@@ -77,7 +77,8 @@ extension ChooserLoop {
         let database = environment.database, order = state.accounts.order
         let copy = IndexCopy(state.accounts.list.index.flatMap { $0.order == order && !state.accounts.list.allStale ? $0 : nil })
         let revision = state.accounts.list.revision, reread = state.accounts.list.stale
-        Task.detached { [weak self] in
+        // On a thread of its own, not the concurrency pool's: a big roster's read is long, and a silent server's takes its deadline.
+        ChooserLoop.indexQueue.async { [weak self] in
             let result = Result { () throws(StoreError) -> IndexRefresh.Content in
                 guard let base = copy.take() else {
                     var built = SearchIndex(order: order)
@@ -89,27 +90,32 @@ extension ChooserLoop {
                 let accounts = try database.accounts(ids: added + reread.sorted())
                 return .changes(base.changes(listing: listed, reread: accounts))
             }
-            await MainActor.run {
-                guard let self else { return }
-                self.roster.reading = false
-                // Read from a store the tour has replaced since: the new one's is read instead.
-                guard self.environment.database === database else { return self.refreshIndex() }
-                switch result {
-                case .success(let content): self.send(.indexRead(IndexRefresh(content, revision: revision, reread: reread)))
-                case .failure(let error): self.fail(error)
-                }
-                // What the read left behind (SQLite's cache, its accounts, the index it replaced) goes back to the system, off the main actor.
-                Task.detached {
-                    database.releaseMemory()
-                    cpt_release_free_memory()
-                }
-                if self.roster.again {
-                    self.roster.again = false
-                    self.refreshIndex()
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    guard let self else { return }
+                    self.roster.reading = false
+                    // Read from a store the tour has replaced since: the new one's is read instead.
+                    guard self.environment.database === database else { return self.refreshIndex() }
+                    switch result {
+                    case .success(let content): self.send(.indexRead(IndexRefresh(content, revision: revision, reread: reread)))
+                    case .failure(let error): self.fail(error)
+                    }
+                    // What the read left behind (SQLite's cache, its accounts, the index it replaced) goes back to the system.
+                    ChooserLoop.indexQueue.async {
+                        database.releaseMemory()
+                        cpt_release_free_memory()
+                    }
+                    if self.roster.again {
+                        self.roster.again = false
+                        self.refreshIndex()
+                    }
                 }
             }
         }
     }
+
+    /// Where the filter's index is read: one read at a time, off the main actor and the concurrency pool.
+    nonisolated static let indexQueue = DispatchQueue(label: "switchboard.index")
 
     /// Reads the rows the pane is about to draw and lacks (`rowsWanted`):
     /// a few rows by id, or a page by position. One read at a time; the

@@ -1,5 +1,6 @@
 import ConfigFile
 import Foundation
+import Postgres
 import SwitchboardCore
 
 /// The `[store]` table: a PostgreSQL store shared by several stations,
@@ -83,26 +84,24 @@ public struct StoreSettings: Hashable, Sendable {
     }
 
     /// Why `url` cannot name a PostgreSQL store, or nil when it can: it must
-    /// be a `postgresql://` (or `postgres://`) URL without control characters.
-    /// The message never repeats the URL, which may hold a password.
+    /// be a `postgresql://` (or `postgres://`) URL without control
+    /// characters, that libpq can read. The message never repeats the URL,
+    /// which may hold a password.
     public static func urlProblem(_ url: String) -> String? {
         let example = "postgresql://switchboard@db.example.org/switchboard?sslmode=verify-full"
         guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") else {
             return "expected a PostgreSQL URL such as \(example)"
         }
         if url.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "the URL holds control characters" }
+        if case .failure(let error) = PGConnection.parameters(of: url) { return "libpq cannot read the URL: \(error.detail)" }
         return nil
     }
 
-    /// Whether a store URL carries a password: in its user part
-    /// (`user:password@`) or as a `password=` parameter.
+    /// Whether a store URL carries a password, read as libpq reads it
+    /// (`PQconninfoParse`): in its user part (`user:password@`) or as a
+    /// `password` parameter however spelt (`%70assword=` is `password=`).
     public static func carriesPassword(_ url: String) -> Bool {
-        guard let scheme = url.range(of: "://") else { return url.contains("password=") }
-        let rest = url[scheme.upperBound...]
-        let authority = rest.prefix { $0 != "/" && $0 != "?" }
-        if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") { return true }
-        guard let query = rest.firstIndex(of: "?") else { return false }
-        return rest[rest.index(after: query)...].split(separator: "&").contains { $0.lowercased().hasPrefix("password=") }
+        PGConnection.carriesPassword(url)
     }
 
     /// Why `name` cannot be a station's name, or nil when it can.

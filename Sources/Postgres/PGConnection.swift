@@ -37,8 +37,12 @@ public final class PGConnection: @unchecked Sendable {
     /// (the URL, `~/.pgpass`, `PGPASSFILE`, `passfile=`, a client
     /// certificate); settings the URL leaves out get Switchboard's defaults:
     /// `connect_timeout` of `timeout` seconds and TCP keepalives, so a
-    /// station notices a server that went away. The session is set to UTC
-    /// and ISO dates, so timestamps read back alike everywhere.
+    /// station notices a server that went away, and, to a server that is
+    /// not this machine's, `sslmode=verify-full` when neither the URL nor
+    /// `PGSSLMODE` asks for a mode (`PGTransport`): no TLS, or a
+    /// certificate the station does not trust, and nothing is sent. The
+    /// session is set to UTC and ISO dates, so timestamps read back alike
+    /// everywhere.
     ///
     /// With a `deadline` (seconds), connecting and each later statement
     /// are given that long (`deadline`); the connection's own lock waits
@@ -49,17 +53,13 @@ public final class PGConnection: @unchecked Sendable {
     ) throws(PGError) -> PGConnection {
         // libpq's connect_timeout is whole seconds, at least 2.
         let timeout = deadline.map { max(2, Int($0.rounded(.up))) } ?? timeout
-        let server: String
-        switch describe(url) {
-        case .success(let name): server = name
+        let transport: PGTransport
+        switch Self.transport(of: url) {
+        case .success(let found): transport = found
         case .failure(let error): throw error
         }
-        // Earlier keywords are defaults: the URL (expanded in place as dbname) overrides them.
-        let settings: [(String, String)] = [
-            ("connect_timeout", String(timeout)), ("keepalives", "1"), ("keepalives_idle", "5"),
-            ("keepalives_interval", "2"), ("keepalives_count", "3"), ("fallback_application_name", "switchboard"),
-            ("dbname", url), ("client_encoding", "UTF8"),
-        ]
+        let server = transport.server
+        let settings = Self.settings(url, timeout: timeout, transport: transport)
         let connection: OpaquePointer? = withCStrings(settings.map(\.0)) { keywords in
             withCStrings(settings.map(\.1)) { values in PQconnectdbParams(keywords, values, 1) }
         }
@@ -87,22 +87,23 @@ public final class PGConnection: @unchecked Sendable {
     /// The server a URL names, without its password; or why it is no URL
     /// (libpq's words, which never repeat the text given).
     public static func describe(_ url: String) -> Result<String, PGError> {
-        var message: UnsafeMutablePointer<CChar>?
-        guard let options = PQconninfoParse(url, &message) else {
-            let words = message.map { String(cString: $0) } ?? "cannot be read"
-            if let message { PQfreemem(message) }
-            return .failure(PGError(.badURL, server: "the store's URL", detail: withoutQuotes(words)))
+        parameters(of: url).map { values in
+            format(user: values["user"], host: values["host"] ?? values["hostaddr"], port: values["port"], database: values["dbname"])
         }
-        defer { PQconninfoFree(options) }
-        var values: [String: String] = [:]
-        var option = options
-        while let keyword = option.pointee.keyword {
-            if let value = option.pointee.val { values[String(cString: keyword)] = String(cString: value) }
-            option += 1
-        }
-        return .success(format(
-            user: values["user"], host: values["host"] ?? values["hostaddr"], port: values["port"], database: values["dbname"]))
     }
+
+    /// What libpq is handed for `url`, in order. Earlier keywords are
+    /// defaults: the URL (expanded in place as `dbname`) overrides them, so
+    /// `sslmode=verify-full` goes in only when nothing asked for a mode.
+    static func settings(_ url: String, timeout: Int, transport: PGTransport) -> [(String, String)] {
+        [("connect_timeout", String(timeout)), ("keepalives", "1"), ("keepalives_idle", "5"),
+         ("keepalives_interval", "2"), ("keepalives_count", "3"), ("fallback_application_name", "switchboard")]
+            + (transport.requestedMode == nil ? [("sslmode", transport.mode)] : [])
+            + [("dbname", url), ("client_encoding", "UTF8")]
+    }
+
+    /// Whether the connection's traffic is encrypted (TLS).
+    public var usesTLS: Bool { handle.map { PQsslInUse($0) == 1 } ?? false }
 
     /// libpq's words about a URL with every quoted part (which repeats the
     /// URL, password and all) left out.

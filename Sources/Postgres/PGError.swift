@@ -11,6 +11,9 @@ public struct PGError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The server's TLS certificate is not one the client trusts (another
         /// CA, another host name, or no root certificate to check it with).
         case certificateNotTrusted
+        /// The server answered without TLS where the connection requires it
+        /// (`sslmode` `require` or stronger, the default to another machine).
+        case noTLS
         /// The server has no database of that name.
         case databaseMissing
         /// The server is older than the client supports; its version.
@@ -51,6 +54,7 @@ public struct PGError: Error, Sendable, Hashable, CustomStringConvertible {
         case .refused: "connection refused (no server answered there)"
         case .authenticationFailed: "authentication failed"
         case .certificateNotTrusted: "certificate not trusted"
+        case .noTLS: "the server offers no TLS, which the connection requires (nothing was sent)"
         case .databaseMissing: "database missing"
         case .serverTooOld(let version): "server too old (PostgreSQL \(version); Switchboard needs 12 or newer)"
         case .connectionLost: "connection to the server lost"
@@ -96,6 +100,7 @@ public struct PGError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind libpq's message for a failed connection describes.
     static func classify(connectionMessage message: String) -> Kind {
         let text = message.lowercased()
+        if text.contains("server does not support ssl") { return .noTLS }
         if text.contains("certificate verify failed") || text.contains("does not match host name")
             || text.contains("root certificate file") || text.contains("certificate") && text.contains("not trusted")
         {

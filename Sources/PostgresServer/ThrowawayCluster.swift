@@ -17,8 +17,10 @@ import Synchronization
 public final class ThrowawayCluster: Sendable {
     /// The folder holding the data, the log and the TLS files.
     public let folder: String
-    /// The loopback port the server listens on.
+    /// The port the server listens on (on loopback, or `listening`'s address).
     public let port: Int
+    /// Where the server listens instead of loopback; nil for loopback.
+    public let listening: Listening?
     /// The throwaway CA that signed the server's certificate (PEM).
     public let caCertificate: String
     /// Another throwaway CA's certificate, which did not sign the server's.
@@ -41,16 +43,36 @@ public final class ThrowawayCluster: Sendable {
     /// system's temporary folder unless told another, such as a memory
     /// file system); throws, naming what failed, when PostgreSQL's
     /// programs are missing or the server does not start.
-    public static func start(in parent: String = NSTemporaryDirectory()) throws -> ThrowawayCluster {
+    public static func start(in parent: String = NSTemporaryDirectory(), listening: Listening? = nil) throws -> ThrowawayCluster {
         var lastError: any Error = ClusterError("the server did not start")
         // A port taken between choosing it and binding it: a whole new try.
         for _ in 0..<3 {
-            do { return try startOnce(in: parent) } catch let error as ClusterError where error.portTaken { lastError = error }
+            do { return try startOnce(in: parent, listening: listening) } catch let error as ClusterError where error.portTaken { lastError = error }
         }
         throw lastError
     }
 
-    private static func startOnce(in parent: String) throws -> ThrowawayCluster {
+    /// Where a cluster listens when not on loopback: an address of a
+    /// network namespace the caller made (the server runs inside it, its
+    /// command prefixed with `launcher`, such as `ip netns exec NAME`),
+    /// trusting the role `switchboard` from `clients` (a CIDR block), with
+    /// TLS on or off. The cluster's own connections go through its Unix
+    /// socket, which no network namespace hides.
+    public struct Listening: Sendable {
+        public let launcher: [String]
+        public let address: String
+        public let clients: String
+        public let tls: Bool
+
+        public init(launcher: [String], address: String, clients: String, tls: Bool) {
+            self.launcher = launcher
+            self.address = address
+            self.clients = clients
+            self.tls = tls
+        }
+    }
+
+    private static func startOnce(in parent: String, listening: Listening?) throws -> ThrowawayCluster {
         let bin = try binaries()
         let folder = (parent.hasSuffix("/") ? parent : parent + "/") + "switchboard-pg-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -76,29 +98,31 @@ public final class ThrowawayCluster: Sendable {
             // The role that must give a password: the first line that matches wins.
             let hba = folder + "/data/pg_hba.conf"
             let trusted = (try? String(contentsOfFile: hba, encoding: .utf8)) ?? ""
-            try ("host all \(passwordRole) 127.0.0.1/32 scram-sha-256\n" + trusted).write(toFile: hba, atomically: false, encoding: .utf8)
-            return try ThrowawayCluster(folder: folder, bin: bin, launcher: launcher, port: try freePort())
+            let network = listening.map { "host all \(role) \($0.clients) trust\n" } ?? ""
+            try ("host all \(passwordRole) 127.0.0.1/32 scram-sha-256\n" + network + trusted).write(toFile: hba, atomically: false, encoding: .utf8)
+            return try ThrowawayCluster(folder: folder, bin: bin, launcher: launcher, port: try freePort(), listening: listening)
         } catch {
             try? FileManager.default.removeItem(atPath: folder)
             throw error
         }
     }
 
-    private init(folder: String, bin: String, launcher: [String], port: Int) throws {
+    private init(folder: String, bin: String, launcher: [String], port: Int, listening: Listening?) throws {
         self.folder = folder
         self.port = port
+        self.listening = listening
         caCertificate = (try? String(contentsOfFile: folder + "/ca.crt", encoding: .utf8)) ?? ""
         otherCACertificate = (try? String(contentsOfFile: folder + "/other-ca.crt", encoding: .utf8)) ?? ""
         version = bin.split(separator: "/").dropLast().last.map(String.init) ?? "?"
-        command = launcher + [
-            bin + "/postgres", "-D", folder + "/data", "-p", String(port), "-c", "listen_addresses=127.0.0.1",
+        command = (listening?.launcher ?? []) + launcher + [
+            bin + "/postgres", "-D", folder + "/data", "-p", String(port), "-c", "listen_addresses=" + (listening?.address ?? "127.0.0.1"),
             "-c", "unix_socket_directories=" + folder, "-c", "fsync=off", "-c", "synchronous_commit=off",
-            "-c", "full_page_writes=off", "-c", "max_connections=400", "-c", "ssl=on",
+            "-c", "full_page_writes=off", "-c", "max_connections=400", "-c", "ssl=" + (listening?.tls == false ? "off" : "on"),
             "-c", "ssl_cert_file=" + folder + "/server.crt", "-c", "ssl_key_file=" + folder + "/server.key",
             "-c", "shared_buffers=32MB",
         ]
         try startServer()
-        let connection = try PGConnection.connect(url(database: "postgres"))
+        let connection = try PGConnection.connect(ownURL(database: "postgres"))
         try connection.execute("CREATE ROLE \(Self.passwordRole) LOGIN PASSWORD '\(Self.passwordRoleSecret)'")
     }
 
@@ -139,7 +163,7 @@ public final class ThrowawayCluster: Sendable {
         // Ready when it takes a connection; a log saying the port is taken means another port.
         let deadline = Date().addingTimeInterval(60)
         while true {
-            if (try? PGConnection.connect(url(database: "postgres"), timeout: 2)) != nil { break }
+            if (try? PGConnection.connect(ownURL(database: "postgres"), timeout: 2)) != nil { break }
             let whole = (try? String(contentsOfFile: folder + "/server.log", encoding: .utf8)) ?? ""
             let log = String(whole.utf8.dropFirst(logStart)) ?? whole
             let portTaken = log.contains("could not create any TCP/IP sockets")
@@ -161,12 +185,19 @@ public final class ThrowawayCluster: Sendable {
     /// A URL of `database` on this server, as the role `switchboard`, with
     /// `extra` query parameters (`sslmode=verify-full&sslrootcert=…`).
     public func url(database: String, extra: String = "") -> String {
-        "postgresql://\(Self.role)@127.0.0.1:\(port)/\(database)" + (extra.isEmpty ? "" : "?" + extra)
+        "postgresql://\(Self.role)@\(listening?.address ?? "127.0.0.1"):\(port)/\(database)" + (extra.isEmpty ? "" : "?" + extra)
+    }
+
+    /// The URL the cluster's own connections use: `url(database:)` on
+    /// loopback, else its Unix socket, which reaches into the namespace.
+    public func ownURL(database: String) -> String {
+        guard listening != nil else { return url(database: database) }
+        return "postgresql://\(Self.role)@/\(database)?host=" + folder.replacingOccurrences(of: "/", with: "%2F") + "&port=\(port)"
     }
 
     /// Makes an empty database (a name of letters, digits and `_`).
     public func createDatabase(_ name: String) throws {
-        let connection = try PGConnection.connect(url(database: "postgres"))
+        let connection = try PGConnection.connect(ownURL(database: "postgres"))
         try connection.execute("CREATE DATABASE \(connection.quoted(name))")
     }
 

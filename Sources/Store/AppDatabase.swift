@@ -1,5 +1,6 @@
 import Foundation
 import PINHash
+import Postgres
 import Synchronization
 import SwitchboardCore
 
@@ -162,4 +163,14 @@ public enum StoreLocation: Sendable, Hashable {
     case file(String)
     /// A `postgresql://` URL (or libpq `key=value` string); it may carry a password, so it is never shown.
     case server(String)
+
+    /// What to warn of each time a command or station opens this store: a
+    /// server on another machine reached with a weaker `sslmode` than
+    /// `verify-full`, which it asked for (one line, naming the server
+    /// without its password); nil for a file, this machine's server, or
+    /// `verify-full` (the default to another machine).
+    public var transportWarning: String? {
+        guard case .server(let url) = self, case .success(let transport) = PGConnection.transport(of: url) else { return nil }
+        return transport.warning
+    }
 }

@@ -162,15 +162,21 @@ public final class ChangeReader: Sendable {
     }
 
     /// The changes a write's notification carries (`ChangePayload`), when
-    /// they follow on from the cursor: no read at all. When they do not (a
-    /// notification missed, ids taken by a write that rolled back), or the
-    /// payload cannot be read, the log is read from the cursor as after any
-    /// wake-up: the log stays the truth.
+    /// they follow on from the cursor and the log holds exactly those
+    /// events: one indexed read of their ids, and none of the sessions'
+    /// states. A notification is only a wake-up (any role that may connect
+    /// to the database may send one on the channel), so a payload whose
+    /// events do not follow on from the cursor, are not all in the log as
+    /// it says (forged, or ids taken by a write that rolled back), or
+    /// cannot be read, is not taken: the log is read from the cursor as
+    /// after any wake-up. The log stays the truth; the cursor only ever
+    /// passes events read from it.
     public func changes(pushed payload: String) throws(StoreError) -> [StoreChange] {
         guard var current = state.withLock({ $0 }), let pushed = ChangePayload.decode(payload),
-            let first = pushed.events.first, first.id == current.cursor + 1,
+            let first = pushed.events.first, let last = pushed.events.last, first.id == current.cursor + 1,
             zip(pushed.events, pushed.events.dropFirst()).allSatisfy({ $0.id + 1 == $1.id })
         else { return try changes() }
+        guard try confirmed(pushed.events, from: first.id, to: last.id) else { return try changes() }
         var changes: [StoreChange] = []
         for event in pushed.events {
             current.cursor = event.id
@@ -182,6 +188,23 @@ public final class ChangeReader: Sendable {
         }
         passed(current)
         return changes
+    }
+
+    /// Whether the log holds exactly `events` (ids `first` to `last`, each
+    /// with the kind, session, account and detail given): one read by the
+    /// primary key.
+    private func confirmed(_ events: [ChangePayload.Event], from first: Int64, to last: Int64) throws(StoreError) -> Bool {
+        do {
+            let stored = try follower.readIfChanged { db in
+                try db.map("SELECT id, kind, session, accountId, detail FROM event WHERE id >= $1 AND id <= $2 ORDER BY id", [first, last]) { row in
+                    ChangePayload.Event(id: try row[0], kind: try row[1], session: try row[2], account: try row[3], detail: try row[4])
+                }
+            }
+            guard let stored else { return false }
+            return stored == events
+        } catch {
+            throw database.engine.storeError(error)
+        }
     }
 
     /// The reader has read up to `current`: it keeps it, forgets its

@@ -16,7 +16,7 @@ struct LoggedEvent: Codable, Hashable {
 /// one that missed something reads the log, which stays the truth. Never
 /// a token, a PIN or anything else an event does not hold.
 struct ChangePayload: Codable {
-    struct Event: Codable {
+    struct Event: Codable, Hashable {
         let id: Int64
         let kind: String
         let session: String?

@@ -16,11 +16,27 @@ extension AppDatabase {
     /// `cutoff`, and none that a change reader of any process has not read
     /// yet; returns how many went (0 when none may go). One short
     /// transaction: call it again, between other work, for more.
+    /// Whether this process may delete events: on a shared store only the
+    /// owner of its tables (or a role that is a member of it) may; a file's
+    /// every writer may.
+    public func mayPruneEvents() throws(StoreError) -> Bool {
+        try read { db in try Self.mayPrune(db) }
+    }
+
+    static func mayPrune(_ db: any SQLConnection) throws -> Bool {
+        guard db.isShared else { return true }
+        return try db.value("SELECT pg_has_role(current_user, relowner, 'USAGE') FROM pg_class WHERE oid = 'event'::regclass", as: Bool.self) == true
+    }
+
+    /// On a shared store only the owner of its tables prunes (a station's
+    /// role may not delete events): for any other role this is 0 at once.
     public func pruneEvents(loggedBefore cutoff: Date, limit: Int = 500) throws(StoreError) -> Int {
         // Most looks find nothing old enough: they read, and write nothing (no
         // transaction to wait for, no reader woken).
-        let oldest = try read { db in try db.value("SELECT at FROM event ORDER BY id LIMIT 1", as: Date.self) }
-        guard let oldest, oldest < cutoff else { return 0 }
+        let (oldest, mayPrune) = try read { db in
+            (try db.value("SELECT at FROM event ORDER BY id LIMIT 1", as: Date.self), try Self.mayPrune(db))
+        }
+        guard mayPrune, let oldest, oldest < cutoff else { return 0 }
         // Without the marks there is no knowing what the machine's readers still need.
         var marks: Int32?
         if let path = readerMarksPath {

@@ -12,7 +12,9 @@ extension AppDatabase {
         session: SessionKey, byOperatorAt operatorSession: SessionKey, operatorPIN: String, at date: Date = Date()
     ) throws(StoreError) -> UserStatusChanged {
         let outcome: Result<UserStatusChanged, StoreError> = try write { db in
-            if case .failure(let error) = try Self.operatorVerdict(operatorPIN, db: db, at: date, rounds: pinRounds) { return .failure(error) }
+            if case .failure(let error) = try Self.operatorVerdict(operatorPIN, session: operatorSession, db: db, at: date, rounds: pinRounds) {
+                return .failure(error)
+            }
             let previous = try Self.active(db, session: session)
             return .success(try Self.signOut(
                 session: session, previous: previous, detail: ["operator": operatorSession.rawValue], db: db, at: date))
@@ -30,7 +32,9 @@ extension AppDatabase {
         _ identity: Identity, of account: AccountID, byOperatorAt operatorSession: SessionKey, operatorPIN: String, at date: Date = Date()
     ) throws(StoreError) -> DisconnectResult {
         let outcome: Result<DisconnectResult, StoreError> = try write { db in
-            if case .failure(let error) = try Self.operatorVerdict(operatorPIN, db: db, at: date, rounds: pinRounds) { return .failure(error) }
+            if case .failure(let error) = try Self.operatorVerdict(operatorPIN, session: operatorSession, db: db, at: date, rounds: pinRounds) {
+                return .failure(error)
+            }
             guard try Rows.identity(identity, db: db)?.account == account else { throw StoreError.identityNotFound(identity.description) }
             return try Self.disconnect(
                 identity, session: operatorSession, admission: .operatorChecked, detail: ["operator": operatorSession.rawValue],

@@ -17,6 +17,11 @@ public enum PINOwner: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The account whose PIN it is; nil for the operator PIN.
+    var accountID: AccountID? {
+        if case .account(let id) = self { id } else { nil }
+    }
+
     /// "account 3's PIN", "the operator PIN": for messages.
     public var description: String {
         switch self {
@@ -114,10 +119,15 @@ extension AppDatabase {
             switch try Self.authorize(owner, proof: proof, db: db, at: date, rounds: pinRounds) {
             case .open, .accepted: break
             case .missing: return .failure(.pinRequired(owner.description))
-            case .wrong(let retryAt): return .failure(.wrongPIN(owner.description, retryAt: retryAt))
+            case .wrong(let retryAt):
+                // Logged as at a switch (never the digits): for a profile's PIN, either PIN may have been meant.
+                var detail = ["given": owner == .operatorPIN ? "operator PIN" : "account or operator PIN"]
+                detail["lockedUntil"] = retryAt.map { ISO8601DateFormatter().string(from: $0) }
+                try Self.log("wrongPIN", session: nil, account: owner.accountID, detail, db: db, at: date)
+                return .failure(.wrongPIN(owner.description, retryAt: retryAt))
             case .locked(let until): return .failure(.pinLockedOut(owner.description, until: until))
             }
-            let accountID: AccountID? = if case .account(let id) = owner { id } else { nil }
+            let accountID = owner.accountID
             if let hashed {
                 try PINRecord(
                     owner: owner.key, accountId: accountID?.rawValue, algorithm: hashed.algorithm, rounds: hashed.rounds,
@@ -133,41 +143,52 @@ extension AppDatabase {
     }
 
     /// Checks the operator PIN, counting a wrong one like any PIN's (one of
-    /// the wrong form is refused uncounted): the
-    /// station's operator keys open only after this.
-    public func checkOperatorPIN(_ pin: String, at date: Date = Date()) throws(StoreError) {
-        let outcome: Result<Void, StoreError> = try write { db in try Self.operatorVerdict(pin, db: db, at: date, rounds: pinRounds) }
+    /// the wrong form is refused uncounted) and logging it (`wrongPIN`, in
+    /// `session` when given): the station's operator keys open only after this.
+    public func checkOperatorPIN(_ pin: String, session: SessionKey? = nil, at date: Date = Date()) throws(StoreError) {
+        let outcome: Result<Void, StoreError> = try write { db in
+            try Self.operatorVerdict(pin, session: session, db: db, at: date, rounds: pinRounds)
+        }
         try outcome.get()
     }
 
-    /// The operator PIN's check as an outcome, counted in `db`'s transaction.
-    static func operatorVerdict(_ pin: String?, db: any SQLConnection, at date: Date, rounds: Int) throws -> Result<Void, StoreError> {
+    /// The operator PIN's check as an outcome, counted in `db`'s
+    /// transaction; a wrong one is logged there as `wrongPIN` (given: the
+    /// operator PIN; never the digits), in `session`, with until when the
+    /// operator PIN is locked out if it now is.
+    static func operatorVerdict(
+        _ pin: String?, session: SessionKey?, db: any SQLConnection, at date: Date, rounds: Int
+    ) throws -> Result<Void, StoreError> {
         switch try verify(.operatorPIN, pin: pin, db: db, at: date, rounds: rounds) {
-        case .open: .failure(.pinNotSet(PINOwner.operatorPIN.description))
-        case .accepted: .success(())
-        case .missing: .failure(.pinRequired(PINOwner.operatorPIN.description))
-        case .wrong(let retryAt): .failure(.wrongPIN(PINOwner.operatorPIN.description, retryAt: retryAt))
-        case .locked(let until): .failure(.pinLockedOut(PINOwner.operatorPIN.description, until: until))
+        case .open: return .failure(.pinNotSet(PINOwner.operatorPIN.description))
+        case .accepted: return .success(())
+        case .missing: return .failure(.pinRequired(PINOwner.operatorPIN.description))
+        case .wrong(let retryAt):
+            var detail = ["given": "operator PIN"]
+            detail["lockedUntil"] = retryAt.map { ISO8601DateFormatter().string(from: $0) }
+            try log("wrongPIN", session: session, account: nil, detail, db: db, at: date)
+            return .failure(.wrongPIN(PINOwner.operatorPIN.description, retryAt: retryAt))
+        case .locked(let until): return .failure(.pinLockedOut(PINOwner.operatorPIN.description, until: until))
         }
     }
 
     /// Clears a profile's count of wrong PINs; takes the operator PIN, which
-    /// is itself counted when wrong. From the operator's board
-    /// (`byOperatorAt`), it is logged in the operator's session as a PIN
-    /// change, `wrong tries cleared`.
+    /// is itself counted (and logged) when wrong. It is logged as a PIN
+    /// change, `wrong tries cleared`: from the operator's board, or the
+    /// command line at a terminal (`byOperatorAt`), in the operator's
+    /// session and naming it; else with no session.
     public func resetPINAttempts(
         of account: AccountID, operatorPIN: String?, byOperatorAt operatorSession: SessionKey? = nil, at date: Date = Date()
     ) throws(StoreError) {
         let outcome: Result<Void, StoreError> = try write { db in
             guard try Rows.accountExists(account, db: db) else { throw StoreError.accountNotFound(account.description) }
-            if case .failure(let error) = try Self.operatorVerdict(operatorPIN, db: db, at: date, rounds: pinRounds) { return .failure(error) }
-            try db.execute("UPDATE pin SET failures = 0, lastFailureAt = NULL WHERE owner = $1", [PINOwner.account(account).key])
-            if let operatorSession {
-                try Self.log(
-                    "pin", session: operatorSession, account: account,
-                    ["change": "wrong tries cleared", "owner": PINOwner.account(account).key, "operator": operatorSession.rawValue],
-                    db: db, at: date)
+            if case .failure(let error) = try Self.operatorVerdict(operatorPIN, session: operatorSession, db: db, at: date, rounds: pinRounds) {
+                return .failure(error)
             }
+            try db.execute("UPDATE pin SET failures = 0, lastFailureAt = NULL WHERE owner = $1", [PINOwner.account(account).key])
+            var detail = ["change": "wrong tries cleared", "owner": PINOwner.account(account).key]
+            detail["operator"] = operatorSession?.rawValue
+            try Self.log("pin", session: operatorSession, account: account, detail, db: db, at: date)
             return .success(())
         }
         try outcome.get()

@@ -17,6 +17,7 @@ enum StoreSchema {
         "v7: an identity's login name at its provider",
         "v8: stations reporting themselves with a heartbeat; events found by session",
         "v9: identities indexed by account with what a listing shows",
+        "v10: only the store's owner deletes events or records migrations",
     ]
 
     /// The index by account that holds every column of an identity a

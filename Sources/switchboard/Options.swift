@@ -60,8 +60,11 @@ struct CommonOptions: ParsableArguments {
     /// file or folder it may not write.
     /// The chooser and the kiosk pass `waitForServer`: a shared store's
     /// server that is down shows as offline there, not as an exit.
+    /// A server on another machine reached with a weaker `sslmode` than
+    /// `verify-full` is warned of on standard error, every time.
     func openDatabase(_ io: CommandIO, _ access: AppDatabase.Access = .readWrite, waitForServer: Bool = false) throws(StoreError) -> AppDatabase {
         let choice = try storeChoice(io)
+        if let warning = choice.location.transportWarning { io.stderr.write("switchboard: warning: \(warning)\n") }
         return try AppDatabase(choice.location, access: access, pinRounds: io.pinRounds, waitForServer: waitForServer, deadline: choice.deadline)
     }
 

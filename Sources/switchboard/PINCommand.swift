@@ -126,7 +126,8 @@ struct PINResetCommand: IOCommand, TakesCommonOptions {
             let found = try database.findAccount(account)
             guard try database.hasPIN(.operatorPIN) else { throw StoreError.pinNotSet(PINOwner.operatorPIN.description) }
             let pin = try PINInput.read(prompt: "Operator PIN: ", field: "operator PIN", io: io)
-            try database.resetPINAttempts(of: found.id, operatorPIN: pin)
+            // Logged in this terminal's session, as the board's reset is in the operator's.
+            try database.resetPINAttempts(of: found.id, operatorPIN: pin, byOperatorAt: try? options.sessionKey(io))
             options.json ? io.printJSON(PINJSON(.account(found.id), "reset")) : io.print("Wrong tries cleared for \(found.name.displaySafe).")
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Configuration
+import Foundation
 import Store
 import SwitchboardCore
 
@@ -7,8 +8,8 @@ import SwitchboardCore
 struct StoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",
-        abstract: "Copy a store whole to another (a fleet's PostgreSQL server, say), or migrate one.",
-        subcommands: [StoreCopyCommand.self, StoreMigrateCommand.self])
+        abstract: "Copy a store whole to another (a fleet's PostgreSQL server, say), migrate one, or prune its old events.",
+        subcommands: [StoreCopyCommand.self, StoreMigrateCommand.self, StorePruneCommand.self])
 }
 
 struct StoreCopyCommand: IOCommand, TakesCommonOptions {
@@ -38,8 +39,10 @@ struct StoreCopyCommand: IOCommand, TakesCommonOptions {
 
     func run(io: CommandIO) async throws {
         try io.reportingErrors { () throws(StoreError) in
+            let location = try Self.location(to ?? from ?? "", option: to != nil ? "--to" : "--from")
             let here = try options.openDatabase(io)
-            let there = try AppDatabase(try Self.location(to ?? from ?? "", option: to != nil ? "--to" : "--from"), pinRounds: io.pinRounds)
+            if let warning = location.transportWarning { io.stderr.write("switchboard: warning: \(warning)\n") }
+            let there = try AppDatabase(location, pinRounds: io.pinRounds)
             let (source, target) = to != nil ? (here, there) : (there, here)
             let report = try source.copy(to: target)
             if options.json { return io.printJSON(CopyJSON(from: source.path, to: target.path, report: report)) }
@@ -102,5 +105,46 @@ struct StoreMigrateCommand: IOCommand, TakesCommonOptions {
         let store: String
         let applied: [String]
         let known: [String]
+    }
+}
+
+/// `switchboard store prune`: the events older than `[store] keep_events`
+/// go. A chooser does this by itself in the background; on a fleet's
+/// server only the owner of the store's tables may delete events, so the
+/// owner runs this (from cron, say).
+struct StorePruneCommand: IOCommand, TakesCommonOptions {
+    static let configuration = CommandConfiguration(
+        commandName: "prune",
+        abstract: "Delete the events older than [store] keep_events (400 days unless set), oldest first.",
+        discussion: """
+            On a fleet's PostgreSQL server only the owner of the store's tables may delete events (the \
+            stations' role may not): run this as the owner, once a day. Elsewhere it prunes nothing.
+            """)
+
+    @OptionGroup var options: CommonOptions
+
+    func run(io: CommandIO) async throws {
+        let keep = try options.configuration(io).store.eventsKept
+        try io.reportingErrors { () throws(StoreError) in
+            let database = try options.openDatabase(io)
+            guard try database.mayPruneEvents() else {
+                throw .unavailable(path: database.path, detail: "only the owner of the store's tables may delete events; "
+                    + "run switchboard store prune as that role (see docs/FLEET.md)")
+            }
+            let cutoff = Date().addingTimeInterval(-Double(keep.components.seconds))
+            var total = 0
+            while true {
+                let count = try database.pruneEvents(loggedBefore: cutoff)
+                total += count
+                if count < 500 { break }
+            }
+            if options.json { return io.printJSON(PruneJSON(store: database.path, deleted: total)) }
+            io.print("Pruned \(total) event\(total == 1 ? "" : "s") from \(database.path.displaySafe).")
+        }
+    }
+
+    struct PruneJSON: Encodable {
+        let store: String
+        let deleted: Int
     }
 }

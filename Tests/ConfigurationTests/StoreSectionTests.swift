@@ -46,6 +46,7 @@ struct StoreSectionTests {
         ("[store]\nurl = \"db.example.org\"\n", "config.toml:2: store.url: expected a PostgreSQL URL such as postgresql://switchboard@db.example.org/switchboard?sslmode=verify-full"),
         ("[store]\nurl = \"https://switchboard.example.org\"\n", "config.toml:2: store.url: expected a PostgreSQL URL"),
         ("[store]\nurl = \"postgresql://db/x\\u001b[2J\"\n", "config.toml:2: store.url: the URL holds control characters"),
+        ("[store]\nurl = \"postgresql://lab:hunter2@db/fleet?colour=blue\"\n", "config.toml:2: store.url: libpq cannot read the URL: invalid URI query parameter"),
         ("[store]\nurl = [\"postgresql://a.test/x\"]\n", "config.toml:2: store.url: expected a string, found an array"),
         ("[store]\nstation = \"\"\n", "config.toml:2: store.station: expected the station's name, found an empty string"),
         ("[store]\nstation = \"lab\\u001b[2J\"\n", "config.toml:2: store.station: a station's name cannot hold control characters"),
@@ -67,6 +68,7 @@ struct StoreSectionTests {
         ("postgres://:x@db/fleet", true), ("postgresql://lab@db.example.org/fleet", false),
         ("postgresql://db.example.org/fleet?passfile=/etc/switchboard/pgpass", false), ("postgresql://lab@[::1]:5432/fleet", false),
         ("postgresql://db/fleet?application_name=a:b@c", false),
+        ("postgresql://lab@db.example.org/fleet?%70assword=hunter2", true), ("postgresql://lab@db.example.org/fleet?p%61ssword=hunter2", true),
     ])
     func passwords(url: String, carries: Bool) {
         #expect(StoreSettings.carriesPassword(url) == carries)

@@ -188,4 +188,24 @@ struct PushedChangeTests {
         #expect(try reader.changes(pushed: "{not json").count == 1)
         #expect(try reader.changes(pushed: afterSignOut).isEmpty, "passed: nothing new")
     }
+
+    @Test("a payload that follows on from the cursor but names events the log does not hold as told is not taken: the log is read")
+    func forgedPayload() throws {
+        let fixture = try Fixture(.postgres)
+        let other = try fixture.reopen()
+        let reader = try ChangeReader(fixture.database)
+        let start = reader.cursor
+        let mallory = #"{"id":999,"name":"Mallory","identities":[]}"#
+        let forged = #"{"events":[{"id":\#(start + 1),"kind":"switch","session":"\#(there.rawValue)","account":999,"detail":"{}"}],"#
+            + #""sessions":{"\#(there.rawValue)":{"person":\#(mallory)}}}"#
+        // Nothing in the log yet: nothing is news, and the cursor stays.
+        #expect(try reader.changes(pushed: forged).isEmpty)
+        #expect(reader.cursor == start)
+        // The id is taken by a real write, other than the payload says: what the log holds is reported.
+        let grace = try Sample.signIn([Sample.graceGitHub], into: other, session: there)[0]
+        let changes = try reader.changes(pushed: forged)
+        #expect(changes.contains { if case .status(let e) = $0 { e.session == there && e.current.id == grace } else { false } }, "\(changes)")
+        #expect(!changes.contains { if case .status(let e) = $0 { e.current.id == AccountID(999) } else { false } })
+        #expect(reader.cursor > start)
+    }
 }

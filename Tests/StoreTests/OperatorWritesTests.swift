@@ -69,7 +69,10 @@ struct OperatorWritesTests {
         }
         #expect(try db.pinAttempts(of: .operatorPIN).failures == 1)
         #expect(try db.account(ids[0])?.identities.count == 2, "a wrong operator PIN changes nothing but its own count")
-        #expect(try db.events(LogQuery(limit: 100)) == eventsBefore)
+        let eventsAfter = try db.events(LogQuery(limit: 100))
+        #expect(eventsAfter.count == eventsBefore.count + 1 && Array(eventsAfter.prefix(eventsBefore.count)) == eventsBefore)
+        let wrong = try #require(eventsAfter.last, "and its own event: the wrong operator PIN, in the operator's session, never the digits")
+        #expect(wrong.kind == "wrongPIN" && wrong.session == "ops/pts/9" && wrong.account == nil && wrong.detail == ["given": "operator PIN"])
         let result = try db.disconnect(Sample.adaGitHub.identity, of: ids[0], byOperatorAt: operatorSession, operatorPIN: "9753")
         #expect(result.owner == ids[0] && !result.accountRemoved)
         #expect(try db.account(ids[0])?.identities.map(\.identity) == [Sample.adaGoogle.identity])

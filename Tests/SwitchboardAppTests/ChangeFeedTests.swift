@@ -132,6 +132,70 @@ struct ChangeFeedTests {
         withExtendedLifetime(subscriptions) {}
     }
 
+    @Test("a role with nothing but CONNECT sends notifications in the change format on the store's channel: the feed publishes none, and the real changes after")
+    func forgedNotifications() async throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let location = try FeedStore.postgres.location(in: folder)
+        guard case .server(let url) = location else { return }
+        let database = try AppDatabase(testing: location), other = try AppDatabase(testing: location)
+        let here = SessionKey("lab-3/tty1")!, there = SessionKey("lab-4/tty1")!
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: other, session: SessionKey("setup")!)
+        _ = try other.switchAccount(to: ids[0], session: here)
+        let bus = NotificationBus()
+        let statuses = Recorder<UserStatusChanged>(), accounts = Recorder<AccountsChanged>()
+        let subscriptions = [
+            bus.subscribe(UserStatusChanged.self, on: .inline) { statuses.add($0) },
+            bus.subscribe(AccountsChanged.self, on: .inline) { accounts.add($0) },
+        ]
+        let feed = try ChangeFeed(database: database, bus: bus)
+        defer { feed.cancel() }
+
+        // A role that may only connect: no table, not even the schema, is its to read.
+        let admin = try PGConnection.connect(url)
+        let role = "forger_" + UUID().uuidString.prefix(8).lowercased()
+        try admin.execute("CREATE ROLE \(role) LOGIN")
+        let forger = try PGConnection.connect(url.replacingOccurrences(of: "postgresql://switchboard@", with: "postgresql://\(role)@"))
+        #expect(try forger.query("SELECT current_user").text(0, 0) == role)
+        #expect(throws: PGError.self) { try forger.query("SELECT count(*) FROM event") }
+        // It computes the channel's name from the schema's, as anyone may.
+        let schema = try #require(url.components(separatedBy: "search_path%3D").last)
+        let channel = try #require(try forger.query(
+            "SELECT 'switchboard_' || substr(md5($1), 1, 16)", [PGParameter(type: PGType.text, text: schema)]).text(0, 0))
+        let last = try #require(try admin.query("SELECT max(id) FROM event").text(0, 0).flatMap { Int64($0) })
+        let mallory = #"{"id":999,"name":"Mallory","identities":[]}"#
+        func forged(_ id: Int64, _ kind: String, _ session: SessionKey, person: String?) -> String {
+            #"{"events":[{"id":\#(id),"kind":"\#(kind)","session":"\#(session.rawValue)","account":999,"detail":"{}"}],"#
+                + #""sessions":{"\#(session.rawValue)":{"person":\#(person ?? "null")}}}"#
+        }
+        // The ids a real write would take next: a switch of this station to a person nobody chose, a sign-in, a sign-out.
+        for (offset, payload) in [
+            forged(last + 1, "switch", here, person: mallory), forged(last + 1, "signOut", here, person: nil),
+            forged(last + 2, "signIn", there, person: mallory), forged(last + 3, "switch", there, person: mallory),
+        ].enumerated() {
+            let sent = try forger.query("SELECT pg_notify($1, $2)", [
+                PGParameter(type: PGType.text, text: channel), PGParameter(type: PGType.text, text: payload),
+            ])
+            #expect(sent.rowCount == 1, "forged payload \(offset) sent")
+        }
+
+        // A real change after them: the listener hears it, and it is the only news.
+        _ = try other.switchAccount(to: ids[1], session: there)
+        try await waitUntil { statuses.all.contains { $0.session == there } }
+        #expect(statuses.all.map(\.session) == [there], "\(statuses.all)")
+        #expect(statuses.all.first?.current.id == ids[1])
+        #expect(!accounts.all.contains { $0.accounts.contains(AccountID(999)) }, "\(accounts.all)")
+        // A forged payload after it, naming ids already real, changes nothing either; the next real change still arrives.
+        _ = try forger.query("SELECT pg_notify($1, $2)", [
+            PGParameter(type: PGType.text, text: channel), PGParameter(type: PGType.text, text: forged(last + 2, "switch", here, person: mallory)),
+        ])
+        _ = try other.switchAccount(to: ids[1], session: here)
+        try await waitUntil { statuses.all.count >= 2 }
+        #expect(statuses.all.count == 2 && statuses.all.last?.session == here && statuses.all.last?.current.id == ids[1], "\(statuses.all)")
+        #expect(statuses.all.allSatisfy { $0.current.id != AccountID(999) })
+        withExtendedLifetime(subscriptions) {}
+    }
+
     /// Waits for `condition` (a guard against a hang, not a figure).
     func waitUntil(_ condition: () -> Bool) async throws {
         try await TestBasics.waitUntil("the change feed", condition)

@@ -144,7 +144,8 @@ public final class FaultProxy: @unchecked Sendable {
                 }
             }
             var closed: Set<ObjectIdentifier> = []
-            for (index, pair) in pairs.enumerated() {
+            // Those polled: a pair taken just now is looked at on the next turn.
+            for (index, pair) in pairs.prefix((watched.count - 2) / 2).enumerated() {
                 let clientEvents = watched[2 + 2 * index].revents, serverEvents = watched[3 + 2 * index].revents
                 if clientEvents != 0, !take(from: pair.client, into: &pair.toServer) { closed.insert(ObjectIdentifier(pair)) }
                 if pair.server >= 0, serverEvents != 0, !take(from: pair.server, into: &pair.toClient) { closed.insert(ObjectIdentifier(pair)) }

@@ -434,11 +434,14 @@ struct ChooserFixture: Sendable {
     /// `demo`: a demo provider already serving at its port (`DemoServe`);
     /// without one, a port that was free a moment ago, where the chooser
     /// starts its own.
-    init(session: String = "e2e", store: String? = nil, station: String? = nil, demo: DemoServe? = nil) throws {
+    /// `storeTimeout`: `[store] timeout`, the seconds the shared store's server has to answer.
+    init(session: String = "e2e", store: String? = nil, station: String? = nil, storeTimeout: Int? = nil, demo: DemoServe? = nil) throws {
         self.session = session
         self.store = store
         port = try demo?.port ?? freeLoopbackPort()
-        let shared = store.map { "\n[store]\nurl = \"\($0)\"\n" + (station.map { "station = \"\($0)\"\n" } ?? "") } ?? ""
+        let shared = store.map {
+            "\n[store]\nurl = \"\($0)\"\n" + (station.map { "station = \"\($0)\"\n" } ?? "") + (storeTimeout.map { "timeout = \($0)\n" } ?? "")
+        } ?? ""
         try ("[providers.demo]\nissuer = \"http://127.0.0.1:\(port)\"\n" + shared)
             .write(toFile: folder.file("config.toml"), atomically: true, encoding: .utf8)
     }

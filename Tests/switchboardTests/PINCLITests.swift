@@ -92,6 +92,32 @@ struct PINCLITests {
         #expect(await cli.run("pin", "clear", "--operator", input: "7777\n").status == 0)
     }
 
+    @Test("the operator's walk reads right in switchboard log: wrong operator PINs (with the lock-out they start) and a pin reset, in the terminal's session, never the digits")
+    func operatorWalkLogged() async throws {
+        let cli = CLI()
+        _ = try cli.populate()
+        #expect(await cli.run("pin", "set", "Ada Lovelace", input: "2468\n").status == 0)
+        #expect(await cli.run("pin", "set", "--operator", input: "7777\n").status == 0)
+        // A wrong operator PIN at a reset, and one given to replace the operator PIN.
+        #expect(await cli.run("pin", "reset", "Ada Lovelace", "--session", "ops/pts/3", input: "1234\n").status == 8)
+        #expect(await cli.run("pin", "set", "--operator", input: "1235\n6666\n").status == 8)
+        let reset = await cli.run("pin", "reset", "Ada Lovelace", "--session", "ops/pts/3", input: "7777\n")
+        #expect(reset.status == 0, "\(reset)")
+        let log = await cli.run("log")
+        #expect(log.status == 0, "\(log.stderr)")
+        let lines = log.stdout.split(separator: "\n").map(String.init)
+        let wrong = lines.filter { $0.contains("wrong operator PIN") }
+        #expect(wrong.count == 2, "\(lines)")
+        #expect(wrong.first?.contains("ops/pts/3") == true, "the first in the session it was given in: \(wrong)")
+        #expect(lines.last?.contains("ops/pts/3  Ada Lovelace  PIN wrong tries cleared (account:") == true, "\(lines)")
+        #expect(lines.last?.hasSuffix("by the operator at ops/pts/3") == true, "\(lines)")
+        for digits in ["1234", "1235", "7777", "2468", "6666"] { #expect(!log.stdout.contains(digits)) }
+        // Five more wrong ones lock the operator PIN out: the log says until when.
+        for _ in 1...5 { _ = await cli.run("pin", "reset", "Ada Lovelace", input: "0000\n") }
+        let locked = await cli.run("log")
+        #expect(locked.stdout.split(separator: "\n").last?.contains("wrong operator PIN, locked out until ") == true, "\(locked.stdout)")
+    }
+
     @Test("tokens of a protected account for a session where it is not active take its PIN: token, env --tokens and exec alike")
     func tokensTakeThePIN() async throws {
         let cli = CLI()

@@ -63,6 +63,9 @@ struct SharedStoreCLITests {
 
     @Test("a password in --store is refused, unrepeated; two stores at once are refused; a URL that is not PostgreSQL's is named", arguments: [
         (["accounts", "--store", "postgresql://lab:hunter2@127.0.0.1:1/fleet"], "--store: the URL holds a password"),
+        (["accounts", "--store", "postgresql://lab@127.0.0.1:1/fleet?%70assword=hunter2"], "--store: the URL holds a password"),
+        (["accounts", "--store", "postgresql://lab@127.0.0.1:1/fleet?sslmode=disable&pa%73sword=hunter2"], "--store: the URL holds a password"),
+        (["store", "copy", "--to", "postgresql://lab@127.0.0.1:1/fleet?%70assword=hunter2"], "--to: the URL holds a password"),
         (["accounts", "--store", "postgresql://127.0.0.1:1/fleet", "--database", "/tmp/x.sqlite"], "--store and --database name two stores"),
         (["accounts", "--store", "mysql://127.0.0.1/fleet"], "--store: expected a PostgreSQL URL"),
     ])
@@ -151,7 +154,7 @@ struct SharedStoreCLITests {
         #expect(status.status == 0 && status.stdout.contains("Grace Hopper"), "\(status)")
     }
 
-    @Test("the stations' role needs no more than docs/FLEET.md grants: it works the store, and may create nothing")
+    @Test("the stations' role needs no more than docs/FLEET.md grants: it works the store, may create nothing, delete no event, write no migration")
     func leastPrivileges() async throws {
         let fleet = try Fleet()
         // The owner migrates (switchboard store migrate, as the operator would).
@@ -159,11 +162,15 @@ struct SharedStoreCLITests {
         let admin = try PGConnection.connect(fleet.url)
         let schema = try #require(try admin.query("SELECT current_schema()").text(0, 0))
         let role = "station_" + schema.dropFirst(2).prefix(12)
+        // docs/FLEET.md's grants, table by table, in the fleet's schema.
         try admin.execute("""
             CREATE ROLE \(role) LOGIN;
             GRANT CONNECT ON DATABASE \(try #require(try admin.query("SELECT current_database()").text(0, 0))) TO \(role);
             GRANT USAGE ON SCHEMA \(schema) TO \(role);
-            GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA \(schema) TO \(role);
+            SET search_path = \(schema);
+            GRANT SELECT, INSERT, UPDATE, DELETE ON account, identity, credential, session, favourite, providerData, pin, station TO \(role);
+            GRANT SELECT, INSERT ON event TO \(role);
+            GRANT SELECT ON switchboard_migration TO \(role);
             GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA \(schema) TO \(role)
             """)
         let station = fleet.url.replacingOccurrences(of: "//switchboard@", with: "//\(role)@")
@@ -179,9 +186,48 @@ struct SharedStoreCLITests {
         let connection = try PGConnection.connect(station)
         #expect(throws: PGError.self, "no CREATE in the schema") { try connection.execute("CREATE TABLE \(schema).extra (x int)") }
         #expect(throws: PGError.self, "nor anywhere else") { try connection.execute("CREATE TABLE public.extra (x int)") }
-        #expect(throws: PGError.self, "the log stays append-only: only its oldest events may go") {
-            try connection.execute("DELETE FROM \(schema).event WHERE id = (SELECT max(id) FROM \(schema).event)")
+        let events = try #require(try admin.query("SELECT count(*) FROM \(schema).event").text(0, 0).flatMap(Int.init))
+        #expect(events >= 5)
+        for (statement, what) in [
+            ("DELETE FROM \(schema).event", "no event deleted, not even all of them"),
+            ("DELETE FROM \(schema).event WHERE id = (SELECT max(id) FROM \(schema).event)", "nor the newest"),
+            ("DELETE FROM \(schema).event WHERE id = (SELECT min(id) FROM \(schema).event)", "nor the oldest: pruning is the owner's"),
+            ("TRUNCATE \(schema).event", "no TRUNCATE"),
+            ("UPDATE \(schema).event SET kind = 'x'", "no event changes"),
+            ("INSERT INTO \(schema).switchboard_migration (identifier) VALUES ('v99: stops every station')", "no migration row"),
+            ("DELETE FROM \(schema).switchboard_migration", "nor a migration row less"),
+        ] {
+            #expect(throws: PGError.self, "\(what)") { try connection.execute(statement) }
         }
-        #expect(throws: PGError.self, "no event changes") { try connection.execute("UPDATE \(schema).event SET kind = 'x'") }
+        #expect(try database.pruneEvents(loggedBefore: Date.distantFuture) == 0, "a station's chooser prunes nothing, and is not refused")
+        let stationPrune = await fleet.run("store", "prune", "--store", station, at: "lab-3")
+        #expect(stationPrune.status != 0 && stationPrune.stderr.contains("only the owner of the store's tables may delete events"), "\(stationPrune)")
+        #expect(try admin.query("SELECT count(*) FROM \(schema).event").text(0, 0).flatMap(Int.init) == events)
+        #expect(try admin.query("SELECT count(*) FROM \(schema).switchboard_migration").text(0, 0).flatMap(Int.init) == AppDatabase.migrations.count)
+
+        // A role granted every table, as this page once said, is kept off the log and the migrations by the store's triggers.
+        let broad = "broad_" + schema.dropFirst(2).prefix(12)
+        try admin.execute("""
+            CREATE ROLE \(broad) LOGIN;
+            GRANT USAGE ON SCHEMA \(schema) TO \(broad);
+            GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON ALL TABLES IN SCHEMA \(schema) TO \(broad)
+            """)
+        let broadly = try PGConnection.connect(fleet.url.replacingOccurrences(of: "//switchboard@", with: "//\(broad)@"))
+        for statement in [
+            "DELETE FROM \(schema).event", "TRUNCATE \(schema).event",
+            "INSERT INTO \(schema).switchboard_migration (identifier) VALUES ('v99: stops every station')",
+        ] {
+            do {
+                try broadly.execute(statement)
+                Issue.record("\(statement) passed")
+            } catch {
+                #expect(error.detail.contains("only the owner of the store's tables may"), "\(error)")
+            }
+        }
+        #expect(try admin.query("SELECT count(*) FROM \(schema).event").text(0, 0).flatMap(Int.init) == events)
+
+        // The owner prunes.
+        let owner = try AppDatabase(testing: .server(fleet.url))
+        #expect(try owner.pruneEvents(loggedBefore: Date.distantFuture) == events)
     }
 }

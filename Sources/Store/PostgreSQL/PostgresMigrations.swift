@@ -146,6 +146,23 @@ enum PostgresMigrations {
         // v9: identities indexed by account with what a listing shows, which
         // serves what the index by account alone served.
         StoreSchema.identityByAccountSQL + ";\nDROP INDEX identity_on_account;",
+        // v10: whatever a role was granted, only the tables' owner (or a
+        // role it is a member of) deletes events (pruning) or writes the
+        // record of migrations: a station's role cannot empty the log, nor
+        // stop the fleet with a migration row it does not know.
+        """
+        CREATE FUNCTION switchboard_owner_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NOT pg_has_role(current_user, (SELECT relowner FROM pg_class WHERE oid = TG_RELID), 'USAGE') THEN
+            RAISE EXCEPTION 'only the owner of the store''s tables may % %', TG_OP, TG_TABLE_NAME USING ERRCODE = '42501';
+          END IF;
+          RETURN NULL;
+        END $$;
+        CREATE TRIGGER event_is_pruned_by_its_owner BEFORE DELETE OR TRUNCATE ON event
+          FOR EACH STATEMENT EXECUTE FUNCTION switchboard_owner_only();
+        CREATE TRIGGER migrations_are_the_owners BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON switchboard_migration
+          FOR EACH STATEMENT EXECUTE FUNCTION switchboard_owner_only();
+        """,
     ]
 
     /// What a migration computes in Swift after its statements: the keys

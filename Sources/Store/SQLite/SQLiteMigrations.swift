@@ -178,5 +178,8 @@ var migrator: DatabaseMigrator {
         try db.execute(sql: StoreSchema.identityByAccountSQL)
         try db.execute(sql: "DROP INDEX identity_on_accountId")
     }
+    // A file has one owner, whose processes all may prune: nothing to do
+    // here (on a shared store, triggers keep both to the owner).
+    migrator.registerMigration(StoreSchema.migrations[9]) { _ in }
     return migrator
 }

@@ -1,0 +1,50 @@
+import Foundation
+import PostgresServer
+import Store
+import SwitchboardCore
+import TestBasics
+import Testing
+import TestSupport
+
+/// A station's chooser in a terminal of its own (tmux), its PostgreSQL
+/// server behind a fault proxy that stops answering while keeping the
+/// connections, as a paused server does: the screen never waits for it.
+@Suite("a station whose server stops answering, end to end", .enabled(if: Tmux.isInstalled, "tmux is not installed (.ci/run installs it)"))
+struct SilentServerEndToEndTests {
+    @Test("keys are answered while the server is silent; a switch past the deadline shows offline and is refused; when the server answers the station is live again with what the store holds")
+    func silentServer() async throws {
+        let direct = try TestPostgres.freshStore(suite: #fileID)
+        let cluster = try TestPostgres.cluster()
+        let proxy = try FaultProxy(to: cluster.port)
+        defer { proxy.stop() }
+        let url = direct.replacingOccurrences(of: ":\(cluster.port)/", with: ":\(proxy.port)/")
+        _ = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: try AppDatabase(testing: .server(direct)), session: SessionKey("setup")!)
+        let lab = try ChooserFixture(session: "lab-1/script", store: url, station: "lab-1", storeTimeout: 1)
+        defer { lab.remove() }
+        let environment = lab.environment.filter { $0.key != "SWITCHBOARD_SESSION" }
+        try await withTmux(builtProduct("switchboard"), environment: environment) { tmux in
+            try await tmux.waitUntil("both people listed") { screen in
+                ["Ada Lovelace", "Grace Hopper"].allSatisfy { name in accountsPane(screen).contains { $0.contains(name) } }
+            }
+            proxy.set(.hold)
+            // A switch: its call goes out and meets silence. Help needs nothing of the store, and shows.
+            try await selectAccount("Ada Lovelace", in: tmux)
+            try await tmux.press("Enter", "?")
+            let help = try await tmux.waitFor(text: "Keys")
+            #expect(!statusBar(help).contains("offline"), "help was drawn before the deadline passed: it did not wait for the store")
+            try await tmux.press("Escape")
+            try await tmux.waitUntil("offline shown", timeout: 20) { statusBar($0).contains("⚠ Station offline — retrying") }
+            try await tmux.press("s")
+            try await tmux.waitFor(text: "Station offline — retrying: nothing can be switched or signed in")
+
+            // The server answers again: live, the list read again, and what the store holds shown.
+            proxy.set(.pass)
+            try await tmux.waitUntil("live again", timeout: 20) { !statusBar($0).contains("offline") }
+            let shown = statusBar(try await tmux.screen())
+            // The session is the terminal's, named at the end of the status bar (⌂ lab-1/pts/N).
+            let session = try #require(shown.split(separator: "⌂").last.map { $0.trimmingCharacters(in: .whitespaces) })
+            let active = try AppDatabase(testing: .server(direct)).active(in: SessionKey(stored: session))
+            #expect(active.account.map { shown.contains("● " + $0.name) } ?? shown.contains("○ Anonymous"), "\(shown) while the store says \(active)")
+        }
+    }
+}
