@@ -26,16 +26,16 @@ struct DeadlineTests {
         let connection = try PGConnection.connect(url, deadline: 1)
         #expect(try connection.query("SELECT 1").text(0, 0) == "1")
         proxy.set(.hold)
-        let started = ContinuousClock.now
-        let error = try await offThePool { () -> PGError? in
+        // Timed on the thread that waits: the test's own resumption after it is no part of the wait.
+        let (error, waited) = try await offThePool { () -> (PGError?, Duration) in
+            let started = ContinuousClock.now
             do throws(PGError) {
                 _ = try connection.query("SELECT 2")
-                return nil
+                return (nil, started.duration(to: .now))
             } catch {
-                return error
+                return (error, started.duration(to: .now))
             }
         }
-        let waited = started.duration(to: .now)
         #expect(error?.kind == .timedOut && error?.isOffline == true, "\(String(describing: error))")
         #expect(error?.description.contains("no answer within 1 s") == true, "\(String(describing: error))")
         // Given up on: not the minutes TCP would take (a generous bound; the deadline is 1 s).
