@@ -34,6 +34,11 @@ struct Bench {
                 FileHandle.standardError.write(Data("tui: \(error)\n".utf8))
                 exit(1)
             }
+        case "faults":
+            do { try FaultsBench.run(Array(arguments.dropFirst())) } catch {
+                FileHandle.standardError.write(Data("faults: \(error)\n".utf8))
+                exit(1)
+            }
         case "roster":
             do { try RosterBench.run(Array(arguments.dropFirst())) } catch {
                 FileHandle.standardError.write(Data("roster: \(error)\n".utf8))
@@ -44,6 +49,7 @@ struct Bench {
                 usage: switchboard-bench bus
                        switchboard-bench propagation [--count N] [--interval-ms MS]
                        switchboard-bench tui [--runs N] [--idle SECONDS] [--dump] [--workspace DIR]
+                       switchboard-bench faults [--keys N]
                        switchboard-bench roster [--sizes 1000,10000,100000] [--runs N] [--rounds N] [--events N] [--stations N] [--workspace DIR]
                        switchboard-bench fleet [--stations N] [--rounds N] [--interval-ms MS] [--burst SECONDS] [--sslmode disable|require]
                               [--board-stations N] [--board-changes N] [--board-idle SECONDS] [--board-only]

@@ -5,7 +5,8 @@ import Synchronization
     import Glibc
 #endif
 
-/// A TCP proxy on loopback between a client and a server, for fault tests:
+/// A TCP proxy on loopback between a client and a server, for fault tests
+/// and `switchboard-bench faults`:
 /// it passes bytes both ways, or holds them (a server that stopped
 /// answering but keeps its connections, as one paused with SIGSTOP does:
 /// new connections are accepted and wait too), or resets every connection.
