@@ -29,6 +29,7 @@ public final class ChooserLoop {
     lazy var link: StoreLink = {
         let link = StoreLink(deadline: environment.storeDeadline) { [weak self] detail in self?.storeReachability(detail) }
         link.probeTarget = { [unowned self] in self.environment.database }
+        link.onSlow = { [weak self] slow in self?.send(.storeWaiting(slow)) }
         return link
     }()
     private var reloadScheduled = false

@@ -28,6 +28,13 @@ public final class StoreLink {
     public let deadline: Double
     /// Hears of the store going offline (with why) and coming back (nil).
     private let onChange: @MainActor (String?) -> Void
+    /// Hears when a call has been running past `slowAfter` (true) and when
+    /// none is out any more (false), once per change: a person waiting is
+    /// shown that the store is.
+    public var onSlow: (@MainActor (Bool) -> Void)?
+    private var saidSlow = false
+    /// How long a call runs before the loop is told that the store is slow.
+    public static let slowAfter = Duration.milliseconds(300)
     private let queue = DispatchQueue(label: "switchboard.store-link")
     /// Why calls not yet run are skipped, while they are (read off the main actor).
     private nonisolated let skipping = Mutex<String?>(nil)
@@ -85,6 +92,7 @@ public final class StoreLink {
                 MainActor.assumeIsolated {
                     guard let self else { return }
                     self.outstanding[id] = nil
+                    if self.outstanding.isEmpty { self.slow(false) }
                     // Any answer but offline, a refusal too, says the store is there; a call skipped says nothing.
                     if skipped == nil {
                         if case .failure(.offline(_, let detail)) = result { self.goOffline(detail) } else { self.comeBack(tell: true) }
@@ -138,6 +146,7 @@ public final class StoreLink {
         guard offline == nil else { return }
         offline = detail
         skipping.withLock { $0 = detail }
+        slow(false)
         onChange(detail)
         startProbing()
     }
@@ -182,13 +191,22 @@ public final class StoreLink {
     /// The store the tries go to (the loop's, which a tour may replace).
     public var probeTarget: (@MainActor () -> AppDatabase)?
 
-    /// Wakes while calls are out, when the one running could pass the
-    /// deadline and the grace; still running then, the store is offline.
+    /// Tells `onSlow`, once per change.
+    private func slow(_ slow: Bool) {
+        guard slow != saidSlow else { return }
+        saidSlow = slow
+        onSlow?(slow)
+    }
+
+    /// Wakes while calls are out: when the one running passes `slowAfter`
+    /// (the loop shows that it waits), and when it could pass the deadline
+    /// and the grace (still running then, the store is offline).
     private func armWatchdog() {
         guard watchdog == nil else { return }
         watchdog = Task { @MainActor [weak self] in
             while let self, !Task.isCancelled, !self.outstanding.isEmpty {
                 let started = self.running.withLock { $0 }
+                if let started, started.duration(to: .now) >= Self.slowAfter { self.slow(true) }
                 if let started, started.duration(to: .now) >= self.longestWait {
                     let seconds = self.deadline == self.deadline.rounded() ? String(Int(self.deadline)) : String(self.deadline)
                     self.goOffline("the store has not answered for \(seconds) s")
@@ -196,7 +214,8 @@ public final class StoreLink {
                     self.outstanding.removeAll()
                     break
                 }
-                try? await Task.sleep(until: started.map { $0 + self.longestWait } ?? .now + .milliseconds(250))
+                let next = started.map { self.saidSlow ? $0 + self.longestWait : $0 + Self.slowAfter } ?? .now + .milliseconds(250)
+                try? await Task.sleep(until: next)
             }
             self?.watchdog = nil
         }

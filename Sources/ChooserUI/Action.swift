@@ -68,6 +68,8 @@ public enum Action: Sendable {
     /// Bus: a shared store's server went away (what went wrong, naming it)
     /// or came back (nil); once back, the list is read again.
     case storeOffline(String?)
+    /// A store call has been out a while (true), or none is any more.
+    case storeWaiting(Bool)
     /// The tour's request `id` was carried out; `problem` says why not.
     case tourAnswered(id: Int, problem: String?)
 }

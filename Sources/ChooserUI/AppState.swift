@@ -140,6 +140,9 @@ public struct AppState: Sendable {
     /// naming it. The status bar says "Station offline — retrying", and
     /// nothing that changes the store is offered.
     public var storeOffline: String?
+    /// Whether a store call has been out a while: the status bar says the
+    /// screen waits for the store (a switch, a PIN check, a list).
+    public var storeWaiting = false
     /// Whether the sign-in dialog shows its inspector (`i`); kept from one sign-in to the next.
     public var inspectorShown = false
     /// Set when the chooser walks itself through a tour (`startTour`).

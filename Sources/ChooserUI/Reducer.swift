@@ -113,6 +113,9 @@ extension AppState {
         case .themeChanged(let theme):
             self.theme = theme
             return []
+        case .storeWaiting(let waiting):
+            storeWaiting = waiting
+            return []
         case .storeOffline(let detail):
             let wasOffline = storeOffline != nil
             storeOffline = detail

@@ -118,8 +118,12 @@ struct SilentStoreTests {
         // (How soon, `switchboard-bench faults` measures: on a test run's busy machine a figure means little.)
         loop.send(.input(.key(.escape)))
 
-        // Offline once the call passed its deadline, with the store still silent.
+        // A while later, before the deadline, the status bar says the screen waits for the store.
+        try await waitUntil("the wait shown") { frames.last?.text.contains("⋯ waiting for the store") == true || loop.state.storeOffline != nil }
+        #expect(frames.contains { $0.text.contains("⋯ waiting for the store") && !$0.text.contains("Offline") })
+        // Offline once the call passed its deadline, with the store still silent; no longer waiting.
         try await waitUntil("offline") { loop.state.storeOffline != nil }
+        #expect(!loop.state.storeWaiting)
         #expect(frames.last?.text.contains("Offline") == true || frames.last?.text.contains("offline") == true)
         // Keys that need the store say why they cannot act; the rest still work.
         loop.send(.input(.key(.character("s"))))
@@ -155,7 +159,9 @@ struct SilentStoreTests {
         // `?` needs nothing of the store: answered at once.
         loop.send(.input(.key(.character("?"))))
         #expect(Self.boardShowsHelp(loop.state.dialog))
+        try await waitUntil("the wait shown") { loop.state.storeWaiting || loop.state.storeOffline != nil }
         try await waitUntil("offline") { loop.state.storeOffline != nil }
+        #expect(!loop.state.storeWaiting)
         gate.close(false)
         try await waitUntil("online") { loop.state.storeOffline == nil }
     }

@@ -13,6 +13,8 @@ public enum BoardAction: Sendable {
     case eventsLoaded([BoardEvent], of: String)
     /// The store's server went away (what went wrong) or came back (nil).
     case storeOffline(String?)
+    /// A store call has been out a while (true), or none is any more.
+    case storeWaiting(Bool)
     /// The operator PIN was checked for `then`: refused with `problem`, or right (nil).
     case pinChecked(digits: String, then: OperatorAction, problem: String?)
     /// The identities of `name`'s `account`, read for a disconnect at `station` (`station/terminal`).
@@ -84,6 +86,9 @@ extension BoardState {
             return []
         case .storeOffline(let detail):
             storeOffline = detail
+            return []
+        case .storeWaiting(let waiting):
+            storeWaiting = waiting
             return []
         case .pinChecked(let digits, let then, let problem):
             guard case .pin = dialog else { return [] }

@@ -76,6 +76,8 @@ enum BoardStatusBar {
         let room = rect.maxX - right.displayWidth - x - 1
         if state.storeOffline != nil {
             x += buffer.write("  ⚠ Store offline — retrying", x: x, y: rect.y, style: theme[.statusWarning], limit: max(0, room))
+        } else if state.storeWaiting {
+            x += buffer.write("  ⋯ waiting for the store", x: x, y: rect.y, style: theme[.statusBar].adding(.dim), limit: max(0, room))
         } else if let message = state.message {
             x += buffer.write("  " + message.text, x: x, y: rect.y, style: theme[message.isError ? .statusError : .statusOK], limit: max(0, room))
         } else {

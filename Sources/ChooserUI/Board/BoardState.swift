@@ -45,6 +45,8 @@ public struct BoardState: Sendable {
     public var message: (text: String, isError: Bool, until: Moment)?
     /// While the store's server cannot be reached: what went wrong.
     public var storeOffline: String?
+    /// Whether a store call has been out a while (an operator action, a read).
+    public var storeWaiting = false
     /// The operator PIN while it is kept (memory only), and until when.
     var operatorPIN: (digits: String, until: Moment)?
     /// False once the operator quit.

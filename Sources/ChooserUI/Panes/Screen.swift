@@ -108,6 +108,10 @@ enum StatusBar {
             let room = whoStart - titleEnd - 2
             let notice = ["  ⚠ Station offline — retrying", "  ⚠ Offline — retrying", "  ⚠ Offline"].first { $0.displayWidth <= room }
             if let notice { titleEnd += buffer.write(notice, x: titleEnd, y: rect.y, style: theme[.statusWarning]) }
+        } else if state.storeWaiting {
+            let room = whoStart - titleEnd - 2
+            let notice = ["  ⋯ waiting for the store", "  ⋯ waiting"].first { $0.displayWidth <= room }
+            if let notice { titleEnd += buffer.write(notice, x: titleEnd, y: rect.y, style: theme[.statusBar].adding(.dim)) }
         }
         // A station's clock: in the middle, or as near it as it clears both sides by two columns.
         if let clock = state.kioskClockText {
