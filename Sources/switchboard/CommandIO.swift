@@ -1,5 +1,8 @@
 import ArgumentParser
+import ConfigFile
+import Configuration
 import Foundation
+import Synchronization
 import Glibc
 import PINHash
 import Store
@@ -62,6 +65,9 @@ struct CommandIO: Sendable {
     /// (`AppDatabase.pinRounds`): the standard figure in the program; tests
     /// that run commands in their own process give a small one.
     var pinRounds = StoredPIN.defaultRounds
+    /// config.toml as this invocation read it: read once, whichever of its
+    /// sections the command and its store ask for.
+    let readings = ConfigurationReadings()
 
     /// This process's own: its environment, descriptors 0, 1 and 2, and
     /// its controlling terminal.
@@ -169,5 +175,29 @@ struct DescriptorInput: LineInput {
             if bytes.count < limit { bytes.append(byte) } else { truncated = true }
         }
         return sawAny ? (bytes, truncated) : nil
+    }
+}
+
+/// The configuration files one invocation read, each read once: the
+/// command, the store's choice and the station's name all take theirs from
+/// here. Its warnings are said once, by the first that asks to say them.
+final class ConfigurationReadings: Sendable {
+    private let read = Mutex<[String: Result<SwitchboardConfiguration, ConfigError>]>([:])
+    private let warned = Mutex<Set<String>>([])
+
+    /// The file at `path`, read the first time it is asked for.
+    func configuration(at path: String) throws(ConfigError) -> SwitchboardConfiguration {
+        let result = read.withLock { read in
+            if let known = read[path] { return known }
+            let loaded = Result { () throws(ConfigError) in try SwitchboardConfiguration.load(path: path) }
+            read[path] = loaded
+            return loaded
+        }
+        return try result.get()
+    }
+
+    /// Whether the warnings of `path` are still to be said (true once).
+    func shouldWarn(_ path: String) -> Bool {
+        warned.withLock { $0.insert(path).inserted }
     }
 }

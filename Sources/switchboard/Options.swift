@@ -34,9 +34,9 @@ struct CommonOptions: ParsableArguments {
     func configuration(_ io: CommandIO) throws -> SwitchboardConfiguration {
         let path = SwitchboardConfiguration.path(explicit: config, environment: io.environment).path
         do {
-            let configuration = try SwitchboardConfiguration.load(path: path)
-            for warning in configuration.warnings {
-                io.stderr.write("switchboard: warning: \(warning)\n")
+            let configuration = try io.readings.configuration(at: path)
+            if io.readings.shouldWarn(path) {
+                for warning in configuration.warnings { io.stderr.write("switchboard: warning: \(warning)\n") }
             }
             return configuration
         } catch {
@@ -101,7 +101,7 @@ struct CommonOptions: ParsableArguments {
     /// `[store]` from config.toml (errors as `badLocation`, naming file, line and key).
     private func settings(_ io: CommandIO) throws(StoreError) -> StoreSettings {
         let path = SwitchboardConfiguration.path(explicit: config, environment: io.environment).path
-        do { return try SwitchboardConfiguration.load(path: path).store } catch { throw .badLocation(error.description) }
+        do { return try io.readings.configuration(at: path).store } catch { throw .badLocation(error.description) }
     }
 
 
