@@ -37,9 +37,6 @@ public struct PINDialog: Sendable {
     /// No try is looked at before this, after too many wrong ones.
     public var lockedUntil: Moment?
 
-    /// The most digits a PIN has.
-    public static let maximumDigits = 12
-
     /// An empty dialog for switching to `account`.
     public init(account: Account) { purpose = .switchTo(account) }
 

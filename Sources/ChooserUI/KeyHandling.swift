@@ -200,18 +200,16 @@ extension AppState {
             guard !pin.checking else { return [] }
             switch command {
             case .type:
-                guard case .character(let c) = key, c.isASCII, c.isNumber, !pin.isLocked(at: now),
-                    pin.digits.count < PINDialog.maximumDigits
-                else { break }
-                pin.digits.append(c)
+                guard !pin.isLocked(at: now), let typed = PINEntry.typing(key, after: pin.digits) else { break }
+                pin.digits = typed
                 pin.wasWrong = false
                 dialog = .pin(pin)
             case .erase:
-                pin.digits = String(pin.digits.dropLast())
+                pin.digits = PINEntry.erasing(pin.digits)
                 dialog = .pin(pin)
             case .confirm:
-                guard pin.digits.count >= 4 else {
-                    notify("A PIN has 4 to 12 digits.", .warning)
+                guard PINEntry.isComplete(pin.digits) else {
+                    notify(PINEntry.rule, .warning)
                     return []
                 }
                 pin.checking = true
@@ -230,14 +228,8 @@ extension AppState {
         case .confirmPower(let choice):
             return confirmPowerCommand(command, choice: choice)
         case .help(let scroll):
-            let page = max(1, HelpOverlay.rowsShown(in: self))
-            switch command {
-            case .up: dialog = .help(scroll: max(0, min(scroll, HelpOverlay.maxScroll(in: self)) - 1))
-            case .down: dialog = .help(scroll: min(HelpOverlay.maxScroll(in: self), scroll + 1))
-            case .pageUp: dialog = .help(scroll: max(0, min(scroll, HelpOverlay.maxScroll(in: self)) - page))
-            case .pageDown: dialog = .help(scroll: min(HelpOverlay.maxScroll(in: self), scroll + page))
-            default: dialog = nil
-            }
+            dialog = HelpScroll.scrolled(scroll, by: command, page: HelpOverlay.rowsShown(in: self), most: HelpOverlay.maxScroll(in: self))
+                .map { .help(scroll: $0) }
         case nil:
             break
         }

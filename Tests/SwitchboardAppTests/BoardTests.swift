@@ -159,6 +159,37 @@ struct BoardReducerTests {
         #expect(state.order == .station && state.visible == Array(0..<6))
     }
 
+    @Test("the board's operator PIN is typed as the chooser's PINs are: digits only, 12 at most; fewer than 4 are not sent, with the rule")
+    func operatorPINEntry() {
+        var state = F.state()
+        let signOut = OperatorAction.signOut(session: "lab-1/tty1", who: "Ada Lovelace")
+        F.press(.character("o"), on: &state)
+        F.type("123", on: &state)
+        #expect(F.press(.enter, on: &state).isEmpty)
+        #expect(state.dialog == .pin(digits: "123", then: signOut, problem: PINEntry.rule))
+        F.type("4567890123456", on: &state)
+        #expect(state.dialog == .pin(digits: "123456789012", then: signOut, problem: PINEntry.rule))
+        // The chooser's PIN dialog takes the same.
+        var chooser = Fixture.several(size: Size(width: 100, height: 30), protected: [Fixture.grace.id])
+        _ = chooser.reduce(.pinNeeded(Fixture.grace.id))
+        for character in "1234567890123" { _ = chooser.reduce(.input(.key(.character(character)))) }
+        guard case .pin(let pin) = chooser.dialog else {
+            Issue.record("no PIN dialog: \(String(describing: chooser.dialog))")
+            return
+        }
+        #expect(pin.digits == "123456789012")
+    }
+
+    @Test("help scrolls a line or a page at a time within its lines, on the board as in the chooser; any other key closes it")
+    func helpScroll() {
+        #expect(HelpScroll.scrolled(0, by: .up, page: 10, most: 30) == 0)
+        #expect(HelpScroll.scrolled(0, by: .pageDown, page: 10, most: 15) == 10)
+        #expect(HelpScroll.scrolled(10, by: .pageDown, page: 10, most: 15) == 15)
+        // Past the end after a resize: a key up moves from the end, not from where it was.
+        #expect(HelpScroll.scrolled(40, by: .up, page: 10, most: 15) == 14)
+        #expect(HelpScroll.scrolled(3, by: .confirm, page: 10, most: 15) == nil)
+    }
+
     @Test("an operator action asks for the operator PIN, then asks first, then is done with it; the PIN is kept until the board is idle")
     func operatorAction() {
         var state = F.state()

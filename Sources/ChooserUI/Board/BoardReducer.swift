@@ -198,23 +198,20 @@ extension BoardState {
         switch dialog {
         case .help(let scroll):
             let shown = BoardHelp.rowsShown(in: self), most = max(0, BoardHelp.lines(self).count - shown)
-            switch command {
-            case .up: dialog = .help(scroll: max(0, scroll - 1))
-            case .down: dialog = .help(scroll: min(most, scroll + 1))
-            case .pageUp: dialog = .help(scroll: max(0, scroll - shown))
-            case .pageDown: dialog = .help(scroll: min(most, scroll + shown))
-            default: dialog = nil
-            }
+            dialog = HelpScroll.scrolled(scroll, by: command, page: shown, most: most).map { .help(scroll: $0) }
             return []
         case .pin(let digits, let then, let problem):
             switch command {
             case .type:
-                guard case .character(let c) = key, c.isASCII, c.isNumber, digits.count < 32 else { return [] }
-                dialog = .pin(digits: digits + String(c), then: then, problem: problem)
+                guard let typed = PINEntry.typing(key, after: digits) else { return [] }
+                dialog = .pin(digits: typed, then: then, problem: problem)
             case .erase:
-                dialog = .pin(digits: String(digits.dropLast()), then: then, problem: problem)
+                dialog = .pin(digits: PINEntry.erasing(digits), then: then, problem: problem)
             case .confirm:
-                guard !digits.isEmpty else { return [] }
+                guard PINEntry.isComplete(digits) else {
+                    dialog = .pin(digits: digits, then: then, problem: PINEntry.rule)
+                    return []
+                }
                 if storeOffline != nil {
                     dialog = .pin(digits: "", then: then, problem: Unavailable.offline.reason)
                     return []
