@@ -49,7 +49,8 @@ public final class PGConnection: @unchecked Sendable {
     /// (`lock_timeout`) end a little before it, so a lock held elsewhere
     /// is answered by the server as busy, the connection kept.
     public static func connect(
-        _ url: String, timeout: Int = 5, deadline: Double? = nil, minimumVersion: Int32 = minimumServerVersion
+        _ url: String, timeout: Int = 5, deadline: Double? = nil, applicationName: String = "switchboard",
+        minimumVersion: Int32 = minimumServerVersion
     ) throws(PGError) -> PGConnection {
         // libpq's connect_timeout is whole seconds, at least 2.
         let timeout = deadline.map { max(2, Int($0.rounded(.up))) } ?? timeout
@@ -59,7 +60,7 @@ public final class PGConnection: @unchecked Sendable {
         case .failure(let error): throw error
         }
         let server = transport.server
-        let settings = Self.settings(url, timeout: timeout, transport: transport)
+        let settings = Self.settings(url, timeout: timeout, transport: transport, applicationName: applicationName)
         let connection: OpaquePointer? = withCStrings(settings.map(\.0)) { keywords in
             withCStrings(settings.map(\.1)) { values in PQconnectdbParams(keywords, values, 1) }
         }
@@ -95,9 +96,9 @@ public final class PGConnection: @unchecked Sendable {
     /// What libpq is handed for `url`, in order. Earlier keywords are
     /// defaults: the URL (expanded in place as `dbname`) overrides them, so
     /// `sslmode=verify-full` goes in only when nothing asked for a mode.
-    static func settings(_ url: String, timeout: Int, transport: PGTransport) -> [(String, String)] {
+    static func settings(_ url: String, timeout: Int, transport: PGTransport, applicationName: String = "switchboard") -> [(String, String)] {
         [("connect_timeout", String(timeout)), ("keepalives", "1"), ("keepalives_idle", "5"),
-         ("keepalives_interval", "2"), ("keepalives_count", "3"), ("fallback_application_name", "switchboard")]
+         ("keepalives_interval", "2"), ("keepalives_count", "3"), ("fallback_application_name", applicationName)]
             + (transport.requestedMode == nil ? [("sslmode", transport.mode)] : [])
             + [("dbname", url), ("client_encoding", "UTF8")]
     }

@@ -83,21 +83,27 @@ public final class AppDatabase: Sendable {
     /// Every statement, and every connection's start, is given `deadline`
     /// seconds; past it the statement is cancelled at the server, its
     /// connection dropped, and the call fails as `offline`. Waits for a lock
-    /// another holds end a little before, as `offline` too (busy).
+    /// another holds end a little before, as `offline` too (busy). Every
+    /// connection goes by `applicationName` on the server (`pg_stat_activity`),
+    /// unless the URL names one.
     public convenience init(
-        url: String, pinRounds: Int = StoredPIN.defaultRounds, waitForServer: Bool = false, deadline: Double = StoreDeadline.standard
+        url: String, pinRounds: Int = StoredPIN.defaultRounds, waitForServer: Bool = false, deadline: Double = StoreDeadline.standard,
+        applicationName: String = "switchboard"
     ) throws(StoreError) {
-        self.init(engine: try PostgresEngine(url: url, waitForServer: waitForServer, deadline: deadline), pinRounds: pinRounds)
+        self.init(
+            engine: try PostgresEngine(url: url, waitForServer: waitForServer, deadline: deadline, applicationName: applicationName),
+            pinRounds: pinRounds)
     }
 
     /// Opens the store at `location` (`waitForServer`: see `init(url:pinRounds:waitForServer:)`).
     public convenience init(
         _ location: StoreLocation, access: Access = .readWrite, pinRounds: Int = StoredPIN.defaultRounds, waitForServer: Bool = false,
-        deadline: Double = StoreDeadline.standard
+        deadline: Double = StoreDeadline.standard, applicationName: String = "switchboard"
     ) throws(StoreError) {
         switch location {
         case .file(let path): try self.init(path: path, access: access, pinRounds: pinRounds)
-        case .server(let url): try self.init(url: url, pinRounds: pinRounds, waitForServer: waitForServer, deadline: deadline)
+        case .server(let url):
+            try self.init(url: url, pinRounds: pinRounds, waitForServer: waitForServer, deadline: deadline, applicationName: applicationName)
         }
     }
 

@@ -65,7 +65,10 @@ struct CommonOptions: ParsableArguments {
     func openDatabase(_ io: CommandIO, _ access: AppDatabase.Access = .readWrite, waitForServer: Bool = false) throws(StoreError) -> AppDatabase {
         let choice = try storeChoice(io)
         if let warning = choice.location.transportWarning { io.stderr.write("switchboard: warning: \(warning)\n") }
-        return try AppDatabase(choice.location, access: access, pinRounds: io.pinRounds, waitForServer: waitForServer, deadline: choice.deadline)
+        // The server's pg_stat_activity tells stations apart: `switchboard lab-3`.
+        let name = choice.station.map { "switchboard " + $0 } ?? "switchboard"
+        return try AppDatabase(
+            choice.location, access: access, pinRounds: io.pinRounds, waitForServer: waitForServer, deadline: choice.deadline, applicationName: name)
     }
 
     /// Which store this invocation uses, and on a shared one this station's

@@ -78,6 +78,15 @@ struct DeadlineTests {
         #expect(try waiter.query("SELECT 4").text(0, 0) == "4")
     }
 
+    @Test("a connection goes by the name it is given in pg_stat_activity (a station's), unless the URL names one")
+    func applicationName() throws {
+        let url = try TestPostgres.database(for: #fileID)
+        let named = try PGConnection.connect(url, applicationName: "switchboard lab-3")
+        #expect(try named.query("SELECT application_name FROM pg_stat_activity WHERE pid = pg_backend_pid()").text(0, 0) == "switchboard lab-3")
+        let own = try PGConnection.connect(TestPostgres.adding("application_name=lab-tool", to: url), applicationName: "switchboard lab-3")
+        #expect(try own.query("SHOW application_name").text(0, 0) == "lab-tool")
+    }
+
     @Test("a full server (the role's connection limit reached) is offline, not an error of the store")
     func fullServer() throws {
         let cluster = try TestPostgres.cluster()

@@ -114,17 +114,17 @@ struct SilentStoreTests {
         #expect(Self.showsHelp(loop.state.dialog), "the key was handled at once")
         try await waitUntil("a frame with help") { frames.contains { $0.at > pressed && $0.text.contains("Keys") } }
         let helpFrame = try #require(frames.first { $0.at > pressed && $0.text.contains("Keys") })
-        #expect(!helpFrame.text.contains("Offline"), "drawn before the store counted as offline: the frame did not wait for it")
+        #expect(!helpFrame.text.contains("Station offline"), "drawn before the store counted as offline: the frame did not wait for it")
         // (How soon, `switchboard-bench faults` measures: on a test run's busy machine a figure means little.)
         loop.send(.input(.key(.escape)))
 
         // A while later, before the deadline, the status bar says the screen waits for the store.
         try await waitUntil("the wait shown") { frames.last?.text.contains("⋯ waiting for the store") == true || loop.state.storeOffline != nil }
-        #expect(frames.contains { $0.text.contains("⋯ waiting for the store") && !$0.text.contains("Offline") })
+        #expect(frames.contains { $0.text.contains("⋯ waiting for the store") && !$0.text.contains("Station offline") })
         // Offline once the call passed its deadline, with the store still silent; no longer waiting.
         try await waitUntil("offline") { loop.state.storeOffline != nil }
         #expect(!loop.state.storeWaiting)
-        #expect(frames.last?.text.contains("Offline") == true || frames.last?.text.contains("offline") == true)
+        try await waitUntil("offline drawn") { frames.last?.text.contains("Station offline") == true }
         // Keys that need the store say why they cannot act; the rest still work.
         loop.send(.input(.key(.character("s"))))
         #expect(loop.state.toasts.last?.text.contains("offline") == true, "\(loop.state.toasts.map(\.text))")

@@ -47,4 +47,27 @@ struct SilentServerEndToEndTests {
             #expect(active.account.map { shown.contains("● " + $0.name) } ?? shown.contains("○ Anonymous"), "\(shown) while the store says \(active)")
         }
     }
+
+    @Test("a station started while its server is silent opens offline, refuses to sign in, and shows its list once the server answers, with no other write")
+    func bootDuringOutage() async throws {
+        let direct = try TestPostgres.freshStore(suite: #fileID)
+        let cluster = try TestPostgres.cluster()
+        let proxy = try FaultProxy(to: cluster.port)
+        defer { proxy.stop() }
+        let url = direct.replacingOccurrences(of: ":\(cluster.port)/", with: ":\(proxy.port)/")
+        _ = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: try AppDatabase(testing: .server(direct)), session: SessionKey("setup")!)
+        proxy.set(.hold)
+        let lab = try ChooserFixture(session: "lab-2/script", store: url, station: "lab-2", storeTimeout: 1)
+        defer { lab.remove() }
+        let environment = lab.environment.filter { $0.key != "SWITCHBOARD_SESSION" }
+        try await withTmux(builtProduct("switchboard"), environment: environment) { tmux in
+            try await tmux.waitUntil("offline at start", timeout: 20) { statusBar($0).contains("⚠ Station offline — retrying") }
+            try await tmux.press("a")
+            try await tmux.waitFor(text: "Station offline — retrying: nothing can be switched or signed in")
+            proxy.set(.pass)
+            try await tmux.waitUntil("the list, once the server answers", timeout: 20) { screen in
+                !statusBar(screen).contains("offline") && ["Ada Lovelace", "Grace Hopper"].allSatisfy { name in accountsPane(screen).contains { $0.contains(name) } }
+            }
+        }
+    }
 }

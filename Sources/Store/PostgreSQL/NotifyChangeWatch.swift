@@ -46,6 +46,7 @@ final class NotifyChangeWatch: ChangeWatch {
     private let url: String
     private let server: String
     private let deadline: Double
+    private let applicationName: String
     private let queue: DispatchQueue
     private let events: @Sendable (ChangeWatchEvent) -> Void
     /// Makes the store ready (connected once, migrated) and names the channel.
@@ -59,12 +60,13 @@ final class NotifyChangeWatch: ChangeWatch {
     static let quietCheck = 30.0
 
     init(
-        url: String, server: String, deadline: Double, queue: DispatchQueue, events: @escaping @Sendable (ChangeWatchEvent) -> Void,
+        url: String, server: String, deadline: Double, applicationName: String, queue: DispatchQueue, events: @escaping @Sendable (ChangeWatchEvent) -> Void,
         ready: @escaping @Sendable () throws(StoreError) -> String
     ) {
         self.url = url
         self.server = server
         self.deadline = deadline
+        self.applicationName = applicationName
         self.queue = queue
         self.events = events
         self.ready = ready
@@ -92,7 +94,7 @@ final class NotifyChangeWatch: ChangeWatch {
         let connection: PGConnection
         do {
             let channel = try ready()
-            connection = try PGConnection.connect(url, deadline: deadline)
+            connection = try PGConnection.connect(url, deadline: deadline, applicationName: applicationName)
             try connection.listen(channel)
         } catch {
             return lost(error)

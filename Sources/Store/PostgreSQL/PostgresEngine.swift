@@ -31,18 +31,21 @@ final class PostgresEngine: StoreEngine {
     let names: SchemaNames
     /// How long one statement may take before the server counts as not answering.
     let deadline: Double
+    /// What the server's `pg_stat_activity` calls its connections (`switchboard lab-3`).
+    let applicationName: String
 
     /// Connects and migrates; when `waitForServer` and the server cannot be
     /// reached, it starts anyway: every use until the server answers fails
     /// as `offline`, and the first that reaches it migrates.
-    init(url: String, waitForServer: Bool = false, deadline: Double = StoreDeadline.standard) throws(StoreError) {
+    init(url: String, waitForServer: Bool = false, deadline: Double = StoreDeadline.standard, applicationName: String = "switchboard") throws(StoreError) {
         self.url = url
         self.deadline = deadline
+        self.applicationName = applicationName
         switch PGConnection.describe(url) {
         case .success(let server): location = server
         case .failure(let error): throw Self.storeError(error, server: error.server)
         }
-        pool = ConnectionPool(url: url, deadline: deadline)
+        pool = ConnectionPool(url: url, deadline: deadline, applicationName: applicationName)
         names = SchemaNames()
         do {
             try ready()
@@ -203,7 +206,7 @@ final class PostgresEngine: StoreEngine {
     func follower() throws(StoreError) -> any ChangeFollower { PostgresFollower(engine: self) }
 
     func watch(on queue: DispatchQueue, _ events: @escaping @Sendable (ChangeWatchEvent) -> Void) throws(StoreError) -> any ChangeWatch {
-        NotifyChangeWatch(url: url, server: location, deadline: deadline, queue: queue, events: events, ready: { [weak self] () throws(StoreError) -> String in
+        NotifyChangeWatch(url: url, server: location, deadline: deadline, applicationName: applicationName, queue: queue, events: events, ready: { [weak self] () throws(StoreError) -> String in
             guard let self else { throw .unavailable(path: "the store", detail: "closed") }
             do { try self.ready() } catch { throw self.storeError(error) }
             return self.names.channel
@@ -255,13 +258,15 @@ final class SchemaNames: Sendable {
 final class ConnectionPool: Sendable {
     private let url: String
     private let deadline: Double
+    private let applicationName: String
     private let idle = Mutex<[PGConnection]>([])
     /// How many idle connections are kept.
     static let keep = 3
 
-    init(url: String, deadline: Double) {
+    init(url: String, deadline: Double, applicationName: String) {
         self.url = url
         self.deadline = deadline
+        self.applicationName = applicationName
     }
 
     deinit { idle.withLock { $0.forEach { $0.close() } } }
@@ -274,7 +279,7 @@ final class ConnectionPool: Sendable {
             if (try? connection.consumeInput()) != nil, connection.isConnected { return (connection, true) }
             connection.close()
         }
-        return (try PGConnection.connect(url, deadline: deadline), false)
+        return (try PGConnection.connect(url, deadline: deadline, applicationName: applicationName), false)
     }
 
     /// A connection for a caller that keeps it a while (`give` it back).
@@ -317,7 +322,7 @@ final class ConnectionPool: Sendable {
             give(connection)
             throw error
         }
-        let fresh = try PGConnection.connect(url, deadline: deadline)
+        let fresh = try PGConnection.connect(url, deadline: deadline, applicationName: applicationName)
         do { try fresh.execute(begin) } catch {
             fresh.close()
             throw error
