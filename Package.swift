@@ -57,13 +57,16 @@ let package = Package(
             dependencies: ["SwitchboardCore", "ConfigFile", "PINHash", "Postgres", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "TerminalUI", dependencies: ["ConfigFile"]),
+        // A station's settings as plain values, below both the chooser that
+        // runs by them and Configuration, which reads them from [kiosk].
+        .target(name: "StationSettings", dependencies: ["SwitchboardCore", "TerminalUI"]),
         // The chooser's state, reducer, panes and dialogs: everything that
         // draws a frame, without Foundation. The guide's listings and the
         // built-in themes are compiled in (`themes/` at the top is a link
         // to them).
         .target(
             name: "ChooserUI",
-            dependencies: ["SwitchboardCore", "TerminalUI", "ConfigFile"],
+            dependencies: ["SwitchboardCore", "TerminalUI", "ConfigFile", "StationSettings"],
             resources: [
                 .embedInCode("Resources/guide.toml"),
                 .embedInCode("Resources/themes/default.toml"),
@@ -73,9 +76,9 @@ let package = Package(
             ]
         ),
         // config.toml, read once into the values each module takes: DeviceFlow's
-        // providers, the chooser's theme and kiosk settings, [store] and [git].
+        // providers, the chooser's theme, a station's settings, [store] and [git].
         .target(
-            name: "Configuration", dependencies: ["SwitchboardCore", "ConfigFile", "Postgres", "DeviceFlow", "TerminalUI", "ChooserUI", "ToolCredentials"]),
+            name: "Configuration", dependencies: ["SwitchboardCore", "ConfigFile", "Postgres", "DeviceFlow", "TerminalUI", "StationSettings", "ToolCredentials"]),
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
         .target(name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI"]),
         .target(name: "CSystem"),
@@ -93,14 +96,14 @@ let package = Package(
         // carries out its effects with the services.
         .target(
             name: "ChooserApp",
-            dependencies: ["Services", "SwitchboardCore", "ChooserUI", "DeviceFlow", "Store", "QRCode", "TerminalUI", "ConfigFile", "CSystem"]
+            dependencies: ["Services", "SwitchboardCore", "ChooserUI", "DeviceFlow", "Store", "QRCode", "TerminalUI", "ConfigFile", "CSystem", "ProcessKit"]
         ),
         // The program: the command line, and the chooser's UI loop on curses.
         .executableTarget(
             name: "switchboard",
             dependencies: [
                 "SwitchboardCore", "Store", "PINHash", "DeviceFlow", "Configuration", "QRCode", "DemoProvider", "Services", "ChooserApp", "ChooserUI",
-                "ToolCredentials",
+                "StationSettings", "ToolCredentials",
                 "TerminalUI", "CNcurses", "CursesBackend", "ProcessKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -147,13 +150,15 @@ let package = Package(
         ),
         .testTarget(
             name: "ConfigurationTests",
-            dependencies: ["Configuration", "ConfigFile", "DeviceFlow", "ChooserUI", "TerminalUI", "SwitchboardCore", "ToolCredentials"]
+            dependencies: ["Configuration", "ConfigFile", "DeviceFlow", "StationSettings", "ChooserUI", "TerminalUI", "SwitchboardCore", "ToolCredentials"]
         ),
         .testTarget(name: "ToolCredentialsTests", dependencies: ["ToolCredentials", "DeviceFlow", "SwitchboardCore"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestBasics"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "SwitchboardAppTests",
-            dependencies: ["Services", "ChooserApp", "ChooserUI", "DemoProvider", "TestSupport", "TestBasics", "TerminalUI", "Postgres"],
+            dependencies: [
+                "Services", "ChooserApp", "ChooserUI", "StationSettings", "DemoProvider", "TestSupport", "TestBasics", "TerminalUI", "Postgres",
+            ],
             exclude: ["Snapshots"]
         ),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresServer", "TestSupport"]),

@@ -2,6 +2,7 @@ import ChooserUI
 import Services
 import DeviceFlow
 import Foundation
+import ProcessKit
 import Store
 import SwitchboardCore
 import TerminalUI
@@ -65,15 +66,20 @@ public struct ChooserEnvironment: Sendable {
         self.runCommand = runCommand
     }
 
-    /// Opens `url` with `xdg-open`, its output discarded; only on request.
+    /// Opens `url` with `xdg-open` (found on `PATH`), its output
+    /// discarded, in a process group of its own; only on request. Throws
+    /// when it cannot be started (no `xdg-open`, say), in words the
+    /// chooser can show.
     public static func xdgOpen(_ url: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["xdg-open", url]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        try xdgOpen(url, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// `xdgOpen` with exactly `environment` (whose `PATH` finds `xdg-open`).
+    static func xdgOpen(_ url: String, environment: [String: String]) throws {
+        guard let program = StationCommand.locate("xdg-open", path: environment["PATH"] ?? "/usr/bin:/bin") else {
+            throw ProcessError("no xdg-open on PATH", code: ENOENT)
+        }
+        try ChildProcess.startUnattended(program, [url], environment: environment)
     }
 }
 

@@ -1,3 +1,4 @@
+import StationSettings
 import SwitchboardCore
 import TerminalUI
 
@@ -5,19 +6,7 @@ import TerminalUI
 // from /etc/issue, a clock, the last person preselected, an operator key of
 // its own, and reboot and power-off in the operator menu.
 
-/// The operator menu's commands (`[kiosk] power`), each run without a shell.
-public struct StationPower: Hashable, Sendable {
-    /// `reboot`: the program and its arguments, e.g. `["systemctl", "reboot"]`.
-    public var reboot: [String]?
-    /// `poweroff`: the program and its arguments.
-    public var powerOff: [String]?
-
-    /// Commands for the operator menu; nil leaves an entry out.
-    public init(reboot: [String]? = nil, powerOff: [String]? = nil) {
-        self.reboot = reboot
-        self.powerOff = powerOff
-    }
-
+extension StationPower {
     /// The command for an operator choice, when one is configured.
     public func command(for choice: OperatorChoice) -> [String]? {
         switch choice {

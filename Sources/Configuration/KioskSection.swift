@@ -1,9 +1,9 @@
-import ChooserUI
 import ConfigFile
+import StationSettings
 import SwitchboardCore
 import TerminalUI
 
-/// The `[kiosk]` table into ChooserUI's ``KioskSettings``:
+/// The `[kiosk]` table into ``KioskSettings`` (`StationSettings`):
 ///
 /// ```toml
 /// [kiosk]
@@ -20,10 +20,12 @@ enum KioskSection {
     /// The keys `[kiosk]` takes.
     static let keys = ["idle_timeout", "countdown", "greeting", "providers", "operator_key", "remember_last", "power", "command"]
 
-    /// The station's settings; the defaults when there is no table.
-    static func parse(_ table: TOMLTable?) throws(ConfigError) -> KioskSettings {
+    /// The station's settings, and `operator_key` as written when it is
+    /// set; the defaults when there is no table.
+    static func parse(_ table: TOMLTable?) throws(ConfigError) -> (KioskSettings, WrittenOperatorKey?) {
         var settings = KioskSettings()
-        guard let table else { return settings }
+        var written: WrittenOperatorKey?
+        guard let table else { return (settings, nil) }
         try table.rejectUnknownKeys(allowed: keys)
         if let value = try table.optionalInteger("idle_timeout", in: 1...86_400) { settings.idleTimeout = Double(value) }
         if let value = try table.optionalInteger("countdown", in: 1...600) { settings.countdown = Double(value) }
@@ -31,11 +33,12 @@ enum KioskSection {
         settings.providers = try table.optionalStringArray("providers")?.map { ProviderID($0) }
         if let name = try table.optionalString("operator_key") {
             settings.operatorKey = try operatorKey(named: name, table: table)
+            written = WrittenOperatorKey(key: settings.operatorKey, name: name, table: table)
         }
         settings.rememberLast = try table.optionalBool("remember_last") ?? false
         if let power = try table.optionalTable("power") { settings.power = try self.power(power) }
         settings.command = try command(table)
-        return settings
+        return (settings, written)
     }
 
     /// `power`: the operator menu's reboot and power-off commands.
@@ -65,7 +68,8 @@ enum KioskSection {
     }
 
     /// The key `name` stands for: `F1`…`F12`, or `ctrl-` and a letter
-    /// (`^O` too); a key the chooser already uses is refused.
+    /// (`^O` too). Whether the chooser already uses it is for the chooser
+    /// to say (`SwitchboardConfiguration.checkOperatorKey(taken:)`).
     static func operatorKey(named name: String, table: TOMLTable) throws(ConfigError) -> Key {
         let lower = name.lowercased()
         var key: Key?
@@ -84,9 +88,40 @@ enum KioskSection {
         if case .control(let letter) = key, "hijm".contains(letter) {
             throw table.error(key: "operator_key", "\"\(name.displaySafe)\" cannot be told apart from Backspace, Tab or Enter; choose another key")
         }
-        if let taken = KioskSettings.operatorKeyTaken(key) {
-            throw table.error(key: "operator_key", "\"\(name.displaySafe)\" \(taken); choose another key")
-        }
         return key
+    }
+}
+
+/// `[kiosk] operator_key` as the file wrote it, kept for the one check
+/// `Configuration` cannot make: whether the chooser already uses the key.
+struct WrittenOperatorKey: Sendable {
+    let key: Key
+    /// The name as written, quoted in the error.
+    let name: String
+    /// Where it is written: the file, its line and `kiosk.operator_key`.
+    let file: String, line: Int?, path: String?
+
+    init(key: Key, name: String, table: TOMLTable) {
+        self.key = key
+        self.name = name
+        let place = table.error(key: "operator_key", "")
+        (file, line, path) = (place.file, place.line, place.key)
+    }
+
+    /// An error about it that says `message`.
+    func error(_ message: String) -> ConfigError { ConfigError(file: file, line: line, key: path, message: message) }
+}
+
+extension SwitchboardConfiguration {
+    /// Refuses `[kiosk] operator_key` when `taken` says why its key cannot
+    /// be a station's operator key (the chooser's key table knows:
+    /// `KioskSettings.operatorKeyTaken` in `ChooserUI`), with the file, line
+    /// and key as every error about the file; nothing to refuse when the
+    /// file sets no operator key. `switchboard kiosk` checks it after
+    /// reading the file: the commands that read it without a station have
+    /// no use for the key.
+    public func checkOperatorKey(taken: (Key) -> String?) throws(ConfigError) {
+        guard let written = operatorKeyWritten, let why = taken(written.key) else { return }
+        throw written.error("\"\(written.name.displaySafe)\" \(why); choose another key")
     }
 }

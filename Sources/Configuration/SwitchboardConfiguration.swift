@@ -1,7 +1,7 @@
-import ChooserUI
 import ConfigFile
 import DeviceFlow
 import Foundation
+import StationSettings
 import SwitchboardCore
 import TerminalUI
 import ToolCredentials
@@ -17,7 +17,7 @@ import ToolCredentials
 /// issuer = "https://login.example.com"
 /// client_id = "switchboard"
 ///
-/// [kiosk]                          # ChooserUI's KioskSettings
+/// [kiosk]                          # StationSettings' KioskSettings
 /// idle_timeout = 120
 ///
 /// [store]                          # StoreSettings
@@ -44,6 +44,9 @@ public struct SwitchboardConfiguration: Sendable {
     public var theme: ThemeRequest?
     /// The `[kiosk]` table; the defaults when there is none.
     public var kiosk: KioskSettings
+    /// `[kiosk] operator_key` as written, for `checkOperatorKey(taken:)`;
+    /// nil when the file sets none.
+    var operatorKeyWritten: WrittenOperatorKey?
     /// The `[store]` table; empty when there is none.
     public var store: StoreSettings
     /// The `[git]` table; the defaults when there is none.
@@ -114,10 +117,14 @@ public struct SwitchboardConfiguration: Sendable {
         try root.rejectUnknownKeys(allowed: sections)
         let providers = try ProviderSection.parse(root.optionalTable("providers"))
         let all = ProviderConfiguration(providers: providers)
-        return SwitchboardConfiguration(
-            file: document.file, providers: providers, theme: try theme(root), kiosk: try KioskSection.parse(root.optionalTable("kiosk")),
+        let theme = try theme(root)
+        let (kiosk, operatorKey) = try KioskSection.parse(root.optionalTable("kiosk"))
+        var configuration = SwitchboardConfiguration(
+            file: document.file, providers: providers, theme: theme, kiosk: kiosk,
             store: try StoreSettings.parse(root.optionalTable("store"), othersCanRead: othersCanRead),
             git: try GitSection.parse(root.optionalTable("git"), providers: all.providers.map(\.id)))
+        configuration.operatorKeyWritten = operatorKey
+        return configuration
     }
 
     /// Reads `text` as the file `file` (the name errors give).

@@ -67,9 +67,13 @@ public enum ChildProcess {
     public struct Output: Sendable, Equatable {
         /// Its exit code, or 128 plus the number of the signal that ended it.
         public let status: Int32
-        /// Everything it wrote to standard output.
+        /// The number of the signal that ended it; nil when it exited.
+        public let signal: Int32?
+        /// Everything it wrote to standard output (and standard error too,
+        /// in the order written, when asked for as one stream).
         public let stdout: [UInt8]
-        /// Everything it wrote to standard error.
+        /// Everything it wrote to standard error (nothing when it went to
+        /// standard output).
         public let stderr: [UInt8]
         /// Whether it was killed for running past its time limit.
         public let timedOut: Bool
@@ -81,30 +85,88 @@ public enum ChildProcess {
         _ path: String, _ arguments: [String] = [], environment: [String: String], timeout: Double? = nil, input: [UInt8]? = nil,
         searchPath: Bool = false
     ) throws(ProcessError) -> Output {
+        try capture(path, arguments, environment: environment, timeout: timeout, input: input, searchPath: searchPath)
+    }
+
+    /// Runs `path` with `arguments` and exactly `environment` to completion,
+    /// as `runCapturing` does, without blocking the caller: the child is
+    /// waited for on a thread of its own, never the main actor's or one of
+    /// Swift's concurrency pool.
+    ///
+    /// - Parameters:
+    ///   - oneStream: standard error goes where standard output goes, so
+    ///     `stdout` holds both in the order they were written.
+    ///   - group: where the child stands among process groups (`spawnChild`).
+    public static func outcome(
+        of path: String, _ arguments: [String] = [], environment: [String: String], oneStream: Bool = false,
+        group: ChildGroup = .inherited
+    ) async throws(ProcessError) -> Output {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Swift.Result<Output, ProcessError>, Never>) in
+            Thread.detachNewThread {
+                do throws(ProcessError) {
+                    let output = try capture(path, arguments, environment: environment, oneStream: oneStream, group: group)
+                    continuation.resume(returning: .success(output))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Starts `path` with `arguments` and exactly `environment`, every one
+    /// of its standard descriptors on /dev/null, in a process group of its
+    /// own, and leaves it to run: a thread of its own reaps it when it ends.
+    /// For a program whose outcome nobody waits for (a browser opened for a
+    /// URL); throws when it cannot be started.
+    public static func startUnattended(
+        _ path: String, _ arguments: [String] = [], environment: [String: String], searchPath: Bool = false
+    ) throws(ProcessError) {
+        let null: [ChildDescriptor] = [.open("/dev/null", O_RDONLY), .open("/dev/null", O_WRONLY), .open("/dev/null", O_WRONLY)]
+        let (pid, _) = try spawnChild(
+            path, arguments, environment: environment, descriptors: null, searchPath: searchPath, group: .newGroup(foreground: nil))
+        Thread.detachNewThread { reap(pid) }
+    }
+
+    /// `runCapturing` and `outcome`: blocks the calling thread.
+    private static func capture(
+        _ path: String, _ arguments: [String], environment: [String: String], timeout: Double? = nil, input: [UInt8]? = nil,
+        searchPath: Bool = false, oneStream: Bool = false, group: ChildGroup = .inherited
+    ) throws(ProcessError) -> Output {
         let folder = FileManager.default.temporaryDirectory.path
         let out = cpt_anonymous_file(folder)
-        let err = out >= 0 ? cpt_anonymous_file(folder) : -1
-        let inFile = input != nil && err >= 0 ? cpt_anonymous_file(folder) : -1
+        let err = out >= 0 && !oneStream ? cpt_anonymous_file(folder) : -1
+        let inFile = input != nil && out >= 0 ? cpt_anonymous_file(folder) : -1
         defer {
             if out >= 0 { close(out) }
             if err >= 0 { close(err) }
             if inFile >= 0 { close(inFile) }
         }
-        guard out >= 0, err >= 0, input == nil || inFile >= 0 else { throw .system("cannot create a file in \(folder) for a child's output") }
+        guard out >= 0, oneStream || err >= 0, input == nil || inFile >= 0 else {
+            throw .system("cannot create a file in \(folder) for a child's output")
+        }
         if let input {
             writeAll(inFile, input)
             lseek(inFile, 0, SEEK_SET)
         }
         let standardInput: ChildDescriptor = inFile >= 0 ? .same(inFile) : .open("/dev/null", O_RDONLY)
         let (pid, _) = try spawnChild(
-            path, arguments, environment: environment, descriptors: [standardInput, .same(out), .same(err)], searchPath: searchPath)
+            path, arguments, environment: environment, descriptors: [standardInput, .same(out), .same(oneStream ? out : err)],
+            searchPath: searchPath, group: group)
 
         let watch = timeout.map { KillTimer(pid: pid, after: $0) }
         waitForEnd(of: pid)
         let timedOut = watch?.disarm() ?? false
         let status = reap(pid)
-        return Output(status: exitCode(fromWaitStatus: status), stdout: readWholeFile(out), stderr: readWholeFile(err), timedOut: timedOut)
+        return Output(
+            status: exitCode(fromWaitStatus: status), signal: signal(fromWaitStatus: status), stdout: readWholeFile(out),
+            stderr: err >= 0 ? readWholeFile(err) : [], timedOut: timedOut)
     }
+}
+
+extension ProcessError: LocalizedError {
+    /// `description`, so that Foundation's `localizedDescription` says it too.
+    public var errorDescription: String? { description }
 }
 
 /// Kills a child after a time unless disarmed first. The child must not be

@@ -161,8 +161,14 @@ private func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions
 /// 128 plus the number of the signal that ended it. `ChildProcess`,
 /// `runInPlace` and `Supervisor` all report statuses through this.
 public func exitCode(fromWaitStatus status: Int32) -> Int32 {
+    signal(fromWaitStatus: status).map { 128 + $0 } ?? (status >> 8) & 0xff
+}
+
+/// The number of the signal that ended a child with this wait status; nil
+/// when it exited.
+public func signal(fromWaitStatus status: Int32) -> Int32? {
     let signal = status & 0x7f
-    return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    return signal == 0 ? nil : signal
 }
 
 /// Waits, without reaping it, until `pid` has ended: its id stays taken

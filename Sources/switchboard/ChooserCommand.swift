@@ -3,6 +3,7 @@ import Configuration
 import CursesBackend
 import DeviceFlow
 import Foundation
+import StationSettings
 import Store
 import Services
 import ChooserApp

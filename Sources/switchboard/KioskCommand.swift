@@ -2,6 +2,7 @@ import ArgumentParser
 import ChooserUI
 import Configuration
 import Foundation
+import StationSettings
 
 /// `switchboard kiosk`: the chooser locked for a station people walk up to.
 struct KioskCommand: AsyncParsableCommand, TakesCommonOptions {
@@ -37,7 +38,9 @@ struct KioskCommand: AsyncParsableCommand, TakesCommonOptions {
     }
 
     func run() async throws {
-        let configuration = try options.configuration(.process())
+        let io = CommandIO.process()
+        let configuration = try options.configuration(io)
+        do { try configuration.checkOperatorKey(taken: KioskSettings.operatorKeyTaken) } catch { throw io.fail(error.description, .configuration) }
         var settings = configuration.kiosk
         if settings.greeting == nil, let issue = try? String(contentsOfFile: issueFile, encoding: .utf8) {
             // Missing or unreadable: the program's name, as without a greeting.

@@ -1,5 +1,7 @@
 import ChooserUI
+import ConfigFile
 import Configuration
+import StationSettings
 import SwitchboardCore
 import TerminalUI
 import Testing
@@ -72,7 +74,25 @@ struct KioskSectionTests {
         ("kiosk = true\n", "config.toml:1: kiosk: expected a table, found a boolean"),
     ])
     func badValues(text: String, expected: String) {
-        let error = errorText(text)
-        #expect(error.hasPrefix(expected), "\(error)")
+        let said: String
+        do {
+            // As `switchboard kiosk` reads the file: the chooser's keys checked after.
+            try read(text).checkOperatorKey(taken: KioskSettings.operatorKeyTaken)
+            said = "no error"
+        } catch {
+            said = error.description
+        }
+        #expect(said.hasPrefix(expected), "\(said)")
+    }
+
+    @Test("the operator key is checked against the keys it is given, only when asked: reading the file needs nothing of the chooser")
+    func operatorKeyCheckedWhenAsked() throws {
+        let configuration = try read("[kiosk]\n\noperator_key = \"Ctrl-Q\"\n")
+        #expect(configuration.kiosk.operatorKey == .control("q"))
+        try configuration.checkOperatorKey { _ in nil }
+        #expect(throws: ConfigError(file: "config.toml", line: 3, key: "kiosk.operator_key", message: "\"Ctrl-Q\" is taken; choose another key")) {
+            try configuration.checkOperatorKey { $0 == .control("q") ? "is taken" : nil }
+        }
+        try read("[kiosk]\nidle_timeout = 30\n").checkOperatorKey { _ in "is taken" }
     }
 }

@@ -1,7 +1,7 @@
-import ChooserUI
 import Configuration
 import DeviceFlow
 import Foundation
+import StationSettings
 import SwitchboardCore
 import TerminalUI
 import ToolCredentials

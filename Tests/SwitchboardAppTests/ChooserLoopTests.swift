@@ -1,6 +1,7 @@
 import DemoProvider
 import DeviceFlow
 import Foundation
+import StationSettings
 import Store
 import Testing
 import TestSupport

@@ -1,5 +1,6 @@
 import DeviceFlow
 import Foundation
+import StationSettings
 import Store
 import Testing
 import TestSupport

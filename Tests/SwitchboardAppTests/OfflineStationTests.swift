@@ -1,3 +1,4 @@
+import StationSettings
 import Testing
 @testable import ChooserUI
 import SwitchboardCore
