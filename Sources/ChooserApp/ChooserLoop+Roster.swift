@@ -37,8 +37,8 @@ extension ChooserLoop {
 
     /// The list read again after a change: the count, who has a PIN, who
     /// is active and the rows shown now (by their place in the index,
-    /// else a page), then the index refreshed in the background. An answer
-    /// overtaken by a newer reload is dropped.
+    /// else a page), then, once that is reduced, the index refreshed in the
+    /// background. An answer overtaken by a newer reload is dropped.
     func reloadAccounts() {
         let order = state.accounts.order, session = state.session, pane = state.accounts
         let byIndex = pane.list.index?.order == order, shownIDs = state.shownIDs
@@ -59,8 +59,9 @@ extension ChooserLoop {
         }) { [weak self] result in
             guard let self, self.roster.reloads == reload else { return }
             self.answer(result) { .loaded($0.0, active: $0.1) }
+            // After the list it refreshes is reduced: an index read from an older list is one the reducer drops.
+            if case .success = result { self.refreshIndex() }
         }
-        refreshIndex()
     }
 
     /// Builds the filter's index, or refreshes it, off the main actor; one

@@ -32,7 +32,7 @@ public final class ChooserLoop {
         link.onSlow = { [weak self] slow in self?.send(.storeWaiting(slow)) }
         return link
     }()
-    private var reloadScheduled = false
+    var reloadScheduled = false
     private var ticker: Task<Void, Never>?
     private var toastTimer: Task<Void, Never>?
     /// When `toastTimer` wakes the loop: the deadline it was set for.

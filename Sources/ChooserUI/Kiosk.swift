@@ -20,6 +20,10 @@ public struct KioskState: Sendable {
     /// Set once the first list is loaded: whoever was active then is left
     /// from a stop that could not sign out, and is signed out.
     var startChecked = false
+    /// A sign-out of this session is owed to the store: asked for while it
+    /// could not be reached (an idle return during an outage), it is asked
+    /// for again when the store is back, until the store says it is done.
+    var signOutOwed = false
 
     public init(settings: KioskSettings, now: Moment) {
         self.settings = settings
@@ -151,7 +155,12 @@ extension AppState {
         guide.selection = 0
         guide.scroll = 0
         accounts.selection = kioskHomeSelection
-        if active != .anonymous { effects.append(.signOut) }
+        if active != .anonymous {
+            effects.append(.signOut)
+            kiosk?.signOutOwed = true
+            // The store cannot say it now: nothing of the person stays shown meanwhile.
+            if storeOffline != nil { effects += becomeActive(.anonymous) }
+        }
         clampAll()
         return effects
     }

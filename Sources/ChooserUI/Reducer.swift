@@ -215,7 +215,7 @@ extension AppState {
 
     /// Makes `person` the one who is active here; another person than
     /// before gets their own guide, whose stars are read next.
-    private mutating func becomeActive(_ person: ActiveAccount) -> [Effect] {
+    mutating func becomeActive(_ person: ActiveAccount) -> [Effect] {
         let changed = active.id != person.id
         active = person
         guard changed else { return [] }

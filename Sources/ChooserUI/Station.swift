@@ -50,8 +50,13 @@ extension AppState {
             // The remembered person's place in the list may be known now.
             effects = apply(action)
             kioskLoaded()
+        case .storeOffline(let detail):
+            effects = apply(action)
+            // Back: the sign-out the station owes is written first.
+            if detail == nil, kiosk?.signOutOwed == true { effects.insert(.signOut, at: 0) }
         case .statusChanged(let change):
             effects = apply(action)
+            if change.session == session, change.current == .anonymous { kiosk?.signOutOwed = false }
             if change.session == session {
                 // Chosen here or elsewhere after the start: no one left over to sign out; and the one to remember.
                 kiosk?.startChecked = true

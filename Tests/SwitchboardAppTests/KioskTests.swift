@@ -34,6 +34,27 @@ struct KioskTests {
         #expect(plain.reduce(.input(.key(.character("q")))) == [.quit], "outside a station q quits")
     }
 
+    @Test("idle during an outage: the first screen at once with nobody shown; the sign-out is asked for again when the store is back, until it says so")
+    func idleReturnOffline() {
+        var state = station()
+        let start = state.now
+        _ = state.reduce(.input(.key(.down)))
+        _ = state.reduce(.storeOffline("postgresql://lab@db.example.org/fleet: the server does not answer"))
+        #expect(state.reduce(.tick(start.advanced(by: 120))).isEmpty)
+        #expect(state.reduce(.tick(start.advanced(by: 135))) == [.signOut], "asked for, though the store cannot be reached")
+        #expect(state.active == .anonymous && state.dialog == nil, "nothing of Ada stays on the screen")
+        #expect(!Screen.draw(state).lines[0].contains("Ada Lovelace"), "\(Screen.draw(state).lines[0])")
+        // The store answers: the sign-out first, then the list read again.
+        #expect(state.reduce(.storeOffline(nil)) == [.signOut, .reload])
+        // Gone again before it was written: asked for once more on the next return.
+        _ = state.reduce(.storeOffline("gone again"))
+        #expect(state.reduce(.storeOffline(nil)) == [.signOut, .reload])
+        // The store says it is done: nothing more is owed.
+        _ = state.reduce(.statusChanged(UserStatusChanged(session: state.session, previous: .account(Fixture.ada), current: .anonymous, reason: .signedOut)))
+        _ = state.reduce(.storeOffline("and again"))
+        #expect(state.reduce(.storeOffline(nil)) == [.reload])
+    }
+
     @Test("idle: nothing for idle_timeout, then a countdown, then sign-out and the first screen")
     func idleReturn() {
         var state = station()

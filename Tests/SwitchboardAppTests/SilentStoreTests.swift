@@ -8,6 +8,7 @@ import TestSupport
 @testable import ChooserUI
 @testable import Services
 @testable import Store
+import StationSettings
 import SwitchboardCore
 import TerminalUI
 
@@ -164,6 +165,31 @@ struct SilentStoreTests {
         #expect(!loop.state.storeWaiting)
         gate.close(false)
         try await waitUntil("online") { loop.state.storeOffline == nil }
+    }
+
+    @Test("one change of the accounts, one read of the list and one refresh of the index: the loop settles, at a station too", arguments: [false, true])
+    func oneChangeOneReload(station: Bool) async throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let (database, _) = try Self.store(folder)
+        var state = AppState(session: SessionKey("pts/1")!, size: Self.size, now: Moment.now(), guide: Fixture.guide, theme: .builtIn, providers: [])
+        if station { state.enterKiosk(KioskSettings(greeting: "Lab 3")) }
+        let loop = ChooserLoop(
+            state: state,
+            environment: ChooserEnvironment(
+                database: database, bus: NotificationBus(), providers: ProviderDirectory(configuration: ProviderConfiguration(providers: []), transport: URLSessionTransport(timeout: 5)),
+                copy: { _ in }, open: { _ in }, nextTheme: { _ in (Theme.monochrome, nil) }),
+            render: { _ in })
+        try await loop.startSettled()
+        func settled() -> Bool { !loop.link.isBusy && !loop.roster.reading && !loop.reloadScheduled && loop.state.accounts.list.index != nil }
+        try await waitUntil("the index") { settled() }
+        for round in 1...3 {
+            let before = loop.roster.reloads
+            loop.send(.accountsChanged(.anyAccount))
+            try await waitUntil("round \(round) read") { loop.roster.reloads > before && settled() }
+            #expect(loop.roster.reloads == before + 1, "round \(round): \(loop.roster.reloads - before) reads of the list for one change")
+        }
+        loop.send(.terminate)
     }
 
     private func select(_ id: AccountID, in loop: ChooserLoop) async throws {
