@@ -11,14 +11,20 @@ import TestSupport
 /// connections, as a paused server does: the screen never waits for it.
 @Suite("a station whose server stops answering, end to end", .enabled(if: Tmux.isInstalled, "tmux is not installed (.ci/run installs it)"))
 struct SilentServerEndToEndTests {
-    @Test("keys are answered while the server is silent; a switch past the deadline shows offline and is refused; when the server answers the station is live again with what the store holds")
-    func silentServer() async throws {
+    /// A fresh store of the test run's server holding Ada and Grace: its URL,
+    /// the same reached through a fault proxy of the test's own, and the proxy.
+    static func storeBehindProxy() throws -> (direct: String, url: String, proxy: FaultProxy) {
         let direct = try TestPostgres.freshStore(suite: #fileID)
         let cluster = try TestPostgres.cluster()
         let proxy = try FaultProxy(to: cluster.port)
-        defer { proxy.stop() }
-        let url = direct.replacingOccurrences(of: ":\(cluster.port)/", with: ":\(proxy.port)/")
         _ = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: try AppDatabase(testing: .server(direct)), session: SessionKey("setup")!)
+        return (direct, direct.replacingOccurrences(of: ":\(cluster.port)/", with: ":\(proxy.port)/"), proxy)
+    }
+
+    @Test("keys are answered while the server is silent; a switch past the deadline shows offline and is refused; when the server answers the station is live again with what the store holds")
+    func silentServer() async throws {
+        let (direct, url, proxy) = try Self.storeBehindProxy()
+        defer { proxy.stop() }
         let lab = try ChooserFixture(session: "lab-1/script", store: url, station: "lab-1", storeTimeout: 1)
         defer { lab.remove() }
         let environment = lab.environment.filter { $0.key != "SWITCHBOARD_SESSION" }
@@ -50,12 +56,8 @@ struct SilentServerEndToEndTests {
 
     @Test("a station started while its server is silent opens offline, refuses to sign in, and shows its list once the server answers, with no other write")
     func bootDuringOutage() async throws {
-        let direct = try TestPostgres.freshStore(suite: #fileID)
-        let cluster = try TestPostgres.cluster()
-        let proxy = try FaultProxy(to: cluster.port)
+        let (_, url, proxy) = try Self.storeBehindProxy()
         defer { proxy.stop() }
-        let url = direct.replacingOccurrences(of: ":\(cluster.port)/", with: ":\(proxy.port)/")
-        _ = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: try AppDatabase(testing: .server(direct)), session: SessionKey("setup")!)
         proxy.set(.hold)
         let lab = try ChooserFixture(session: "lab-2/script", store: url, station: "lab-2", storeTimeout: 1)
         defer { lab.remove() }
