@@ -21,10 +21,17 @@ public final class ChooserLoop {
     private var subscriptions: [Subscription] = []
     private lazy var frames: FrameRequests = {
         let frames = FrameRequests { [unowned self] in self.render(self.state) }
-        // A reload asked for this turn is a call about to go out: it holds the frame as one.
-        frames.hold = { [unowned self] in self.link.holdsFrame() ?? (self.reloadScheduled ? .now + StoreLink.frameHold : nil) }
+        frames.hold = { [unowned self] in self.answersDue() }
         return frames
     }()
+    /// Keys typed while an answer is on its way wait for it a moment.
+    private lazy var typeahead = Typeahead(hold: { [unowned self] in self.answersDue() }, deliver: { [unowned self] in self.handle($0) })
+
+    /// Until when a frame, and keys typed, wait for answers on their way;
+    /// a reload asked for this turn is a call about to go out.
+    private func answersDue() -> ContinuousClock.Instant? {
+        link.holdsFrame() ?? (reloadScheduled ? .now + StoreLink.frameHold : nil)
+    }
     /// The loop's line to the store.
     lazy var link: StoreLink = {
         let link = StoreLink(deadline: environment.storeDeadline) { [weak self] detail in self?.storeReachability(detail) }
@@ -87,8 +94,16 @@ public final class ChooserLoop {
         await handOff?.value
     }
 
-    /// Handles one action: reduce, run effects, schedule a frame.
+    /// Handles one action: reduce, run effects, schedule a frame. Input
+    /// typed while an answer is on its way waits for it a moment (`Typeahead`).
     public func send(_ action: Action) {
+        if typeahead.keep(action) { return }
+        handle(action)
+        // An answer came, or the hold ended: keys that waited go now, in order.
+        typeahead.release()
+    }
+
+    private func handle(_ action: Action) {
         switch action {
         case .tick: break
         case .input:
@@ -248,6 +263,7 @@ public final class ChooserLoop {
             handOff?.cancel()
         case .quit:
             link.stop()
+            typeahead.cancel()
             handOff?.cancel()
             ticker?.cancel()
             toastTimer?.cancel()

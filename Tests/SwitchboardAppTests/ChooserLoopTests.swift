@@ -124,8 +124,8 @@ struct ChooserLoopTests {
             #expect(frame.contains("● Grace Hopper"))
             // Every sign-in is traced: i shows its exchanges, from discovery to the id_token's claims.
             t.press(.character("i"))
-            try await t.wait("the id_token's claims in the inspector") { state in
-                guard case .signIn(let dialog) = state.dialog else { return false }
+            try await t.wait("the inspector, and the id_token's claims in it") { state in
+                guard state.inspectorShown, case .signIn(let dialog) = state.dialog else { return false }
                 return dialog.trace.last?.step == "id_token"
             }
             guard case .signIn(let traced) = t.loop.state.dialog else { return }

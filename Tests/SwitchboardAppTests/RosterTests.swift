@@ -183,6 +183,8 @@ struct RosterTests {
             try await waitUntil("the newcomer in the index") { loop.state.accounts.list.index?.count == 151 }
             loop.send(.input(.key(.character("/"))))
             for c in "newcomer" { loop.send(.input(.key(.character(c)))) }
+            // Keys typed while a read is out wait for it a moment, then go on in order.
+            try await waitUntil("the filter typed") { loop.state.accounts.filter == "newcomer" }
             #expect(loop.state.accounts.visibleCount == 1)
             try await waitUntil("the newcomer's row read") { !loop.link.isBusy }
             loop.flush()
