@@ -71,6 +71,20 @@ final class GatedEngine: StoreEngine, @unchecked Sendable {
 struct SilentStoreTests {
     static let size = Size(width: 100, height: 30)
 
+    /// A chooser on `database`, with no providers, its frames handed to `render`.
+    static func chooser(
+        _ state: AppState, database: AppDatabase, storeDeadline: Double = StoreDeadline.standard,
+        render: @escaping @MainActor (AppState) -> Void = { _ in }
+    ) -> ChooserLoop {
+        ChooserLoop(
+            state: state,
+            environment: ChooserEnvironment(
+                database: database, bus: NotificationBus(),
+                providers: ProviderDirectory(configuration: ProviderConfiguration(providers: []), transport: URLSessionTransport(timeout: 5)),
+                copy: { _ in }, open: { _ in }, nextTheme: { _ in (Theme.monochrome, nil) }, storeDeadline: storeDeadline),
+            render: render)
+    }
+
     /// A gated store holding Ada and Grace, signed in at another terminal
     /// (so the loop checks nobody's credentials: no call of its own goes
     /// to the store from the concurrency pool, where a gate would hold one
@@ -93,12 +107,7 @@ struct SilentStoreTests {
         var frames: [(at: ContinuousClock.Instant, text: String)] = []
         let state = AppState(session: session, size: Self.size, now: Moment.now(), guide: Fixture.guide, theme: .builtIn,
                              providers: [ProviderChoice(id: "demo", name: "Demo")])
-        let loop = ChooserLoop(
-            state: state,
-            environment: ChooserEnvironment(
-                database: database, bus: NotificationBus(), providers: ProviderDirectory(configuration: ProviderConfiguration(providers: []), transport: URLSessionTransport(timeout: 5)),
-                copy: { _ in }, open: { _ in }, nextTheme: { _ in (Theme.monochrome, nil) }, storeDeadline: 3),
-            render: { frames.append((ContinuousClock.now, Screen.draw($0).text)) })
+        let loop = Self.chooser(state, database: database, storeDeadline: 3) { frames.append((ContinuousClock.now, Screen.draw($0).text)) }
         loop.start()
         try await waitUntil("the list read, and its index") {
             loop.state.accounts.list.count == 2 && loop.state.accounts.list.index != nil
@@ -174,12 +183,7 @@ struct SilentStoreTests {
         let (database, _) = try Self.store(folder)
         var state = AppState(session: SessionKey("pts/1")!, size: Self.size, now: Moment.now(), guide: Fixture.guide, theme: .builtIn, providers: [])
         if station { state.enterKiosk(KioskSettings(greeting: "Lab 3")) }
-        let loop = ChooserLoop(
-            state: state,
-            environment: ChooserEnvironment(
-                database: database, bus: NotificationBus(), providers: ProviderDirectory(configuration: ProviderConfiguration(providers: []), transport: URLSessionTransport(timeout: 5)),
-                copy: { _ in }, open: { _ in }, nextTheme: { _ in (Theme.monochrome, nil) }),
-            render: { _ in })
+        let loop = Self.chooser(state, database: database)
         try await loop.startSettled()
         func settled() -> Bool { !loop.link.isBusy && !loop.roster.reading && !loop.reloadScheduled && loop.state.accounts.list.index != nil }
         try await waitUntil("the index") { settled() }
@@ -199,12 +203,7 @@ struct SilentStoreTests {
         let (database, _) = try Self.store(folder)
         let session = SessionKey("pts/1")!
         let state = AppState(session: session, size: Self.size, now: Moment.now(), guide: Fixture.guide, theme: .builtIn, providers: [])
-        let loop = ChooserLoop(
-            state: state,
-            environment: ChooserEnvironment(
-                database: database, bus: NotificationBus(), providers: ProviderDirectory(configuration: ProviderConfiguration(providers: []), transport: URLSessionTransport(timeout: 5)),
-                copy: { _ in }, open: { _ in }, nextTheme: { _ in (Theme.monochrome, nil) }),
-            render: { _ in })
+        let loop = Self.chooser(state, database: database)
         try await loop.startSettled()
         // Grace signed in last: she is first, Ada second.
         let names = (0..<2).compactMap { loop.state.accounts.account(at: $0)?.name }
