@@ -35,14 +35,9 @@ struct ChangeFeedTests {
         let location = try store.location(in: folder)
         let database = try AppDatabase(testing: location), other = try AppDatabase(testing: location)
         let session = SessionKey("pts/7")!
-        let bus = NotificationBus()
-        let statuses = Recorder<UserStatusChanged>(), accounts = Recorder<AccountsChanged>()
-        let subscriptions = [
-            bus.subscribe(UserStatusChanged.self, on: .inline) { statuses.add($0) },
-            bus.subscribe(AccountsChanged.self, on: .inline) { accounts.add($0) },
-        ]
-        let feed = try ChangeFeed(database: database, bus: bus)
-        defer { feed.cancel() }
+        let listener = try FeedListener(database)
+        defer { listener.feed.cancel() }
+        let (statuses, accounts, subscriptions) = (listener.statuses, listener.accounts, listener.subscriptions)
 
         try Sample.signIn([Sample.adaGitHub], into: database, session: session)  // this process: not fed
         let grace = try Sample.signIn([Sample.graceGitHub], into: other, session: session)[0]
@@ -142,14 +137,9 @@ struct ChangeFeedTests {
         let here = SessionKey("lab-3/tty1")!, there = SessionKey("lab-4/tty1")!
         let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: other, session: SessionKey("setup")!)
         _ = try other.switchAccount(to: ids[0], session: here)
-        let bus = NotificationBus()
-        let statuses = Recorder<UserStatusChanged>(), accounts = Recorder<AccountsChanged>()
-        let subscriptions = [
-            bus.subscribe(UserStatusChanged.self, on: .inline) { statuses.add($0) },
-            bus.subscribe(AccountsChanged.self, on: .inline) { accounts.add($0) },
-        ]
-        let feed = try ChangeFeed(database: database, bus: bus)
-        defer { feed.cancel() }
+        let listener = try FeedListener(database)
+        defer { listener.feed.cancel() }
+        let (statuses, accounts, subscriptions) = (listener.statuses, listener.accounts, listener.subscriptions)
 
         // A role that may only connect: no table, not even the schema, is its to read.
         let admin = try PGConnection.connect(url)
@@ -199,5 +189,23 @@ struct ChangeFeedTests {
     /// Waits for `condition` (a guard against a hang, not a figure).
     func waitUntil(_ condition: () -> Bool) async throws {
         try await TestBasics.waitUntil("the change feed", condition)
+    }
+}
+
+/// A change feed of `database` publishing on a bus of its own, with the
+/// status and accounts changes it published recorded.
+struct FeedListener {
+    let statuses = Recorder<UserStatusChanged>(), accounts = Recorder<AccountsChanged>()
+    let subscriptions: [Subscription]
+    let feed: ChangeFeed
+
+    init(_ database: AppDatabase) throws {
+        let bus = NotificationBus()
+        let (statuses, accounts) = (statuses, accounts)
+        subscriptions = [
+            bus.subscribe(UserStatusChanged.self, on: .inline) { statuses.add($0) },
+            bus.subscribe(AccountsChanged.self, on: .inline) { accounts.add($0) },
+        ]
+        feed = try ChangeFeed(database: database, bus: bus)
     }
 }
