@@ -219,6 +219,17 @@ public final class PGConnection: @unchecked Sendable {
         return String(cString: quoted)
     }
 
+    /// `password` as the server keeps it for `role` (SCRAM-SHA-256),
+    /// computed here, as psql's `\password` does: a statement that sets it
+    /// carries no clear text to the server, its log or `pg_stat_activity`.
+    public func scramVerifier(_ password: String, role: String) throws(PGError) -> String {
+        guard let handle, let verifier = PQencryptPasswordConn(handle, password, role, "scram-sha-256") else {
+            throw PGError(.other, server: server, detail: handle.map { String(cString: PQerrorMessage($0)) } ?? "the connection is closed")
+        }
+        defer { PQfreemem(verifier) }
+        return String(cString: verifier)
+    }
+
     /// `channel` as an identifier: in double quotes, with inner ones doubled.
     public func quoted(_ channel: String) -> String {
         "\"" + channel.replacingAll("\"", with: "\"\"") + "\""

@@ -67,6 +67,43 @@ extension PGConnection {
         return .success(values)
     }
 
+    /// `url` as another role would give it: the same server, database and
+    /// settings with `user` in place of its user, and no password or
+    /// password file (a station keeps its own in `~/.pgpass`). Written as
+    /// a URL, `postgresql://USER@HOST:PORT/DATABASE?…`, each part
+    /// percent-encoded; nil when libpq cannot read `url`.
+    public static func url(_ url: String, as user: String) -> String? {
+        guard case .success(var values) = parameters(of: url) else { return nil }
+        for dropped in ["user", "password", "passfile"] { values[dropped] = nil }
+        func encoded(_ text: String) -> String {
+            let hex = Array("0123456789ABCDEF")
+            var result = ""
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                    result.append(Character(Unicode.Scalar(byte)))
+                default:
+                    result += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 15)])
+                }
+            }
+            return result
+        }
+        var authority = encoded(user) + "@"
+        // A plain host name or address goes in the authority; a socket folder or a list, in the query.
+        if let host = values["host"], !host.isEmpty, !host.contains("/"), !host.contains(","), !host.contains(":") {
+            authority += encoded(host)
+            values["host"] = nil
+            if let port = values["port"], !port.isEmpty, !port.contains(",") {
+                authority += ":" + encoded(port)
+                values["port"] = nil
+            }
+        }
+        let database = values.removeValue(forKey: "dbname").map(encoded) ?? ""
+        let query = values.sorted { $0.key < $1.key }.map { encoded($0.key) + "=" + encoded($0.value) }.joined(separator: "&")
+        return "postgresql://" + authority + "/" + database + (query.isEmpty ? "" : "?" + query)
+    }
+
     /// Whether `url` carries a password in any spelling libpq reads (its
     /// user part, `password=`, percent-escaped or not). A URL libpq cannot
     /// read counts as carrying one: nothing can tell, and it connects nowhere.

@@ -38,6 +38,10 @@ public final class ThrowawayCluster: Sendable {
     public static let passwordRole = "switchboard_password"
     /// The password role's password: a throwaway server's, on loopback.
     public static let passwordRoleSecret = "throwaway-secret-4711"
+    /// A role name that must give its password too, which the cluster does
+    /// not make: for a test that makes a station's role (`fleet add --role`)
+    /// and connects with the password it was given.
+    public static let stationPasswordRole = "switchboard_station_password"
 
     /// Makes and starts a cluster in a new folder in `parent` (the
     /// system's temporary folder unless told another, such as a memory
@@ -99,7 +103,7 @@ public final class ThrowawayCluster: Sendable {
             let hba = folder + "/data/pg_hba.conf"
             let trusted = (try? String(contentsOfFile: hba, encoding: .utf8)) ?? ""
             let network = listening.map { "host all \(role) \($0.clients) trust\n" } ?? ""
-            try ("host all \(passwordRole) 127.0.0.1/32 scram-sha-256\n" + network + trusted).write(toFile: hba, atomically: false, encoding: .utf8)
+            try ("host all \(passwordRole),\(stationPasswordRole) 127.0.0.1/32 scram-sha-256\n" + network + trusted).write(toFile: hba, atomically: false, encoding: .utf8)
             return try ThrowawayCluster(folder: folder, bin: bin, launcher: launcher, port: try freePort(), listening: listening)
         } catch {
             try? FileManager.default.removeItem(atPath: folder)

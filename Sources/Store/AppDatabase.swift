@@ -175,6 +175,14 @@ public enum StoreLocation: Sendable, Hashable {
     /// `verify-full`, which it asked for (one line, naming the server
     /// without its password); nil for a file, this machine's server, or
     /// `verify-full` (the default to another machine).
+    /// The server's URL as the role `role` would give it (`fleet add`'s
+    /// advice to a station): the same server, database and settings, no
+    /// password; nil for a file, or a URL libpq cannot read.
+    public func url(asRole role: String) -> String? {
+        guard case .server(let url) = self else { return nil }
+        return PGConnection.url(url, as: role)
+    }
+
     public var transportWarning: String? {
         guard case .server(let url) = self, case .success(let transport) = PGConnection.transport(of: url) else { return nil }
         return transport.warning

@@ -37,7 +37,20 @@ enum Rows {
     }
 
     /// Stores an identity's tokens, replacing any it had.
+    /// On a shared store through the owner's `switchboard_save_tokens`: a
+    /// station stores the tokens of a sign-in it may not read back (until a
+    /// session of its own has the account active).
     static func saveTokens(_ tokens: TokenSet, for identity: Identity, at date: Date, db: any SQLConnection) throws {
+        let values: [any SQLBindable] = [
+            identity.provider.rawValue, identity.subject, tokens.accessToken, tokens.refreshToken, tokens.idToken, tokens.tokenType,
+            tokens.scope, tokens.expiresAt.map { Date(timeIntervalSince1970: $0.secondsSince1970) }, date,
+        ]
+        if db.dialect == .postgres {
+            _ = try db.execute(
+                "SELECT switchboard_save_tokens($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::timestamptz, $9::timestamptz)",
+                values)
+            return
+        }
         try db.execute(
             """
             INSERT INTO credential (provider, subject, accessToken, refreshToken, idToken, tokenType, scope, expiresAt, updatedAt)
@@ -46,8 +59,7 @@ enum Rows {
               accessToken = excluded.accessToken, refreshToken = excluded.refreshToken, idToken = excluded.idToken,
               tokenType = excluded.tokenType, scope = excluded.scope, expiresAt = excluded.expiresAt, updatedAt = excluded.updatedAt
             """,
-            [identity.provider.rawValue, identity.subject, tokens.accessToken, tokens.refreshToken, tokens.idToken, tokens.tokenType,
-             tokens.scope, tokens.expiresAt.map { Date(timeIntervalSince1970: $0.secondsSince1970) }, date])
+            values)
     }
 
     /// An identity's stored tokens; nil when none are.

@@ -18,6 +18,7 @@ enum StoreSchema {
         "v8: stations reporting themselves with a heartbeat; events found by session",
         "v9: identities indexed by account with what a listing shows",
         "v10: only the store's owner deletes events or records migrations",
+        "v11: each station its own role, acting only on its own sessions; tokens only where active; events stamped by the server",
     ]
 
     /// The index by account that holds every column of an identity a

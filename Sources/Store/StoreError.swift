@@ -44,6 +44,12 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case badPIN(String)
     /// The session named is a terminal's own, which only that terminal changes.
     case terminalSession(String)
+    /// A station's name that cannot be one; the message says why.
+    case badStation(String)
+    /// The station, or the role asked for it, has a role already (named).
+    case stationTaken(String)
+    /// No station of that name has a role of its own.
+    case stationNotFound(String)
 
     public var description: String {
         switch self {
@@ -83,6 +89,12 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             "\(what) is not set"
         case .badPIN(let message):
             message
+        case .badStation(let message):
+            message
+        case .stationTaken(let message):
+            message
+        case .stationNotFound(let name):
+            "no station \(String(reflecting: name).displaySafe) has a role of its own; `switchboard fleet roles` lists them"
         case .terminalSession(let name):
             "session \(name.displaySafe) is a terminal's own: only that terminal can change who it acts as (a session named from elsewhere never reaches it)"
         }

@@ -58,13 +58,13 @@ enum ExitStatus: Int32, CaseIterable {
 
     init(_ error: StoreError) {
         switch error {
-        case .accountNotFound, .identityNotFound: self = .notFound
+        case .accountNotFound, .identityNotFound, .stationNotFound: self = .notFound
         case .ambiguousAccount: self = .ambiguous
-        case .conflictChanged, .mergeRefused, .mergeOfProtected, .pinNotSet, .terminalSession: self = .conflict
+        case .conflictChanged, .mergeRefused, .mergeOfProtected, .pinNotSet, .terminalSession, .stationTaken: self = .conflict
         case .pinRequired: self = .pinRequired
         case .wrongPIN: self = .wrongPIN
         case .pinLockedOut: self = .pinLockedOut
-        case .badPIN: self = .usage
+        case .badPIN, .badStation: self = .usage
         case .notSwitchboard, .newerSchema, .corrupt, .unavailable: self = .store
         case .offline: self = .storeOffline
         case .badLocation: self = .configuration

@@ -17,8 +17,10 @@ struct FleetCommand: IOCommand, TakesCommonOptions {
             The idle time counts from the last key, to the minute. On a terminal it opens the operator's board: \
             the same rows live, the selected station's recent events, and the operator's actions behind the operator PIN \
             (o signs the station's session out, r clears a person's wrong PINs, x disconnects them everywhere; ? lists the keys). \
-            Printed output, --json or --once prints the rows once.
-            """)
+            Printed output, --json or --once prints the rows once. \
+            The store's owner gives each station a role of its own with `fleet add`.
+            """,
+        subcommands: [FleetAddCommand.self, FleetRemoveCommand.self, FleetRolesCommand.self])
 
     @OptionGroup var options: CommonOptions
 

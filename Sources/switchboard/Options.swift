@@ -67,8 +67,22 @@ struct CommonOptions: ParsableArguments {
         if let warning = choice.location.transportWarning { io.stderr.write("switchboard: warning: \(warning)\n") }
         // The server's pg_stat_activity tells stations apart: `switchboard lab-3`.
         let name = choice.station.map { "switchboard " + $0 } ?? "switchboard"
-        return try AppDatabase(
+        let database = try AppDatabase(
             choice.location, access: access, pinRounds: io.pinRounds, waitForServer: waitForServer, deadline: choice.deadline, applicationName: name)
+        try checkStation(choice.station, of: database)
+        return database
+    }
+
+    /// On a shared store, the station this connection's role belongs to
+    /// (the server says, `switchboard fleet add`) must be the one
+    /// `[store] station` names: else every session of this station would
+    /// be refused by the server, one by one. A role of no station (the
+    /// owner's, the operator's) and a server not answering yet pass.
+    private func checkStation(_ station: String?, of database: AppDatabase) throws(StoreError) {
+        guard let station, let own = try? database.serverStation(), own != station else { return }
+        throw .badLocation("this store's role is station \(String(reflecting: own).displaySafe)'s (the server says so), but this "
+            + "station is named \(String(reflecting: station).displaySafe) ([store] station, else the host name): set station = "
+            + "\(String(reflecting: own).displaySafe) in config.toml's [store]")
     }
 
     /// Which store this invocation uses, and on a shared one this station's

@@ -34,6 +34,11 @@ final class Fleet: Sendable {
 
     /// Runs `switchboard` in this process at `station`, on terminal `tty1` unless another is given.
     func run(_ arguments: String..., at station: String, terminal: String? = "tty1", environment: [String: String] = [:]) async -> ProcessResult {
+        await run(arguments, at: station, terminal: terminal, environment: environment)
+    }
+
+    /// `run` with the arguments as an array.
+    func run(_ arguments: [String], at station: String, terminal: String? = "tty1", environment: [String: String] = [:]) async -> ProcessResult {
         let tty = terminal.map { TerminalIdentity(name: $0, lifetime: nil) }
         return await TestIO(environment: self.environment(station).merging(environment) { $1 }, terminal: tty).run(arguments)
     }

@@ -106,6 +106,16 @@ final class PostgresEngine: StoreEngine {
         }
     }
 
+    /// Runs `body` with the connection itself in one write transaction
+    /// (under the fleet's write lock, telling no change feed): for what only
+    /// the server's own statements do, such as making a station's role.
+    func administer<T>(_ body: (PGConnection) throws -> T) throws -> T {
+        try ready()
+        return try pool.transaction(begin: "BEGIN; SELECT pg_advisory_xact_lock(\(names.writeLock))") { connection in
+            try Self.committing(connection, { _ in try body(connection) }) { "COMMIT" }
+        }
+    }
+
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try ready()
         return try pool.transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
@@ -124,6 +134,11 @@ final class PostgresEngine: StoreEngine {
             return .offline(server: error.server, detail: detail)
         }
         switch error.kind {
+        case .statement(let state) where state == "42501" && error.detail.contains("row-level security"):
+            return .unavailable(
+                path: error.server,
+                detail: "this station's role acts only on its own station's sessions and rows (the server says which station a role "
+                    + "is: switchboard fleet roles); another station's are the operator's to act on. Nothing was changed")
         case .statement(let state) where state == "42501":
             return .unavailable(path: error.server, detail: "the role may not do this (\(error.detail)); see docs/FLEET.md for the privileges it needs")
         case .statement:

@@ -1,3 +1,4 @@
+import Foundation
 import Postgres
 import SwitchboardCore
 
@@ -163,6 +164,79 @@ enum PostgresMigrations {
         CREATE TRIGGER migrations_are_the_owners BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON switchboard_migration
           FOR EACH STATEMENT EXECUTE FUNCTION switchboard_owner_only();
         """,
+        // v11: each station connects as a role of its own, which the owner
+        // names in `switchboard_station_role` (`switchboard fleet add`); the
+        // server, not the station's configuration, says which station a
+        // connection acts for (`switchboard_station()`, from `session_user`).
+        // Row-level security keeps such a role to its own station: its own
+        // sessions (`STATION/…`) and station rows, events only of its own
+        // sessions (or none), and tokens only of identities whose account one
+        // of its sessions has active. Tokens are written through a function
+        // of the owner's, since a station stores the tokens of a sign-in
+        // before a PIN makes the account active. A role the owner named no
+        // station (the operator's, or one made before station roles) acts
+        // for every station, as before. For every role but the owner (whose
+        // copies and tools keep what they give), the server writes an
+        // event's time and whose connection appended it (`origin`): no
+        // event is back-dated or told as another's.
+        // `{schema}` is the schema the tables are in, quoted.
+        """
+        CREATE TABLE switchboard_station_role (
+          role name PRIMARY KEY,
+          station text NOT NULL UNIQUE CHECK (station <> '' AND position('/' in station) = 0)
+        );
+        ALTER TABLE event ADD COLUMN origin text;
+        CREATE FUNCTION switchboard_station() RETURNS text LANGUAGE sql STABLE SECURITY DEFINER
+          SET search_path = {schema}, pg_temp
+          AS $$ SELECT station FROM switchboard_station_role WHERE role = session_user $$;
+        CREATE FUNCTION switchboard_acts_for(session text) RETURNS boolean LANGUAGE sql STABLE
+          SET search_path = {schema}, pg_temp
+          AS $$ SELECT me.station IS NULL OR left(session, length(me.station) + 1) = me.station || '/'
+                FROM (SELECT switchboard_station() AS station) AS me $$;
+        ALTER TABLE session ENABLE ROW LEVEL SECURITY;
+        CREATE POLICY sessions_of_the_station ON session
+          USING (switchboard_acts_for(key)) WITH CHECK (switchboard_acts_for(key));
+        ALTER TABLE station ENABLE ROW LEVEL SECURITY;
+        CREATE POLICY rows_of_the_station ON station
+          USING (switchboard_station() IS NULL OR station = switchboard_station())
+          WITH CHECK (switchboard_station() IS NULL OR station = switchboard_station());
+        ALTER TABLE credential ENABLE ROW LEVEL SECURITY;
+        CREATE POLICY tokens_where_active ON credential
+          USING (switchboard_station() IS NULL OR EXISTS (
+            SELECT 1 FROM identity JOIN session ON session.accountId = identity.accountId
+            WHERE identity.provider = credential.provider AND identity.subject = credential.subject
+              AND switchboard_acts_for(session.key)))
+          WITH CHECK (true);
+        CREATE FUNCTION switchboard_save_tokens(
+          p_provider text, p_subject text, p_access text, p_refresh text, p_id text, p_type text, p_scope text,
+          p_expires timestamptz, p_updated timestamptz
+        ) RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $$
+        BEGIN
+          IF NOT has_table_privilege(session_user, 'credential', 'INSERT') THEN
+            RAISE EXCEPTION 'the role % may not store tokens', session_user USING ERRCODE = '42501';
+          END IF;
+          INSERT INTO credential (provider, subject, accessToken, refreshToken, idToken, tokenType, scope, expiresAt, updatedAt)
+          VALUES (p_provider, p_subject, p_access, p_refresh, p_id, p_type, p_scope, p_expires, p_updated)
+          ON CONFLICT (provider, subject) DO UPDATE SET
+            accessToken = excluded.accessToken, refreshToken = excluded.refreshToken, idToken = excluded.idToken,
+            tokenType = excluded.tokenType, scope = excluded.scope, expiresAt = excluded.expiresAt, updatedAt = excluded.updatedAt;
+        END $$;
+        ALTER TABLE event ENABLE ROW LEVEL SECURITY;
+        CREATE POLICY the_log_is_read_by_all ON event FOR SELECT USING (true);
+        CREATE POLICY events_of_the_station ON event FOR INSERT WITH CHECK (session IS NULL OR switchboard_acts_for(session));
+        CREATE TRIGGER event_is_never_updated BEFORE UPDATE ON event
+          FOR EACH STATEMENT EXECUTE FUNCTION switchboard_event_is_append_only();
+        CREATE FUNCTION switchboard_event_stamp() RETURNS trigger LANGUAGE plpgsql SET search_path = {schema}, pg_temp AS $$
+        BEGIN
+          IF NOT pg_has_role(current_user, (SELECT relowner FROM pg_class WHERE oid = TG_RELID), 'USAGE') THEN
+            NEW.at := clock_timestamp();
+            NEW.origin := session_user;
+          END IF;
+          RETURN NEW;
+        END $$;
+        CREATE TRIGGER event_is_stamped BEFORE INSERT ON event
+          FOR EACH ROW EXECUTE FUNCTION switchboard_event_stamp();
+        """,
     ]
 
     /// What a migration computes in Swift after its statements: the keys
@@ -220,9 +294,11 @@ enum PostgresMigrations {
             }
             let unknown = Set(done ?? []).subtracting(StoreSchema.migrations)
             if !unknown.isEmpty { throw StoreError.newerSchema(path: server, unknown: unknown.sorted()) }
+            // Quoted by the server: functions of the owner's name the schema, not the caller's search path.
+            let schema = try connection.query("SELECT quote_ident(current_schema())").text(0, 0) ?? "public"
             var applied: [String] = []
             for (name, statements) in zip(StoreSchema.migrations, steps) where !(done ?? []).contains(name) {
-                if !statements.isEmpty { try connection.execute(statements) }
+                if !statements.isEmpty { try connection.execute(statements.replacingOccurrences(of: "{schema}", with: schema)) }
                 try backfill(name, connection)
                 _ = try connection.query(
                     "INSERT INTO switchboard_migration (identifier) VALUES ($1)", [PGParameter(type: PGType.text, text: name)])

@@ -181,5 +181,10 @@ var migrator: DatabaseMigrator {
     // A file has one owner, whose processes all may prune: nothing to do
     // here (on a shared store, triggers keep both to the owner).
     migrator.registerMigration(StoreSchema.migrations[9]) { _ in }
+    // One machine has one station and no roles: only the column where a
+    // shared store's server writes whose connection appended each event.
+    migrator.registerMigration(StoreSchema.migrations[10]) { db in
+        try db.execute(sql: "ALTER TABLE event ADD COLUMN origin TEXT")
+    }
     return migrator
 }

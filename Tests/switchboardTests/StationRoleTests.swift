@@ -1,0 +1,144 @@
+import Foundation
+import Postgres
+import PostgresServer
+import Store
+import SwitchboardCore
+import Testing
+import TestSupport
+
+/// A fleet whose station lab-3 has a role of its own (`fleet add`), made
+/// as docs/FLEET.md says: the owner migrates, then adds the station.
+private struct OwnRoleFleet {
+    let fleet: Fleet
+    /// lab-3's role.
+    let role: String
+    /// The file `fleet add` wrote the role's `~/.pgpass` line to.
+    let pgpass: String
+    /// What `fleet add` printed.
+    let added: ProcessResult
+
+    init(role: String? = nil) async throws {
+        fleet = try Fleet()
+        #expect(await fleet.run("store", "migrate", at: "lab-3").status == 0)
+        let schema = String(fleet.url.split(separator: "%3D").last ?? "")
+        self.role = role ?? "st_" + schema.dropFirst(2).prefix(20)
+        pgpass = fleet.folder.file("lab-3.pgpass")
+        added = await fleet.run("fleet", "add", "lab-3", "--role", self.role, "--pgpass", pgpass, at: "lab-3")
+        #expect(added.status == 0, "\(added.stderr)")
+    }
+
+    /// The store's URL as lab-3 gives it: its role, its password from the `~/.pgpass` file.
+    var stationURL: String {
+        fleet.url.replacingOccurrences(of: "//switchboard@", with: "//\(role)@") + "&passfile=" + pgpass
+    }
+
+    /// lab-3's own config.toml, with its role's URL.
+    func useStationRole(at station: String = "lab-3") throws {
+        try "[store]\nurl = \"\(stationURL)\"\nstation = \"\(station)\"\n"
+            .write(toFile: fleet.folder.file("\(station).toml"), atomically: true, encoding: .utf8)
+    }
+}
+
+@Suite("a station's own role: the server keeps it to its own station")
+struct StationRoleTests {
+    @Test("fleet add makes a role whose password goes only to a private file; with it a station connects, by SCRAM")
+    func addPrintsNoPassword() async throws {
+        let setup = try await OwnRoleFleet(role: ThrowawayCluster.stationPasswordRole)
+        let attributes = try FileManager.default.attributesOfItem(atPath: setup.pgpass)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let line = try String(contentsOfFile: setup.pgpass, encoding: .utf8)
+        let fields = line.dropLast().split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        #expect(fields.count == 5 && fields[0] == "*" && fields[1] == "*" && fields[3] == setup.role, "\(fields.prefix(4))")
+        let password = try #require(fields.last)
+        #expect(password.count == 32)
+        #expect(!setup.added.stdout.contains(password) && !setup.added.stderr.contains(password))
+        #expect(setup.added.stdout.contains("station = \"lab-3\"") && setup.added.stdout.contains("url = \"postgresql://\(setup.role)@127.0.0.1:"),
+                "\(setup.added.stdout)")
+        // The server has a SCRAM verifier; it never saw the password.
+        let admin = try PGConnection.connect(setup.fleet.url)
+        let stored = try #require(try admin.query("SELECT rolpassword FROM pg_authid WHERE rolname = $1", [PGParameter(type: PGType.text, text: setup.role)]).text(0, 0))
+        #expect(stored.hasPrefix("SCRAM-SHA-256$") && !stored.contains(password))
+        let station = try PGConnection.connect(setup.stationURL)
+        #expect(try station.query("SELECT switchboard_station()").text(0, 0) == "lab-3")
+        let wrong = setup.fleet.url.replacingOccurrences(of: "//switchboard@", with: "//\(setup.role)@")
+        #expect(throws: PGError.self, "no password, no connection") { try PGConnection.connect(wrong) }
+
+        // Again for the same station, or into the same file: refused, nothing made or overwritten.
+        let again = await setup.fleet.run("fleet", "add", "lab-3", "--role", "other_\(setup.role)", "--pgpass", setup.fleet.folder.file("again"), at: "lab-3")
+        #expect(again.status == 4 && again.stderr.contains("station lab-3 has a role already"), "\(again)")
+        #expect(!FileManager.default.fileExists(atPath: setup.fleet.folder.file("again")))
+        let sameFile = await setup.fleet.run("fleet", "add", "lab-4", "--pgpass", setup.pgpass, at: "lab-3")
+        #expect(sameFile.status == 64 && sameFile.stderr.contains("it exists already"), "\(sameFile)")
+        #expect(try String(contentsOfFile: setup.pgpass, encoding: .utf8) == line)
+        let slash = await setup.fleet.run("fleet", "add", "lab/5", "--pgpass", setup.fleet.folder.file("slash"), at: "lab-3")
+        #expect(slash.status == 64 && slash.stderr.contains("\"/\""), "\(slash)")
+
+        let roles = await setup.fleet.run("fleet", "roles", at: "lab-3")
+        #expect(roles.status == 0 && roles.stdout.contains("lab-3    \(setup.role)"), "\(roles)")
+        let removed = await setup.fleet.run("fleet", "remove", "lab-3", at: "lab-3")
+        #expect(removed.status == 0, "\(removed)")
+        #expect(throws: PGError.self, "a removed station's role connects no more") { try PGConnection.connect(setup.stationURL) }
+        #expect(await setup.fleet.run("fleet", "remove", "lab-3", at: "lab-3").status == 2)
+    }
+
+    @Test("with its own role's password and SQL, a station reads and changes only its own sessions, tokens of what it has active, its own rows")
+    func rowsOfItsOwn() async throws {
+        let setup = try await OwnRoleFleet()
+        let owner = try setup.fleet.database()
+        // Ada is active at lab-4, Grace at lab-3 (signed in there by the owner's tools).
+        _ = try owner.signIn(Sample.adaGitHub, mode: .signIn, session: SessionKey("lab-4/tty1")!, tokens: TokenSet(accessToken: "gho-ada-secret"))
+        _ = try owner.signIn(Sample.graceGitHub, mode: .signIn, session: SessionKey("lab-3/tty1")!, tokens: TokenSet(accessToken: "gho-grace"))
+        let station = try PGConnection.connect(setup.stationURL)
+        func column(_ sql: String) throws -> [String] {
+            let result = try station.query(sql)
+            return (0..<result.rowCount).compactMap { result.text($0, 0) }
+        }
+        #expect(try column("SELECT key FROM session") == ["lab-3/tty1"])
+        #expect(try column("SELECT accessToken FROM credential") == ["gho-grace"])
+        // Another station's terminal: not switched, not made, no event in its name.
+        #expect(try station.query("UPDATE session SET accountId = NULL WHERE key = 'lab-4/tty1'").affectedRows == 0)
+        for (statement, what) in [
+            ("INSERT INTO session (key, accountId, updatedAt) VALUES ('lab-4/tty9', NULL, now())", "no session of another station"),
+            ("INSERT INTO session (key, accountId, updatedAt) VALUES ('work', NULL, now())", "nor a named one outside the station"),
+            ("INSERT INTO event (at, session, kind, detail) VALUES (now(), 'lab-4/tty1', 'signOut', '{}')", "no event of another's session"),
+            ("INSERT INTO station (station, terminal, session, version, startedAt, heartbeatAt, heartbeatSeconds) "
+                + "VALUES ('lab-4', 'tty2', 'lab-4/tty2', '1', now(), now(), 30)", "no row of another station"),
+            ("UPDATE event SET kind = 'x'", "no event changed"),
+            ("DELETE FROM event", "nor deleted"),
+        ] {
+            #expect(throws: PGError.self, "\(what)") { try station.execute(statement) }
+        }
+        // Its own events: stamped with the server's time and its role, whatever it says.
+        let stamped = try station.query(
+            "INSERT INTO event (at, session, kind, detail) VALUES ('2001-01-01', 'lab-3/tty1', 'switch', '{}') RETURNING at > now() - interval '1 hour', origin")
+        #expect(stamped.text(0, 0) == "t" && stamped.text(0, 1) == setup.role)
+        let admin = try PGConnection.connect(setup.fleet.url)
+        #expect(try admin.query("SELECT accountId FROM session WHERE key = 'lab-4/tty1'").text(0, 0) != nil, "Ada is still active at lab-4")
+    }
+
+    @Test("from a station's command line, --session naming another station's terminal hands out and signs out nothing")
+    func otherStationFromTheCommandLine() async throws {
+        let setup = try await OwnRoleFleet()
+        let owner = try setup.fleet.database()
+        _ = try owner.signIn(Sample.adaGitHub, mode: .signIn, session: SessionKey("lab-4/tty1")!, tokens: TokenSet(accessToken: "gho-ada-secret"))
+        _ = try owner.signIn(Sample.graceGitHub, mode: .signIn, session: SessionKey("lab-3/tty1")!, tokens: TokenSet(accessToken: "gho-grace"))
+        try setup.useStationRole()
+        let own = await setup.fleet.run("token", "github", at: "lab-3")
+        #expect(own.status == 0 && own.stdout == "gho-grace\n", "its own session's token: \(own)")
+        for arguments in [
+            ["token", "github", "--session", "lab-4/tty1"], ["env", "--tokens", "--session", "lab-4/tty1"],
+            ["token", "github", "--account", "Ada Lovelace"],
+        ] {
+            let result = await setup.fleet.run(arguments, at: "lab-3")
+            #expect(result.status != 0 || !result.stdout.contains("gho-ada-secret"), "\(arguments): \(result)")
+            #expect(!result.stdout.contains("gho-ada-secret") && !result.stderr.contains("gho-ada-secret"), "\(arguments): \(result)")
+        }
+        _ = await setup.fleet.run("sign-out", "--session", "lab-4/tty1", at: "lab-3")
+        #expect(try owner.active(in: SessionKey("lab-4/tty1")!).account?.name == "Ada Lovelace", "still signed in at lab-4")
+
+        // A station whose configuration names another station than its role's is told, and does nothing.
+        try setup.useStationRole(at: "lab-4")
+        let mismatch = await setup.fleet.run("status", at: "lab-4")
+        #expect(mismatch.status == 6 && mismatch.stderr.contains("set station = \"lab-3\""), "\(mismatch)")
+    }
+}
