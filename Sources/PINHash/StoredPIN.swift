@@ -47,6 +47,14 @@ public struct StoredPIN: Sendable, Equatable {
         return Self.constantTimeEqual(derived, hash)
     }
 
+    /// What `pin` derives to with a stored PIN's parameters and salt: what
+    /// a store that never hands out the hash compares for a station (equal
+    /// to the stored hash exactly when `pin` is the PIN). Nil for an
+    /// unknown algorithm.
+    public static func candidate(_ pin: String, algorithm: String, rounds: Int, salt: [UInt8]) -> [UInt8]? {
+        derive(pin, salt: salt, rounds: rounds, algorithm: algorithm)
+    }
+
     /// Whether this PIN was stored with weaker parameters than new ones get
     /// with `rounds`.
     public func needsRehash(toward rounds: Int = StoredPIN.defaultRounds) -> Bool {

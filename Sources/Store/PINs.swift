@@ -17,6 +17,17 @@ public enum PINOwner: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The owner a row's `key` names; nil for a key that names none.
+    init?(key: String) {
+        if key == "operator" {
+            self = .operatorPIN
+        } else if key.hasPrefix("account:"), let id = Int64(key.dropFirst("account:".count)) {
+            self = .account(AccountID(id))
+        } else {
+            return nil
+        }
+    }
+
     /// The account whose PIN it is; nil for the operator PIN.
     var accountID: AccountID? {
         if case .account(let id) = self { id } else { nil }
@@ -31,30 +42,28 @@ public enum PINOwner: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// One row of `pin`.
+/// One row of `pin`. On a shared store the hash stays on the server
+/// (`hash` nil): a PIN is tried by the server's function (`tryPIN`).
 struct PINRecord {
     var owner: String
     var accountId: Int64?
     var algorithm: String
     var rounds: Int
     var salt: Data
-    var hash: Data
+    var hash: Data?
     var setAt: Date
     var failures: Int
     var lastFailureAt: Date?
 
-    var stored: StoredPIN { StoredPIN(algorithm: algorithm, rounds: rounds, salt: Array(salt), hash: Array(hash)) }
-
     func lockedUntil(now: Date) -> Date? { Lockout.lockedUntil(failures: failures, lastFailure: lastFailureAt, now: now) }
 
-    /// `owner`'s row, or nil when it has no PIN. On PostgreSQL the row is
-    /// locked until the transaction ends (`FOR UPDATE`): however many
-    /// stations check it at once, each counts on the count the one before
-    /// left. (On SQLite the write transaction already holds the file.)
+    /// `owner`'s row, or nil when it has no PIN. On a file it is read whole
+    /// (the write transaction holds the file). On a shared store the hash
+    /// is not read: the server's functions lock the row, compare and count.
     static func fetch(_ owner: PINOwner, db: any SQLConnection) throws -> PINRecord? {
-        let lock = db.dialect == .postgres ? " FOR UPDATE" : ""
+        let hash = db.dialect == .postgres ? "NULL::bytea" : "hash"
         return try db.first(
-            "SELECT owner, accountId, algorithm, rounds, salt, hash, setAt, failures, lastFailureAt FROM pin WHERE owner = $1" + lock,
+            "SELECT owner, accountId, algorithm, rounds, salt, \(hash), setAt, failures, lastFailureAt FROM pin WHERE owner = $1",
             [owner.key]
         ) { row in
             PINRecord(
@@ -63,17 +72,31 @@ struct PINRecord {
         }
     }
 
-    /// Stores the row, replacing `owner`'s PIN if it had one.
-    func save(db: any SQLConnection) throws {
+    /// Stores `stored` as `owner`'s PIN (nil: clears it), replacing any it
+    /// had, with no wrong tries. On a shared store through the server's
+    /// `switchboard_pin_set`, which takes a PIN already set only after it,
+    /// or the operator PIN, was given right in the same transaction.
+    static func save(_ stored: StoredPIN?, for owner: PINOwner, setAt: Date, db: any SQLConnection) throws {
+        if db.dialect == .postgres {
+            try db.execute(
+                "SELECT switchboard_pin_set($1::text, $2::bigint, $3::text, $4::integer, $5::bytea, $6::bytea, $7::timestamptz)",
+                [owner.key, owner.accountID?.rawValue, stored?.algorithm, stored?.rounds, stored.map { Data($0.salt) },
+                 stored.map { Data($0.hash) }, setAt])
+            return
+        }
+        guard let stored else {
+            try db.execute("DELETE FROM pin WHERE owner = $1", [owner.key])
+            return
+        }
         try db.execute(
             """
             INSERT INTO pin (owner, accountId, algorithm, rounds, salt, hash, setAt, failures, lastFailureAt)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, 0, NULL)
             ON CONFLICT (owner) DO UPDATE SET accountId = excluded.accountId, algorithm = excluded.algorithm,
               rounds = excluded.rounds, salt = excluded.salt, hash = excluded.hash, setAt = excluded.setAt,
-              failures = excluded.failures, lastFailureAt = excluded.lastFailureAt
+              failures = 0, lastFailureAt = NULL
             """,
-            [owner, accountId, algorithm, rounds, salt, hash, setAt, failures, lastFailureAt])
+            [owner.key, owner.accountID?.rawValue, stored.algorithm, stored.rounds, Data(stored.salt), Data(stored.hash), setAt])
     }
 }
 
@@ -128,14 +151,7 @@ extension AppDatabase {
             case .locked(let until): return .failure(.pinLockedOut(owner.description, until: until))
             }
             let accountID = owner.accountID
-            if let hashed {
-                try PINRecord(
-                    owner: owner.key, accountId: accountID?.rawValue, algorithm: hashed.algorithm, rounds: hashed.rounds,
-                    salt: Data(hashed.salt), hash: Data(hashed.hash), setAt: date, failures: 0, lastFailureAt: nil
-                ).save(db: db)
-            } else {
-                try db.execute("DELETE FROM pin WHERE owner = $1", [owner.key])
-            }
+            try PINRecord.save(hashed, for: owner, setAt: date, db: db)
             try Self.log("pin", session: nil, account: accountID, ["change": hashed == nil ? "cleared" : "set", "owner": owner.key], db: db, at: date)
             return .success(())
         }
@@ -185,7 +201,7 @@ extension AppDatabase {
             if case .failure(let error) = try Self.operatorVerdict(operatorPIN, session: operatorSession, db: db, at: date, rounds: pinRounds) {
                 return .failure(error)
             }
-            try db.execute("UPDATE pin SET failures = 0, lastFailureAt = NULL WHERE owner = $1", [PINOwner.account(account).key])
+            try Self.clearFailures(.account(account), db: db)
             var detail = ["change": "wrong tries cleared", "owner": PINOwner.account(account).key]
             detail["operator"] = operatorSession?.rawValue
             try Self.log("pin", session: operatorSession, account: account, detail, db: db, at: date)
@@ -217,14 +233,9 @@ extension AppDatabase {
     static func verify(_ owner: PINOwner, pin: String?, db: any SQLConnection, at date: Date, rounds: Int) throws -> PINVerdict {
         guard let row = try PINRecord.fetch(owner, db: db) else { return .open }
         if let pin { try checkPINFormat(pin, field: "PIN") }
-        if let until = row.lockedUntil(now: date) { return .locked(until: until) }
-        guard let pin else { return .missing }
-        if row.stored.matches(pin) {
-            try clearFailures(owner, db: db)
-            try rehashIfWeak(row, pin: pin, db: db, rounds: rounds)
-            return .accepted
-        }
-        return .wrong(retryAt: try countFailure(row, db: db, at: date))
+        let verdict = try tryPIN(row, pin, clearing: [], db: db, at: date)
+        if verdict == .accepted, let pin { try rehashIfWeak(row, pin: pin, db: db, rounds: rounds) }
+        return verdict
     }
 
     /// Replacing a profile's PIN: its own PIN or the operator's will do.
@@ -238,39 +249,81 @@ extension AppDatabase {
         if candidates.isEmpty { return .locked(until: [ownLock, stationLock].compactMap { $0 }.min()!) }
         guard let proof else { return .missing }
         try checkPINFormat(proof, field: "current PIN")
-        if candidates.contains(where: { $0.stored.matches(proof) }) {
-            // The operator's PIN resets the profile's count too.
-            try clearFailures(owner, db: db)
-            if station.map({ $0.stored.matches(proof) }) == true { try clearFailures(.operatorPIN, db: db) }
-            return .accepted
-        }
         var waits: [String: Date] = [:]
-        for row in candidates { waits[row.owner] = try countFailure(row, db: db, at: date) }
+        for row in candidates {
+            // The operator's PIN resets the profile's count too.
+            switch try tryPIN(row, proof, clearing: [owner.key], db: db, at: date) {
+            case .accepted: return .accepted
+            case .wrong(let retryAt): waits[row.owner] = retryAt
+            case .locked(let until): waits[row.owner] = until
+            case .open, .missing: break
+            }
+        }
         // The profile's own wait is the one to tell; the operator's if only it was tried.
         return .wrong(retryAt: ownLock == nil ? waits[own.owner] : waits[PINOwner.operatorPIN.key])
+    }
+
+    /// Tries `pin` against `row` and counts the outcome, the one place a PIN
+    /// is compared: a locked-out PIN is not looked at; none given is
+    /// `missing`; a right one clears its count (the operator PIN's, also
+    /// those of `clearing`), a wrong one adds to it. On a file, here; on a
+    /// shared store the server's `switchboard_pin_try` compares what `pin`
+    /// derives to with the row's salt, so the hash never leaves it, and
+    /// counts by its own clock for a station's role.
+    static func tryPIN(_ row: PINRecord, _ pin: String?, clearing: [String], db: any SQLConnection, at date: Date) throws -> PINVerdict {
+        guard db.dialect == .postgres else {
+            if let until = row.lockedUntil(now: date) { return .locked(until: until) }
+            guard let pin else { return .missing }
+            let stored = StoredPIN(algorithm: row.algorithm, rounds: row.rounds, salt: Array(row.salt), hash: Array(row.hash ?? Data()))
+            if stored.matches(pin) {
+                try clearCount(row.owner, db: db)
+                if row.owner == PINOwner.operatorPIN.key { for other in clearing { try clearCount(other, db: db) } }
+                return .accepted
+            }
+            let failures = try db.value(
+                "UPDATE pin SET failures = failures + 1, lastFailureAt = $1 WHERE owner = $2 RETURNING failures", [date, row.owner], as: Int.self)
+            return .wrong(retryAt: Lockout.retryAt(failures: failures ?? row.failures + 1, lastFailure: date))
+        }
+        // An unknown algorithm derives nothing, which matches no hash.
+        let candidate = pin.map { StoredPIN.candidate($0, algorithm: row.algorithm, rounds: row.rounds, salt: Array(row.salt)) ?? [] }
+        let tried = try db.first(
+            "SELECT tried_verdict, tried_failures, tried_last_failure FROM switchboard_pin_try($1::text, $2::bytea, $3::timestamptz, $4::text)",
+            [row.owner, candidate.map { Data($0) }, date, clearing.joined(separator: "\n")]
+        ) { row in (verdict: try row[0] as String, failures: try row[1] as Int, last: try row[2] as Date?) }
+        guard let tried else { throw SQLDecodingError(description: "the server's PIN check answered nothing") }
+        switch tried.verdict {
+        case "open": return .open
+        case "accepted": return .accepted
+        case "missing": return .missing
+        case "locked":
+            return .locked(until: Lockout.retryAt(failures: tried.failures, lastFailure: tried.last) ?? date)
+        case "wrong": return .wrong(retryAt: Lockout.retryAt(failures: tried.failures, lastFailure: tried.last))
+        default: throw SQLDecodingError(description: "the server's PIN check answered \(String(reflecting: tried.verdict))")
+        }
     }
 
     /// A PIN stored with parameters weaker than today's (`rounds`) is
     /// stored again with today's while it is known: raising the work factor
     /// needs no reset.
     private static func rehashIfWeak(_ row: PINRecord, pin: String, db: any SQLConnection, rounds: Int) throws {
-        guard row.stored.needsRehash(toward: rounds) else { return }
-        let stronger = StoredPIN(hashing: pin, rounds: rounds)
-        try db.execute(
-            "UPDATE pin SET algorithm = $1, rounds = $2, salt = $3, hash = $4 WHERE owner = $5",
-            [stronger.algorithm, stronger.rounds, Data(stronger.salt), Data(stronger.hash), row.owner])
+        let stored = StoredPIN(algorithm: row.algorithm, rounds: row.rounds, salt: Array(row.salt), hash: [])
+        guard stored.needsRehash(toward: rounds), let owner = PINOwner(key: row.owner) else { return }
+        try PINRecord.save(StoredPIN(hashing: pin, rounds: rounds), for: owner, setAt: row.setAt, db: db)
     }
 
+    /// Clears `owner`'s count of wrong tries, after the operator PIN was
+    /// given right in this transaction (on a shared store the server's
+    /// `switchboard_pin_clear` holds it to that).
     private static func clearFailures(_ owner: PINOwner, db: any SQLConnection) throws {
-        try db.execute("UPDATE pin SET failures = 0, lastFailureAt = NULL WHERE owner = $1 AND failures > 0", [owner.key])
+        if db.dialect == .postgres {
+            try db.execute("SELECT switchboard_pin_clear($1::text)", [owner.key])
+        } else {
+            try clearCount(owner.key, db: db)
+        }
     }
 
-    /// Adds a wrong try; returns when the next may be made, if it must wait.
-    /// The count is the one the update leaves (`RETURNING`), not one read before.
-    private static func countFailure(_ row: PINRecord, db: any SQLConnection, at date: Date) throws -> Date? {
-        let failures = try db.value(
-            "UPDATE pin SET failures = failures + 1, lastFailureAt = $1 WHERE owner = $2 RETURNING failures", [date, row.owner], as: Int.self)
-        return Lockout.retryAt(failures: failures ?? row.failures + 1, lastFailure: date)
+    private static func clearCount(_ owner: String, db: any SQLConnection) throws {
+        try db.execute("UPDATE pin SET failures = 0, lastFailureAt = NULL WHERE owner = $1 AND failures > 0", [owner])
     }
 
     /// Whether `owner` has a PIN, inside a transaction.

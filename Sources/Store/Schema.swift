@@ -19,6 +19,7 @@ enum StoreSchema {
         "v9: identities indexed by account with what a listing shows",
         "v10: only the store's owner deletes events or records migrations",
         "v11: each station its own role, acting only on its own sessions; tokens only where active; events stamped by the server",
+        "v12: PIN hashes kept on the server: tried, counted and set only by its functions",
     ]
 
     /// The index by account that holds every column of an identity a

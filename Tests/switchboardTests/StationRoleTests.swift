@@ -1,4 +1,5 @@
 import Foundation
+import PINHash
 import Postgres
 import PostgresServer
 import Store
@@ -140,5 +141,56 @@ struct StationRoleTests {
         try setup.useStationRole(at: "lab-4")
         let mismatch = await setup.fleet.run("status", at: "lab-4")
         #expect(mismatch.status == 6 && mismatch.stderr.contains("set station = \"lab-3\""), "\(mismatch)")
+    }
+    @Test("a PIN's hash never leaves the server: a station reads none, changes no count or PIN row itself, and its PINs work through the server's functions")
+    func pinsOnTheServer() async throws {
+        let setup = try await OwnRoleFleet()
+        let owner = try setup.fleet.database()
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: owner, session: SessionKey("setup")!)
+        try owner.setPIN("13579", for: .operatorPIN, proof: nil)
+        try owner.setPIN("2468", for: .account(ids[1]), proof: nil)
+        let station = try PGConnection.connect(setup.stationURL)
+        #expect(try station.query("SELECT owner, failures, salt FROM pin ORDER BY owner").rowCount == 2, "what a PIN is besides its hash is readable")
+        for (statement, what) in [
+            ("SELECT hash FROM pin", "no hash is read"),
+            ("SELECT * FROM pin", "not even with the rest"),
+            ("UPDATE pin SET failures = 0", "no count is reset"),
+            ("DELETE FROM pin WHERE owner = 'operator'", "the operator PIN's row is not deleted"),
+            ("INSERT INTO pin (owner, algorithm, rounds, salt, hash, setAt) VALUES ('operator', 'x', 1, '', '', now())", "nor written"),
+            ("SELECT switchboard_pin_set('operator', NULL, 'pbkdf2-sha256', 1000, '\\x00', '\\x00', now())", "nor set without the PIN"),
+            ("SELECT switchboard_pin_set('account:\(ids[1])', \(ids[1]), 'pbkdf2-sha256', 1000, '\\x00', '\\x00', now())", "nor a profile's"),
+            ("SELECT switchboard_pin_set('account:\(ids[0])', \(ids[1]), 'pbkdf2-sha256', 1000, '\\x00', '\\x00', now())", "nor one whose owner and account disagree"),
+            ("SELECT switchboard_pin_clear('account:\(ids[1])')", "no count cleared without the operator PIN"),
+        ] {
+            #expect(throws: PGError.self, "\(what)") { try station.execute(statement) }
+        }
+        // A wrong try is counted by the server's clock, whatever time the station gives.
+        let tried = try station.query("SELECT tried_verdict, tried_failures, tried_last_failure > now() - interval '1 hour' AND tried_last_failure < now() + interval '1 hour' "
+            + "FROM switchboard_pin_try('operator', '\\x00', '2100-01-01', '')")
+        #expect(tried.text(0, 0) == "wrong" && tried.text(0, 1) == "1" && tried.text(0, 2) == "t")
+
+        // The station's own work: a switch with the PIN, a wrong one counted, the PIN changed with it.
+        let lab3 = try AppDatabase(testing: .server(setup.stationURL))
+        let session = SessionKey("lab-3/tty1")!
+        #expect(throws: StoreError.self) { try lab3.switchAccount(to: ids[1], session: session, pin: .account("1111")) }
+        #expect(try owner.pinAttempts(of: .account(ids[1])).failures == 1)
+        #expect(try lab3.switchAccount(to: ids[1], session: session, pin: .account("2468")).current.account?.id == ids[1])
+        #expect(try owner.pinAttempts(of: .account(ids[1])).failures == 0)
+        try lab3.setPIN("8642", for: .account(ids[1]), proof: "2468")
+        #expect(try lab3.switchAccount(to: ids[1], session: session, pin: .account("8642")).current.account?.id == ids[1])
+        #expect(throws: StoreError.self, "the operator PIN is not replaced without itself") { try lab3.setPIN("0000", for: .operatorPIN, proof: "2468") }
+        try lab3.checkOperatorPIN("13579", session: session)
+    }
+
+    @Test("the server's lockout waits are Lockout's, count by count")
+    func lockoutSchedule() async throws {
+        let setup = try await OwnRoleFleet()
+        let admin = try PGConnection.connect(setup.fleet.url)
+        let waits = try admin.query("SELECT f, extract(epoch FROM switchboard_pin_wait(f))::bigint FROM generate_series(0, 40) AS f ORDER BY f")
+        #expect(waits.rowCount == 41)
+        for row in 0..<waits.rowCount {
+            let failures = try #require(waits.text(row, 0).flatMap(Int.init))
+            #expect(waits.text(row, 1).flatMap(Double.init) == Lockout.wait(afterFailures: failures), "after \(failures) wrong PINs")
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PINHash
 import Postgres
 import SwitchboardCore
 
@@ -236,6 +237,98 @@ enum PostgresMigrations {
         END $$;
         CREATE TRIGGER event_is_stamped BEFORE INSERT ON event
           FOR EACH ROW EXECUTE FUNCTION switchboard_event_stamp();
+        """,
+        // v12: a PIN's hash never leaves the server. A station reads a PIN's
+        // parameters and salt (the grants leave out `hash`), derives what
+        // the PIN given makes of them, and the owner's functions compare,
+        // count and set: `switchboard_pin_try` locks the row, refuses to look
+        // while it is locked out (by the server's clock, for a station's
+        // role), clears the count on a right PIN (the operator PIN's also
+        // clears those named) and adds to it on a wrong one;
+        // `switchboard_pin_set` and `switchboard_pin_clear` change a PIN or
+        // a count only after a right PIN (the owner's, or the operator's) in
+        // the same transaction, which `switchboard_pin_proof` remembers. The
+        // lockout's numbers are `Lockout`'s.
+        """
+        CREATE TABLE switchboard_pin_proof (xact bigint NOT NULL, owner text NOT NULL);
+        CREATE FUNCTION switchboard_pin_wait(failures integer) RETURNS interval LANGUAGE sql IMMUTABLE AS $$
+          SELECT CASE
+            WHEN failures < \(Lockout.freeFailures) THEN interval '0 s'
+            WHEN failures - \(Lockout.freeFailures) >= 12 THEN make_interval(secs => \(Int(Lockout.longestWait)))
+            ELSE least(make_interval(secs => \(Int(Lockout.longestWait))),
+                       make_interval(secs => \(Int(Lockout.firstWait)) * (2 ^ (failures - \(Lockout.freeFailures)))))
+          END $$;
+        CREATE FUNCTION switchboard_pin_caller() RETURNS void LANGUAGE plpgsql STABLE SET search_path = {schema}, pg_temp AS $$
+        BEGIN
+          IF NOT has_any_column_privilege(session_user, 'pin', 'SELECT') THEN
+            RAISE EXCEPTION 'the role % may not use PINs', session_user USING ERRCODE = '42501';
+          END IF;
+        END $$;
+        CREATE FUNCTION switchboard_pin_try(p_owner text, p_candidate bytea, p_at timestamptz, p_clears text)
+          RETURNS TABLE (tried_verdict text, tried_failures integer, tried_last_failure timestamptz)
+          LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $$
+        DECLARE
+          found_pin record;
+          now_at timestamptz := CASE WHEN switchboard_station() IS NULL THEN p_at ELSE clock_timestamp() END;
+          counted integer;
+        BEGIN
+          PERFORM switchboard_pin_caller();
+          SELECT pin.failures, pin.lastFailureAt, pin.hash INTO found_pin FROM pin WHERE pin.owner = p_owner FOR UPDATE;
+          IF NOT FOUND THEN
+            RETURN QUERY SELECT 'open'::text, 0, NULL::timestamptz; RETURN;
+          END IF;
+          IF found_pin.lastFailureAt IS NOT NULL AND switchboard_pin_wait(found_pin.failures) > interval '0 s'
+             AND found_pin.lastFailureAt + switchboard_pin_wait(found_pin.failures) > now_at THEN
+            RETURN QUERY SELECT 'locked'::text, found_pin.failures, found_pin.lastFailureAt; RETURN;
+          END IF;
+          IF p_candidate IS NULL THEN
+            RETURN QUERY SELECT 'missing'::text, found_pin.failures, found_pin.lastFailureAt; RETURN;
+          END IF;
+          IF found_pin.hash = p_candidate THEN
+            UPDATE pin SET failures = 0, lastFailureAt = NULL
+              WHERE pin.failures > 0 AND (pin.owner = p_owner
+                OR (p_owner = 'operator' AND pin.owner = ANY (string_to_array(p_clears, E'\\n'))));
+            DELETE FROM switchboard_pin_proof WHERE xact <> txid_current();
+            INSERT INTO switchboard_pin_proof (xact, owner) VALUES (txid_current(), p_owner);
+            RETURN QUERY SELECT 'accepted'::text, 0, NULL::timestamptz; RETURN;
+          END IF;
+          UPDATE pin SET failures = pin.failures + 1, lastFailureAt = now_at WHERE pin.owner = p_owner
+            RETURNING pin.failures INTO counted;
+          RETURN QUERY SELECT 'wrong'::text, counted, now_at;
+        END $$;
+        CREATE FUNCTION switchboard_pin_proven(p_owner text) RETURNS boolean LANGUAGE sql STABLE
+          SET search_path = {schema}, pg_temp
+          AS $$ SELECT EXISTS (SELECT 1 FROM switchboard_pin_proof WHERE xact = txid_current() AND owner IN (p_owner, 'operator')) $$;
+        CREATE FUNCTION switchboard_pin_set(
+          p_owner text, p_account bigint, p_algorithm text, p_rounds integer, p_salt bytea, p_hash bytea, p_set_at timestamptz
+        ) RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $$
+        BEGIN
+          PERFORM switchboard_pin_caller();
+          IF p_owner IS DISTINCT FROM (CASE WHEN p_account IS NULL THEN 'operator' ELSE 'account:' || p_account END) THEN
+            RAISE EXCEPTION 'a PIN''s owner and account disagree' USING ERRCODE = '22023';
+          END IF;
+          IF EXISTS (SELECT 1 FROM pin WHERE owner = p_owner) AND NOT switchboard_pin_proven(p_owner) THEN
+            RAISE EXCEPTION 'changing a PIN that is set takes it, or the operator PIN, first' USING ERRCODE = '42501';
+          END IF;
+          IF p_hash IS NULL THEN
+            DELETE FROM pin WHERE owner = p_owner;
+          ELSE
+            INSERT INTO pin (owner, accountId, algorithm, rounds, salt, hash, setAt, failures, lastFailureAt)
+            VALUES (p_owner, p_account, p_algorithm, p_rounds, p_salt, p_hash, p_set_at, 0, NULL)
+            ON CONFLICT (owner) DO UPDATE SET accountId = excluded.accountId, algorithm = excluded.algorithm,
+              rounds = excluded.rounds, salt = excluded.salt, hash = excluded.hash, setAt = excluded.setAt,
+              failures = 0, lastFailureAt = NULL;
+          END IF;
+        END $$;
+        CREATE FUNCTION switchboard_pin_clear(p_owner text) RETURNS void
+          LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $$
+        BEGIN
+          PERFORM switchboard_pin_caller();
+          IF NOT EXISTS (SELECT 1 FROM switchboard_pin_proof WHERE xact = txid_current() AND owner = 'operator') THEN
+            RAISE EXCEPTION 'clearing wrong tries takes the operator PIN first' USING ERRCODE = '42501';
+          END IF;
+          UPDATE pin SET failures = 0, lastFailureAt = NULL WHERE owner = p_owner AND failures > 0;
+        END $$;
         """,
     ]
 

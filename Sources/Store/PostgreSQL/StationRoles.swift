@@ -90,6 +90,7 @@ extension AppDatabase {
                 GRANT CONNECT ON DATABASE \(quotedDatabase) TO \(name);
                 GRANT USAGE ON SCHEMA \(schema) TO \(name);
                 GRANT SELECT, INSERT, UPDATE, DELETE ON \(Self.stationTables.map { "\(schema).\($0)" }.joined(separator: ", ")) TO \(name);
+                GRANT SELECT (\(Self.pinColumns)) ON \(schema).pin TO \(name);
                 GRANT SELECT, INSERT ON \(schema).event TO \(name);
                 GRANT SELECT ON \(schema).switchboard_migration TO \(name);
                 GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA \(schema) TO \(name)
@@ -137,9 +138,13 @@ extension AppDatabase {
         return try read { db in try db.value("SELECT switchboard_station()", as: String.self) }
     }
 
-    /// The tables a station reads and writes (the log and the record of
-    /// migrations are granted apart); row-level security narrows them.
-    static let stationTables = ["account", "identity", "credential", "session", "favourite", "providerData", "pin", "station"]
+    /// The tables a station reads and writes (PINs, the log and the record
+    /// of migrations are granted apart); row-level security narrows them.
+    static let stationTables = ["account", "identity", "credential", "session", "favourite", "providerData", "station"]
+
+    /// What a station may read of `pin`: all but the hash. The server's
+    /// functions try, count and set PINs.
+    static let pinColumns = "owner, accountId, algorithm, rounds, salt, setAt, failures, lastFailureAt"
 
     /// Runs `body` on the server's own connection (roles are PostgreSQL's
     /// alone), mapping its errors; on a file, refuses.
