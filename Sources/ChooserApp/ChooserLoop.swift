@@ -212,8 +212,8 @@ public final class ChooserLoop {
             switchWithPIN(id, pin: pin)
         case .checkOperatorPIN(let pin):
             checkOperatorPIN(pin)
-        case .signOut:
-            link.call(database, { db throws(StoreError) in try db.signOut(session: session) }) { [weak self] in
+        case .signOut(let reason):
+            link.call(database, { db throws(StoreError) in try db.signOut(session: session, reason: reason) }) { [weak self] in
                 self?.answer($0) { .statusChanged($0) }
             }
         case .setFavourite(let show, let starred, let account):

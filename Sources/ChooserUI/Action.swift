@@ -121,7 +121,8 @@ public enum Effect: Hashable, Sendable {
     case switchWithPIN(AccountID, pin: String)
     /// Check the operator PIN typed at a station (off the UI loop).
     case checkOperatorPIN(String)
-    case signOut
+    /// Sign this session out, saying why.
+    case signOut(SignOutReason)
     case startSignIn(ProviderID, AuthMode)
     case cancelSignIn
     case resolveConflict(ConflictChoice)

@@ -86,7 +86,7 @@ extension AppState {
             switch accounts.selectedItem {
             case .account(let id): return id == active.id ? [] : switchTo(id)
             case .add: openSignIn(.signIn)
-            case .anonymous: return active == .anonymous ? [] : [.signOut]
+            case .anonymous: return active == .anonymous ? [] : [.signOut(.asked)]
             case nil: break
             }
         case .add: openSignIn(.signIn)
@@ -138,7 +138,7 @@ extension AppState {
             notify("Nobody is signed in to this session.", .info)
             return []
         }
-        return [.signOut]
+        return [.signOut(.asked)]
     }
 
     mutating func quit() -> [Effect] {

@@ -22,8 +22,9 @@ public struct KioskState: Sendable {
     var startChecked = false
     /// A sign-out of this session is owed to the store: asked for while it
     /// could not be reached (an idle return during an outage), it is asked
-    /// for again when the store is back, until the store says it is done.
-    var signOutOwed = false
+    /// for again, for the same reason, when the store is back, until the
+    /// store says it is done.
+    var signOutOwed: SignOutReason?
 
     public init(settings: KioskSettings, now: Moment) {
         self.settings = settings
@@ -54,7 +55,8 @@ extension AppState {
                 // The list by use comes from the store.
                 return [.reload]
             case .signOut:
-                return signOut()
+                guard active != .anonymous else { return signOut() }
+                return [.signOut(.operatorMenu)]
             case .disconnect:
                 guard let account = accounts.account(at: accounts.selection), !account.identities.isEmpty else {
                     notify("Select an account first.", .info)
@@ -141,11 +143,11 @@ extension AppState {
         kiosk.lastActivity = date
         kiosk.swallowNextKey = false
         self.kiosk = kiosk
-        return returnToFirstScreen()
+        return returnToFirstScreen(signingOut: .idle)
     }
 
     /// The station's first screen again, with this session Anonymous.
-    mutating func returnToFirstScreen() -> [Effect] {
+    mutating func returnToFirstScreen(signingOut reason: SignOutReason) -> [Effect] {
         var effects: [Effect] = []
         if case .signIn = dialog { effects.append(.cancelSignIn) }
         dialog = nil
@@ -156,8 +158,8 @@ extension AppState {
         guide.scroll = 0
         accounts.selection = kioskHomeSelection
         if active != .anonymous {
-            effects.append(.signOut)
-            kiosk?.signOutOwed = true
+            effects.append(.signOut(reason))
+            kiosk?.signOutOwed = reason
             // The store cannot say it now: nothing of the person stays shown meanwhile.
             if storeOffline != nil { effects += becomeActive(.anonymous) }
         }

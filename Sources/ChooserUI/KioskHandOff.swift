@@ -74,6 +74,6 @@ extension AppState {
         now = date
         self.kiosk = kiosk
         if let notice { notify(notice.text, notice.kind) }
-        return returnToFirstScreen()
+        return returnToFirstScreen(signingOut: .handOffEnded)
     }
 }

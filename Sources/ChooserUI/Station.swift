@@ -35,7 +35,7 @@ extension AppState {
             effects = apply(action) + kioskTick(date)
         case .terminate:
             // A station stopped leaves nobody signed in.
-            effects = [.signOut] + apply(action)
+            effects = [.signOut(.stopped)] + apply(action)
         case .handOffEnded(let date, let notice):
             effects = handOffEnded(at: date, notice: notice)
         case .loaded(_, let active):
@@ -44,7 +44,7 @@ extension AppState {
             if kiosk?.startChecked == false {
                 kiosk?.startChecked = true
                 // Someone still active is left from a stop that could not sign out.
-                if active != .anonymous { effects.append(.signOut) }
+                if active != .anonymous { effects.append(.signOut(.stopped)) }
             }
         case .indexRead, .rowsRead:
             // The remembered person's place in the list may be known now.
@@ -53,10 +53,10 @@ extension AppState {
         case .storeOffline(let detail):
             effects = apply(action)
             // Back: the sign-out the station owes is written first.
-            if detail == nil, kiosk?.signOutOwed == true { effects.insert(.signOut, at: 0) }
+            if detail == nil, let owed = kiosk?.signOutOwed { effects.insert(.signOut(owed), at: 0) }
         case .statusChanged(let change):
             effects = apply(action)
-            if change.session == session, change.current == .anonymous { kiosk?.signOutOwed = false }
+            if change.session == session, change.current == .anonymous { kiosk?.signOutOwed = nil }
             if change.session == session {
                 // Chosen here or elsewhere after the start: no one left over to sign out; and the one to remember.
                 kiosk?.startChecked = true

@@ -149,10 +149,12 @@ extension AppDatabase {
         return try outcome.get()
     }
 
-    /// Makes `session` anonymous. Identities stay available.
-    public func signOut(session: SessionKey, at date: Date = Date()) throws(StoreError) -> UserStatusChanged {
+    /// Makes `session` anonymous. Identities stay available. The log says
+    /// why (`reason`), unless the person asked.
+    public func signOut(session: SessionKey, reason: SignOutReason = .asked, at date: Date = Date()) throws(StoreError) -> UserStatusChanged {
         try write { db in
-            try Self.signOut(session: session, previous: try Self.active(db, session: session), db: db, at: date)
+            let detail = reason == .asked ? [:] : ["reason": reason.rawValue]
+            return try Self.signOut(session: session, previous: try Self.active(db, session: session), detail: detail, db: db, at: date)
         }
     }
 

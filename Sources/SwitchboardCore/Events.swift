@@ -1,3 +1,17 @@
+/// Why a session was signed out, as the log tells it.
+public enum SignOutReason: String, Hashable, Sendable {
+    /// The person asked (`s`, `switchboard sign-out`): the log says no more.
+    case asked
+    /// A station's idle time ran out.
+    case idle
+    /// A station's hand-off command ended.
+    case handOffEnded = "hand-off ended"
+    /// A station stopped (or found someone left over from a stop that could not sign out).
+    case stopped
+    /// The operator, from the station's own operator menu.
+    case operatorMenu = "operator at the station"
+}
+
 /// Why who is active changed.
 public enum StatusChangeReason: Hashable, Sendable {
     /// The person chose another account.

@@ -146,7 +146,7 @@ struct KioskStationTests {
         #expect(state.accounts.list.accounts.map(\.name) == ["Ada Lovelace", "Grace Hopper", "Zoë Ångström"], "still by name")
         _ = state.reduce(.input(.key(.down)))
         _ = state.reduce(.input(.key(.down)))
-        #expect(state.reduce(.tick(Fixture.now.advanced(by: 135))) == [.signOut])
+        #expect(state.reduce(.tick(Fixture.now.advanced(by: 135))) == [.signOut(.idle)])
         #expect(state.accounts.selectedItem == .account(Fixture.ada.id))
         _ = state.reduce(.loaded(AccountList([Fixture.ada, Fixture.grace, Fixture.zoe], protected: []), active: .anonymous))
         #expect(state.accounts.selectedItem == .account(Fixture.ada.id) && state.kioskSecondsLeft == nil)

@@ -41,14 +41,14 @@ struct KioskTests {
         _ = state.reduce(.input(.key(.down)))
         _ = state.reduce(.storeOffline("postgresql://lab@db.example.org/fleet: the server does not answer"))
         #expect(state.reduce(.tick(start.advanced(by: 120))).isEmpty)
-        #expect(state.reduce(.tick(start.advanced(by: 135))) == [.signOut], "asked for, though the store cannot be reached")
+        #expect(state.reduce(.tick(start.advanced(by: 135))) == [.signOut(.idle)], "asked for, though the store cannot be reached")
         #expect(state.active == .anonymous && state.dialog == nil, "nothing of Ada stays on the screen")
         #expect(!Screen.draw(state).lines[0].contains("Ada Lovelace"), "\(Screen.draw(state).lines[0])")
         // The store answers: the sign-out first, then the list read again.
-        #expect(state.reduce(.storeOffline(nil)) == [.signOut, .reload])
+        #expect(state.reduce(.storeOffline(nil)) == [.signOut(.idle), .reload])
         // Gone again before it was written: asked for once more on the next return.
         _ = state.reduce(.storeOffline("gone again"))
-        #expect(state.reduce(.storeOffline(nil)) == [.signOut, .reload])
+        #expect(state.reduce(.storeOffline(nil)) == [.signOut(.idle), .reload])
         // The store says it is done: nothing more is owed.
         _ = state.reduce(.statusChanged(UserStatusChanged(session: state.session, previous: .account(Fixture.ada), current: .anonymous, reason: .signedOut)))
         _ = state.reduce(.storeOffline("and again"))
@@ -68,7 +68,7 @@ struct KioskTests {
         #expect(Screen.draw(state).text.contains("Ada Lovelace will be signed out in 15 s."))
         #expect(state.reduce(.tick(start.advanced(by: 134))).isEmpty)
         #expect(state.kioskSecondsLeft == 1)
-        #expect(state.reduce(.tick(start.advanced(by: 135))) == [.signOut])
+        #expect(state.reduce(.tick(start.advanced(by: 135))) == [.signOut(.idle)])
         #expect(state.kioskSecondsLeft == nil && state.accounts.selection == 0 && state.dialog == nil)
     }
 
@@ -88,7 +88,7 @@ struct KioskTests {
         _ = state.reduce(.input(.key(.enter)))
         guard case .signIn = state.dialog else { Issue.record("no sign-in dialog"); return }
         let effects = state.reduce(.tick(start.advanced(by: 122 + 135)))
-        #expect(effects == [.cancelSignIn, .signOut] && state.dialog == nil)
+        #expect(effects == [.cancelSignIn, .signOut(.idle)] && state.dialog == nil)
     }
 
     @Test("anonymous on the first screen, a station never needs to wake")
@@ -124,7 +124,7 @@ struct KioskTests {
 
         var signOut = state
         _ = signOut.reduce(.input(.key(.down)))
-        #expect(signOut.reduce(.input(.key(.enter))) == [.signOut])
+        #expect(signOut.reduce(.input(.key(.enter))) == [.signOut(.operatorMenu)])
         var disconnect = state
         _ = disconnect.reduce(.input(.key(.down)))
         _ = disconnect.reduce(.input(.key(.down)))
@@ -144,7 +144,7 @@ struct KioskTests {
         settings.command = ["bash", "--login"]
         var state = Fixture.state(size: Self.size, accounts: [Fixture.ada, Fixture.grace], active: Fixture.ada)
         state.enterKiosk(settings)
-        #expect(state.reduce(.loaded(state.accounts.list, active: state.active)) == [.signOut], "active at the start: signed out, and no hand-off")
+        #expect(state.reduce(.loaded(state.accounts.list, active: state.active)) == [.signOut(.stopped)], "active at the start: signed out, and no hand-off")
         #expect(state.reduce(.statusChanged(UserStatusChanged(
             session: Fixture.session, previous: .account(Fixture.ada), current: .account(Fixture.grace), reason: .external))) == [.loadFavourites(Fixture.grace.id), .reload],
             "made active by another program: no hand-off")
@@ -166,7 +166,7 @@ struct KioskTests {
 
         // It ends: the first screen, signed out, the idle clock from now.
         let end = start.advanced(by: 10_001)
-        #expect(state.reduce(.handOffEnded(end, notice: ("The station's command ended with status 3.", .warning))) == [.signOut])
+        #expect(state.reduce(.handOffEnded(end, notice: ("The station's command ended with status 3.", .warning))) == [.signOut(.handOffEnded)])
         #expect(state.kiosk?.handOff == .ended(Fixture.ada.id) && state.kiosk?.lastActivity == end)
         #expect(state.toasts.map(\.text) == ["The station's command ended with status 3."])
         #expect(state.accounts.selection == 0 && state.dialog == nil)
@@ -188,7 +188,7 @@ struct KioskTests {
         #expect(elsewhere.reduce(.handOffEnded(end, notice: nil)).isEmpty, "nobody to sign out")
         #expect(elsewhere.kiosk?.handOff == HandOffPhase.none)
         // The station is stopped meanwhile: nobody stays signed in.
-        #expect(state.reduce(.terminate) == [.signOut, .quit])
+        #expect(state.reduce(.terminate) == [.signOut(.stopped), .quit])
 
         // Linked into (or merged into) whoever is active: that is no choice of a person here.
         var linked = Fixture.state(size: Self.size, accounts: [Fixture.ada, Fixture.grace], active: Fixture.ada)

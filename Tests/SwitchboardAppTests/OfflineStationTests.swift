@@ -29,7 +29,7 @@ struct OfflineStationTests {
         #expect(state.reduce(.storeOffline(Self.detail)).isEmpty)
         #expect(state.reduce(.storeOffline(nil)) == [.reload])
         #expect(Screen.draw(state).lines.first?.contains("offline") == false)
-        #expect(state.reduce(.input(.key(.character("s")))).contains(.signOut))
+        #expect(state.reduce(.input(.key(.character("s")))).contains(.signOut(.asked)))
     }
 
     @Test("the offline status bar, as golden text", arguments: [Size(width: 80, height: 24), Size(width: 120, height: 40)])

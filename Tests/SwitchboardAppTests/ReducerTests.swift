@@ -81,7 +81,7 @@ struct ReducerTests {
     func enterOnSpecialRows() {
         var state = several()
         _ = Fixture.press(.character("G"), on: &state)
-        #expect(Fixture.press(.enter, on: &state) == [.signOut])
+        #expect(Fixture.press(.enter, on: &state) == [.signOut(.asked)])
         _ = Fixture.press(.up, .enter, on: &state)
         guard case .signIn(let dialog) = state.dialog else { Issue.record("no sign-in dialog"); return }
         #expect(dialog.mode == .signIn)
@@ -142,7 +142,7 @@ struct ReducerTests {
     @Test("s signs out when someone is active")
     func signOut() {
         var state = several()
-        #expect(Fixture.press(.character("s"), on: &state) == [.signOut])
+        #expect(Fixture.press(.character("s"), on: &state) == [.signOut(.asked)])
         var anonymous = Fixture.state(size: Self.size)
         #expect(Fixture.press(.character("s"), on: &anonymous).isEmpty)
         #expect(anonymous.toasts.count == 1)

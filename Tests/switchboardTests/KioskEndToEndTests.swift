@@ -40,6 +40,15 @@ struct KioskEndToEndTests {
             let status = try await runProcess(builtProduct("switchboard"), ["status", "--json"], environment: chooser.cliEnvironment)
             #expect(status.stdout.contains(#""active":null"#), "\(status.stdout)\(status.stderr)")
             #expect(kill(try await tmux.programID(), 0) == 0, "still running")
+            // The log says why, for the idle return and for a stop.
+            try await tmux.press("Enter")
+            try await tmux.waitUntil("Ada is chosen again") { statusBar($0).contains("● Ada Lovelace") }
+            kill(try await tmux.programID(), SIGTERM)
+            _ = try await tmux.exitStatus()
+            let log = try await runProcess(builtProduct("switchboard"), ["log"], environment: chooser.cliEnvironment)
+            // The first sign-out is of Ada, left over from before the start (a stop that could not sign out).
+            let signOuts = log.stdout.split(separator: "\n").filter { $0.contains("signed out") }.map { $0.split(separator: "  ").last ?? "" }
+            #expect(signOuts == ["signed out (stopped)", "signed out (idle)", "signed out (stopped)"], "\(log.stdout)")
         }
     }
 }
