@@ -12,7 +12,8 @@ public struct LogEntry: Hashable, Sendable {
     /// `signIn`, `switch`, `signOut`, `link`, `disconnect`, `merge`, `ended`, `pin`, `check`…
     public let kind: String
     public let account: Int64?
-    /// The account's name, while the account exists.
+    /// The account's name: what it is now, or what it was when the event
+    /// was logged if the account is gone.
     public let accountName: String?
     public let detail: [String: String]
 }
@@ -60,7 +61,8 @@ extension AppDatabase {
                     conditions.append("event.accountId = $\(arguments.count)")
                 } else {
                     arguments.append(AccountOrder.nameKey(account))
-                    conditions.append("event.accountId IN (SELECT id FROM account WHERE nameKey = $\(arguments.count))")
+                    let key = "$\(arguments.count)"
+                    conditions.append("(event.accountId IN (SELECT id FROM account WHERE nameKey = \(key)) OR event.accountNameKey = \(key))")
                 }
             }
             if let since = query.since {
@@ -69,7 +71,7 @@ extension AppDatabase {
             }
             arguments.append(query.limit)
             let sql = """
-                SELECT event.id, event.at, event.session, event.kind, event.accountId, account.name, event.detail
+                SELECT event.id, event.at, event.session, event.kind, event.accountId, coalesce(account.name, event.accountName), event.detail
                 FROM event LEFT JOIN account ON account.id = event.accountId
                 WHERE \(conditions.joined(separator: " AND "))
                 ORDER BY event.id \(query.newest ? "DESC" : "") LIMIT $\(arguments.count)
@@ -81,6 +83,17 @@ extension AppDatabase {
                     detail: (try? JSONDecoder().decode([String: String].self, from: Data(detail.utf8))) ?? [:])
             }
             return query.newest ? entries.reversed() : entries
+        }
+    }
+
+    /// Whether any account, present or removed, went by `name` (folded as
+    /// account names are): what `log --account NAME` says when it finds
+    /// no event.
+    public func knowsAccount(named name: String) throws(StoreError) -> Bool {
+        try read { db in
+            let key = AccountOrder.nameKey(name)
+            return try db.exists("SELECT 1 FROM account WHERE nameKey = $1", [key])
+                || db.exists("SELECT 1 FROM event WHERE accountNameKey = $1", [key])
         }
     }
 }

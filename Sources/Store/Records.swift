@@ -77,12 +77,19 @@ enum Rows {
     }
 
     /// Appends to the event log; `detail` is a JSON object of non-secret strings.
+    /// The account's name goes with it: `name` when given (of an account
+    /// being removed), else the account's own.
     static func insertEvent(
-        kind: String, session: String?, account: AccountID?, detail: String, at date: Date, db: any SQLConnection
+        kind: String, session: String?, account: AccountID?, name: String? = nil, detail: String, at date: Date, db: any SQLConnection
     ) throws {
         guard let id = try db.value(
-            "INSERT INTO event (at, session, kind, accountId, detail) VALUES ($1, $2, $3, $4, $5) RETURNING id",
-            [date, session, kind, account?.rawValue, detail], as: Int64.self)
+            """
+            INSERT INTO event (at, session, kind, accountId, detail, accountName, accountNameKey)
+            SELECT $1, $2, $3, $4, $5, coalesce($6, account.name), coalesce($7, account.nameKey)
+            FROM (SELECT 1) AS one LEFT JOIN account ON account.id = $4
+            RETURNING id
+            """,
+            [date, session, kind, account?.rawValue, detail, name, name.map(AccountOrder.nameKey)], as: Int64.self)
         else { throw SQLDecodingError(description: "no id came back for a new event") }
         db.appended(ChangePayload.Event(id: id, kind: kind, session: session, account: account?.rawValue, detail: detail))
     }

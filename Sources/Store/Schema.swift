@@ -20,7 +20,18 @@ enum StoreSchema {
         "v10: only the store's owner deletes events or records migrations",
         "v11: each station its own role, acting only on its own sessions; tokens only where active; events stamped by the server",
         "v12: PIN hashes kept on the server: tried, counted and set only by its functions",
+        "v13: events keep the name of the account they are about",
     ]
+
+    /// v13, on either engine: each event keeps the name of the account it
+    /// is about as it was then, and its folded key (`AccountOrder.nameKey`),
+    /// so history reads (and `log --account NAME` finds) a person after the
+    /// account is gone. Events logged before are left as they are (no event
+    /// changes): while their account exists the log reads its name there.
+    static let eventNamesSQL = """
+        ALTER TABLE event ADD COLUMN accountName text;
+        ALTER TABLE event ADD COLUMN accountNameKey text;
+        """
 
     /// The index by account that holds every column of an identity a
     /// listing shows, in link order (`AccountPageSQL.stream`), on either engine.

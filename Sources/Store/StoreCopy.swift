@@ -43,7 +43,7 @@ enum CopiedTables {
             ("owner", .text), ("accountId", .integer), ("algorithm", .text), ("rounds", .integer), ("salt", .blob), ("hash", .blob),
             ("setAt", .date), ("failures", .integer), ("lastFailureAt", .date),
         ], "owner"),
-        ("event", [("id", .integer), ("at", .date), ("session", .text), ("kind", .text), ("accountId", .integer), ("detail", .text), ("origin", .text)], "id"),
+        ("event", [("id", .integer), ("at", .date), ("session", .text), ("kind", .text), ("accountId", .integer), ("detail", .text), ("origin", .text), ("accountName", .text), ("accountNameKey", .text)], "id"),
         ("station", [
             ("station", .text), ("terminal", .text), ("session", .text), ("version", .text), ("startedAt", .date), ("lastKeyAt", .date),
             ("heartbeatAt", .date), ("heartbeatSeconds", .integer), ("handOffRunning", .bool), ("stoppedAt", .date),

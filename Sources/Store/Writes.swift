@@ -190,6 +190,7 @@ extension AppDatabase {
         }
         if let refusal = try admit(owner, admission, db: db, at: date, rounds: rounds) { return .failure(refusal) }
         let forgotten = try Rows.tokens(of: identity, db: db)
+        let name = try db.value("SELECT name FROM account WHERE id = $1", [owner.rawValue], as: String.self)
         try db.execute("DELETE FROM identity WHERE provider = $1 AND subject = $2", identity.key)
         let remaining = try db.value("SELECT count(*) FROM identity WHERE accountId = $1", [owner.rawValue], as: Int.self) ?? 0
         var signedOut: [UserStatusChanged] = []
@@ -198,7 +199,7 @@ extension AppDatabase {
             signedOut = try signOutSessions(of: owner, except: session, reason: .disconnected(identity), db: db, at: date)
             try db.execute("DELETE FROM account WHERE id = $1", [owner.rawValue])
         }
-        try log("disconnect", session: session, account: owner,
+        try log("disconnect", session: session, account: owner, name: name,
                 detail.merging(["identity": identity.description, "accountRemoved": String(remaining == 0)]) { $1 }, db: db, at: date)
         let change = UserStatusChanged(
             session: session, previous: previous, current: try active(db, session: session), reason: .disconnected(identity))
@@ -410,9 +411,11 @@ extension AppDatabase {
         try log("wrongPIN", session: session, account: account, detail, db: db, at: date)
     }
 
-    static func log(_ kind: String, session: SessionKey?, account: AccountID?, _ detail: [String: String], db: any SQLConnection, at date: Date) throws {
+    static func log(
+        _ kind: String, session: SessionKey?, account: AccountID?, name: String? = nil, _ detail: [String: String], db: any SQLConnection, at date: Date
+    ) throws {
         let json = String(decoding: try JSONEncoder.sorted.encode(detail), as: UTF8.self)
-        try Rows.insertEvent(kind: kind, session: session?.rawValue, account: account, detail: json, at: date, db: db)
+        try Rows.insertEvent(kind: kind, session: session?.rawValue, account: account, name: name, detail: json, at: date, db: db)
     }
 
     /// A new account's name: the provider's display name, else the email's

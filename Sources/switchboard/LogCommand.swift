@@ -63,6 +63,10 @@ struct LogCommand: IOCommand, TakesCommonOptions {
             // The newest event before the first read: whatever commits after it is followed (writes commit in id order).
             let newest = follow ? try database.events(LogQuery(limit: 1)).last?.id ?? 0 : 0
             let entries = try database.events(query)
+            // A name nobody ever went by is said, not answered with silence (an id may simply have no events).
+            if entries.isEmpty, let account, Int64(account) == nil, try !database.knowsAccount(named: account) {
+                throw StoreError.accountNotFound(account)
+            }
             print(entries, io: io)
             query.after = max(entries.last?.id ?? 0, newest)
         }

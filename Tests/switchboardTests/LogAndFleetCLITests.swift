@@ -48,6 +48,25 @@ struct LogAndFleetCLITests {
         #expect(bad.status != 0 && bad.stderr.contains("--since yesterday-ish"))
     }
 
+    @Test("log after a disconnect: the person's history keeps their name, --account finds it by the old name, and a name nobody had is said")
+    func historyOfARemovedAccount() async throws {
+        let cli = CLI()
+        _ = try cli.populate()
+        let database = try AppDatabase(testing: cli.path)
+        let lab = SessionKey("lab-3/tty1")!
+        _ = try Sample.signIn([Sample.graceGitHub], into: database, session: lab)
+        _ = try database.disconnect(Sample.graceMicrosoft.identity, session: lab)
+        _ = try database.disconnect(Sample.graceGitHub.identity, session: lab)
+        #expect(try database.accounts().allSatisfy { $0.name != "Grace Hopper" }, "the account is gone")
+        let grace = await cli.run("log", "--account", "grace hopper")
+        #expect(grace.status == 0, "\(grace.stderr)")
+        let lines = grace.stdout.split(separator: "\n")
+        #expect(lines.count >= 3 && lines.allSatisfy { $0.contains("Grace Hopper") }, "\(grace.stdout)")
+        #expect(lines.last?.hasSuffix("disconnected (\(Sample.graceGitHub.identity)), account removed") == true, "\(grace.stdout)")
+        let nobody = await cli.run("log", "--account", "Nobody Atall")
+        #expect(nobody.status == 2 && nobody.stderr.contains("no account matches \"Nobody Atall\""), "\(nobody)")
+    }
+
     @Test("log --follow prints each new event as another program commits it")
     func follow() async throws {
         let cli = CLI()

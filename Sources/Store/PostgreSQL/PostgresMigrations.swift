@@ -330,6 +330,8 @@ enum PostgresMigrations {
           UPDATE pin SET failures = 0, lastFailureAt = NULL WHERE owner = p_owner AND failures > 0;
         END $$;
         """,
+        // v13: events keep the name of the account they are about.
+        StoreSchema.eventNamesSQL,
     ]
 
     /// What a migration computes in Swift after its statements: the keys

@@ -188,5 +188,8 @@ var migrator: DatabaseMigrator {
     }
     // A file's PINs are tried by the store's rules in the process that holds the file.
     migrator.registerMigration(StoreSchema.migrations[11]) { _ in }
+    migrator.registerMigration(StoreSchema.migrations[12]) { db in
+        try db.execute(sql: StoreSchema.eventNamesSQL)
+    }
     return migrator
 }
