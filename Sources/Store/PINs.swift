@@ -210,6 +210,26 @@ extension AppDatabase {
         try outcome.get()
     }
 
+    /// Clears the operator PIN's count of wrong tries without the PIN: the
+    /// way back when the operator PIN is locked out (a wrong PIN at any
+    /// station's operator key counts, for the whole fleet). On a shared
+    /// store only the owner of the store's tables may, and the server
+    /// refuses every other role; on a file, whoever may write it. Logged as
+    /// a PIN change (`wrong tries cleared by the owner`), in `session`.
+    public func clearOperatorLockout(session: SessionKey?, at date: Date = Date()) throws(StoreError) {
+        try write { db in
+            if db.dialect == .postgres,
+                try db.value("SELECT pg_has_role(current_user, (SELECT relowner FROM pg_class WHERE oid = 'pin'::regclass), 'USAGE')",
+                             as: Bool.self) != true {
+                throw StoreError.unavailable(
+                    path: path, detail: "only the owner of the store's tables clears the operator PIN's wrong tries without it; run this as that role")
+            }
+            guard try Self.hasPIN(.operatorPIN, db: db) else { throw StoreError.pinNotSet(PINOwner.operatorPIN.description) }
+            try Self.clearCount(PINOwner.operatorPIN.key, db: db)
+            try Self.log("pin", session: session, account: nil, ["change": "wrong tries cleared by the owner", "owner": PINOwner.operatorPIN.key], db: db, at: date)
+        }
+    }
+
     /// How many wrong PINs in a row `owner` has, and when the next try may be made.
     public func pinAttempts(of owner: PINOwner, at date: Date = Date()) throws(StoreError) -> (failures: Int, lockedUntil: Date?) {
         try read { db in

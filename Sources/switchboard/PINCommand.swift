@@ -113,16 +113,32 @@ struct PINClearCommand: IOCommand, TakesCommonOptions {
 
 struct PINResetCommand: IOCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
-        commandName: "reset", abstract: "Clear an account's count of wrong PINs (asks for the operator PIN).")
+        commandName: "reset",
+        abstract: "Clear an account's count of wrong PINs (asks for the operator PIN); --operator clears the operator PIN's.",
+        discussion: """
+            With --operator, the operator PIN's own count of wrong tries is cleared without it: the way back when it is \
+            locked out. On a shared store only the owner of the store's tables may do that.
+            """)
 
     @OptionGroup var options: CommonOptions
 
     @Argument(help: "The account, as `switch` takes it.")
-    var account: String
+    var account: String?
+
+    @Flag(name: .customLong("operator"), help: "Clear the operator PIN's count of wrong tries (the store's owner; no PIN asked).")
+    var operatorPIN = false
+
+    func validate() throws {
+        if operatorPIN == (account != nil) { throw ValidationError("give an account, or --operator") }
+    }
 
     func run(io: CommandIO) async throws {
         try io.reportingErrors {
             let database = try options.openDatabase(io)
+            guard let account else {
+                try database.clearOperatorLockout(session: try? options.sessionKey(io))
+                return options.json ? io.printJSON(PINJSON(.operatorPIN, "reset")) : io.print("Wrong tries cleared for the operator PIN.")
+            }
             let found = try database.findAccount(account)
             guard try database.hasPIN(.operatorPIN) else { throw StoreError.pinNotSet(PINOwner.operatorPIN.description) }
             let pin = try PINInput.read(prompt: "Operator PIN: ", field: "operator PIN", io: io)

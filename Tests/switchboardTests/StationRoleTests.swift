@@ -180,6 +180,18 @@ struct StationRoleTests {
         #expect(try lab3.switchAccount(to: ids[1], session: session, pin: .account("8642")).current.account?.id == ids[1])
         #expect(throws: StoreError.self, "the operator PIN is not replaced without itself") { try lab3.setPIN("0000", for: .operatorPIN, proof: "2468") }
         try lab3.checkOperatorPIN("13579", session: session)
+
+        // Anyone at any station can lock the operator PIN out; only the owner clears that, without the PIN.
+        for _ in 0..<Lockout.freeFailures { #expect(throws: StoreError.self) { try lab3.checkOperatorPIN("0000", session: session) } }
+        #expect(throws: StoreError.self) { try lab3.checkOperatorPIN("13579", session: session) }
+        try setup.useStationRole()
+        let refused = await setup.fleet.run("pin", "reset", "--operator", at: "lab-3")
+        #expect(refused.status == 5 && refused.stderr.contains("only the owner of the store's tables"), "\(refused)")
+        let cleared = await setup.fleet.run("pin", "reset", "--operator", at: "lab-4")
+        #expect(cleared.status == 0 && cleared.stdout.contains("Wrong tries cleared for the operator PIN"), "\(cleared)")
+        try lab3.checkOperatorPIN("13579", session: session)
+        let log = await setup.fleet.run("log", at: "lab-4")
+        #expect(log.stdout.contains("PIN wrong tries cleared by the owner (operator)"), "\(log.stdout)")
     }
 
     @Test("the server's lockout waits are Lockout's, count by count")
