@@ -56,7 +56,13 @@ extension AppDatabase {
     /// nothing, when another token is stored by now (or none).
     public func expireAccessToken(_ accessToken: String, of identity: Identity, at date: Date = Date()) throws(StoreError) -> Bool {
         try write { db in
-            try db.execute(
+            if db.dialect == .postgres {
+                // The stored token is sealed: the server's function compares it unsealed.
+                return try db.value(
+                    "SELECT switchboard_expire_access_token($1::text, $2::text, $3::text, $4::timestamptz)",
+                    [identity.provider.rawValue, identity.subject, accessToken, date], as: Bool.self) == true
+            }
+            return try db.execute(
                 "UPDATE credential SET expiresAt = $1, updatedAt = $1 WHERE provider = $2 AND subject = $3 AND accessToken = $4",
                 [date, identity.provider.rawValue, identity.subject, accessToken]) > 0
         }

@@ -63,9 +63,15 @@ enum Rows {
     }
 
     /// An identity's stored tokens; nil when none are.
+    /// On a shared store through the owner's `switchboard_tokens`, which
+    /// unseals them, for a station only while one of its own sessions has
+    /// the account active (else none, as if none were stored).
     static func tokens(of identity: Identity, db: any SQLConnection) throws -> TokenSet? {
-        try db.first(
-            "SELECT accessToken, refreshToken, idToken, tokenType, scope, expiresAt FROM credential WHERE provider = $1 AND subject = $2",
+        let sql = db.dialect == .postgres
+            ? "SELECT token_access, token_refresh, token_id, token_type, token_scope, token_expires FROM switchboard_tokens($1::text, $2::text)"
+            : "SELECT accessToken, refreshToken, idToken, tokenType, scope, expiresAt FROM credential WHERE provider = $1 AND subject = $2"
+        return try db.first(
+            sql,
             identity.key
         ) { row -> TokenSet? in
             guard let access: String = try row[0] else { return nil }

@@ -21,6 +21,7 @@ enum StoreSchema {
         "v11: each station its own role, acting only on its own sessions; tokens only where active; events stamped by the server",
         "v12: PIN hashes kept on the server: tried, counted and set only by its functions",
         "v13: events keep the name of the account they are about",
+        "v14: tokens sealed with a key only the owner's functions read",
     ]
 
     /// v13, on either engine: each event keeps the name of the account it

@@ -50,6 +50,31 @@ enum CopiedTables {
         ], "station, terminal"),
     ]
 
+    /// How a table's rows are read on `dialect`: on a shared store the
+    /// tokens come unsealed through the owner's `switchboard_tokens`.
+    static func select(_ table: (name: String, columns: [(String, Kind)], key: String), on dialect: SQLDialect) -> String {
+        if table.name == "credential", dialect == .postgres {
+            return """
+                SELECT credential.provider, credential.subject, tokens.token_access, tokens.token_refresh, tokens.token_id,
+                  tokens.token_type, tokens.token_scope, tokens.token_expires, credential.updatedAt
+                FROM credential, LATERAL switchboard_tokens(credential.provider, credential.subject) AS tokens
+                ORDER BY credential.provider, credential.subject
+                """
+        }
+        return "SELECT \(table.columns.map(\.0).joined(separator: ", ")) FROM \(table.name) ORDER BY \(table.key)"
+    }
+
+    /// How one row goes into a table on `dialect`: on a shared store tokens
+    /// are sealed by the owner's `switchboard_save_tokens` (its arguments
+    /// are the copied columns, in their order).
+    static func insert(_ table: (name: String, columns: [(String, Kind)], key: String), on dialect: SQLDialect) -> String {
+        let columns = table.columns.map(\.0)
+        if table.name == "credential", dialect == .postgres {
+            return "SELECT switchboard_save_tokens($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::timestamptz, $9::timestamptz)"
+        }
+        return "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES (\(placeholders(columns.count)))"
+    }
+
     /// A cell as the value to bind, by its column's kind.
     static func value(_ row: any SQLRow, _ column: Int, _ kind: Kind) throws -> SQLValue {
         if row.isNull(column) { return .null }
@@ -78,8 +103,7 @@ extension AppDatabase {
     public func copy(to target: AppDatabase) throws(StoreError) -> CopyReport {
         let rows: [(table: String, rows: [[SQLValue]])] = try read { db in
             try CopiedTables.tables.map { table in
-                let columns = table.columns.map(\.0).joined(separator: ", ")
-                let rows = try db.map("SELECT \(columns) FROM \(table.name) ORDER BY \(table.key)") { row in
+                let rows = try db.map(CopiedTables.select(table, on: db.dialect)) { row in
                     try table.columns.enumerated().map { index, column in try CopiedTables.value(row, index, column.1) }
                 }
                 return (table.name, rows)
@@ -95,7 +119,7 @@ extension AppDatabase {
             }
             for ((name, copied), table) in zip(rows, CopiedTables.tables) {
                 let columns = table.columns.map(\.0)
-                let sql = "INSERT INTO \(name) (\(columns.joined(separator: ", "))) VALUES (\(placeholders(columns.count)))"
+                let sql = CopiedTables.insert(table, on: db.dialect)
                 for row in copied { try db.execute(sql, row.map { Bound(sqlValue: $0) }) }
                 if let next = db.dialect.continueIDs(of: name, column: "id"), columns.contains("id") { try db.execute(next) }
             }

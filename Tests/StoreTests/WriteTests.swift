@@ -151,10 +151,8 @@ struct WriteTests {
         let ada = try Sample.signIn([Sample.adaGitHub], into: db, session: terminal1)[0]
         _ = try db.signIn(Sample.adaGoogle, mode: .link, session: terminal1)
         try db.setFavourite("codebreakers", starred: true, for: ada)
+        try db.saveCredential(TokenSet(accessToken: "secret-token"), for: Sample.adaGoogle.identity)
         _ = try db.engine.write { db in
-            try db.execute(
-                "INSERT INTO credential (provider, subject, accessToken, updatedAt) VALUES ('google', $1, 'secret-token', $2)",
-                [Sample.adaGoogle.identity.subject, Date()])
             try db.execute(
                 "INSERT INTO providerData (provider, subject, key, value, fetchedAt) VALUES ('google', $1, 'calendar', $2, $3)",
                 [Sample.adaGoogle.identity.subject, Data([0]), Date()])

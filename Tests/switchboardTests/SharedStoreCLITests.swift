@@ -173,7 +173,8 @@ struct SharedStoreCLITests {
             GRANT CONNECT ON DATABASE \(try #require(try admin.query("SELECT current_database()").text(0, 0))) TO \(role);
             GRANT USAGE ON SCHEMA \(schema) TO \(role);
             SET search_path = \(schema);
-            GRANT SELECT, INSERT, UPDATE, DELETE ON account, identity, credential, session, favourite, providerData, station TO \(role);
+            GRANT SELECT, INSERT, UPDATE, DELETE ON account, identity, session, favourite, providerData, station TO \(role);
+            GRANT SELECT (provider, subject, tokenType, scope, expiresAt, updatedAt) ON credential TO \(role);
             GRANT SELECT (owner, accountId, algorithm, rounds, salt, setAt, failures, lastFailureAt) ON pin TO \(role);
             GRANT SELECT, INSERT ON event TO \(role);
             GRANT SELECT ON switchboard_migration TO \(role);

@@ -95,7 +95,18 @@ struct StationRoleTests {
             return (0..<result.rowCount).compactMap { result.text($0, 0) }
         }
         #expect(try column("SELECT key FROM session") == ["lab-3/tty1"])
-        #expect(try column("SELECT accessToken FROM credential") == ["gho-grace"])
+        #expect(try column("SELECT subject FROM credential") == [Sample.graceGitHub.identity.subject], "of token sets, only what it has active")
+        #expect(try column("SELECT token_access FROM switchboard_tokens('github', '\(Sample.graceGitHub.identity.subject)')") == ["gho-grace"])
+        #expect(try column("SELECT token_access FROM switchboard_tokens('github', '\(Sample.adaGitHub.identity.subject)')").isEmpty,
+                "nor another station's person's tokens through the owner's function")
+        // Sealed in the table: not even a role that may read every column sees a token.
+        let admin = try PGConnection.connect(setup.fleet.url)
+        let sealed = try admin.query("SELECT accessToken FROM credential ORDER BY subject")
+        #expect(sealed.rowCount == 2)
+        for row in 0..<sealed.rowCount {
+            let text = try #require(sealed.text(row, 0))
+            #expect(!text.contains("gho-") && text.count > 40, "\(text)")
+        }
         // Another station's terminal: not switched, not made, no event in its name.
         #expect(try station.query("UPDATE session SET accountId = NULL WHERE key = 'lab-4/tty1'").affectedRows == 0)
         for (statement, what) in [
@@ -104,6 +115,9 @@ struct StationRoleTests {
             ("INSERT INTO event (at, session, kind, detail) VALUES (now(), 'lab-4/tty1', 'signOut', '{}')", "no event of another's session"),
             ("INSERT INTO station (station, terminal, session, version, startedAt, heartbeatAt, heartbeatSeconds) "
                 + "VALUES ('lab-4', 'tty2', 'lab-4/tty2', '1', now(), now(), 30)", "no row of another station"),
+            ("SELECT accessToken FROM credential", "no token column, sealed or not"),
+            ("SELECT * FROM switchboard_token_key", "no key"),
+            ("SELECT switchboard_unseal(accessToken) FROM credential", "no unsealing"),
             ("UPDATE event SET kind = 'x'", "no event changed"),
             ("DELETE FROM event", "nor deleted"),
         ] {
@@ -113,7 +127,6 @@ struct StationRoleTests {
         let stamped = try station.query(
             "INSERT INTO event (at, session, kind, detail) VALUES ('2001-01-01', 'lab-3/tty1', 'switch', '{}') RETURNING at > now() - interval '1 hour', origin")
         #expect(stamped.text(0, 0) == "t" && stamped.text(0, 1) == setup.role)
-        let admin = try PGConnection.connect(setup.fleet.url)
         #expect(try admin.query("SELECT accountId FROM session WHERE key = 'lab-4/tty1'").text(0, 0) != nil, "Ada is still active at lab-4")
     }
 

@@ -332,6 +332,71 @@ enum PostgresMigrations {
         """,
         // v13: events keep the name of the account they are about.
         StoreSchema.eventNamesSQL,
+        // v14: tokens are sealed (pgcrypto's OpenPGP symmetric encryption,
+        // AES-256, with integrity) with a random key in a table no role but
+        // the owner reads. Only the owner's functions seal and unseal:
+        // `switchboard_save_tokens` seals what a station stores;
+        // `switchboard_tokens` hands an identity's tokens out unsealed, to a
+        // station's role only while one of its own sessions has the account
+        // active (any other role that may read `credential`: always);
+        // `switchboard_expire_access_token` marks an access token run out.
+        // What a role may read of `credential` is ciphertext. `{crypto}` is
+        // the schema pgcrypto is in.
+        """
+        CREATE TABLE switchboard_token_key (key text NOT NULL);
+        INSERT INTO switchboard_token_key (key) VALUES (encode({crypto}.gen_random_bytes(32), 'hex'));
+        CREATE FUNCTION switchboard_seal(p_text text) RETURNS text LANGUAGE sql STABLE SET search_path = {schema}, pg_temp AS $$
+          SELECT encode({crypto}.pgp_sym_encrypt(p_text, (SELECT key FROM switchboard_token_key), 'cipher-algo=aes256, s2k-mode=1'), 'base64')
+        $$;
+        CREATE FUNCTION switchboard_unseal(p_sealed text) RETURNS text LANGUAGE sql STABLE SET search_path = {schema}, pg_temp AS $$
+          SELECT {crypto}.pgp_sym_decrypt(decode(p_sealed, 'base64'), (SELECT key FROM switchboard_token_key))
+        $$;
+        REVOKE ALL ON FUNCTION switchboard_seal(text), switchboard_unseal(text) FROM PUBLIC;
+        UPDATE credential SET accessToken = switchboard_seal(accessToken), refreshToken = switchboard_seal(refreshToken),
+          idToken = switchboard_seal(idToken);
+        CREATE FUNCTION switchboard_credential_caller() RETURNS void LANGUAGE plpgsql STABLE SET search_path = {schema}, pg_temp AS $$
+        BEGIN
+          IF NOT has_any_column_privilege(session_user, 'credential', 'SELECT') THEN
+            RAISE EXCEPTION 'the role % may not use tokens', session_user USING ERRCODE = '42501';
+          END IF;
+        END $$;
+        CREATE OR REPLACE FUNCTION switchboard_save_tokens(
+          p_provider text, p_subject text, p_access text, p_refresh text, p_id text, p_type text, p_scope text,
+          p_expires timestamptz, p_updated timestamptz
+        ) RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $$
+        BEGIN
+          PERFORM switchboard_credential_caller();
+          INSERT INTO credential (provider, subject, accessToken, refreshToken, idToken, tokenType, scope, expiresAt, updatedAt)
+          VALUES (p_provider, p_subject, switchboard_seal(p_access), switchboard_seal(p_refresh), switchboard_seal(p_id),
+                  p_type, p_scope, p_expires, p_updated)
+          ON CONFLICT (provider, subject) DO UPDATE SET
+            accessToken = excluded.accessToken, refreshToken = excluded.refreshToken, idToken = excluded.idToken,
+            tokenType = excluded.tokenType, scope = excluded.scope, expiresAt = excluded.expiresAt, updatedAt = excluded.updatedAt;
+        END $$;
+        CREATE FUNCTION switchboard_tokens(p_provider text, p_subject text)
+          RETURNS TABLE (token_access text, token_refresh text, token_id text, token_type text, token_scope text, token_expires timestamptz)
+          LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = {schema}, pg_temp AS $$
+        BEGIN
+          PERFORM switchboard_credential_caller();
+          IF switchboard_station() IS NOT NULL AND NOT EXISTS (
+            SELECT 1 FROM identity JOIN session ON session.accountId = identity.accountId
+            WHERE identity.provider = p_provider AND identity.subject = p_subject AND switchboard_acts_for(session.key)) THEN
+            RETURN;
+          END IF;
+          RETURN QUERY
+            SELECT switchboard_unseal(accessToken), switchboard_unseal(refreshToken), switchboard_unseal(idToken), tokenType, scope, expiresAt
+            FROM credential WHERE provider = p_provider AND subject = p_subject;
+        END $$;
+        CREATE FUNCTION switchboard_expire_access_token(p_provider text, p_subject text, p_access text, p_at timestamptz)
+          RETURNS boolean LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $$
+        BEGIN
+          IF NOT EXISTS (SELECT 1 FROM switchboard_tokens(p_provider, p_subject) WHERE token_access = p_access) THEN
+            RETURN false;
+          END IF;
+          UPDATE credential SET expiresAt = p_at, updatedAt = p_at WHERE provider = p_provider AND subject = p_subject;
+          RETURN true;
+        END $$;
+        """,
     ]
 
     /// What a migration computes in Swift after its statements: the keys
@@ -364,6 +429,18 @@ enum PostgresMigrations {
         return (0..<rows.rowCount).compactMap { rows.text($0, 0) }
     }
 
+    /// The schema pgcrypto is in, quoted, made first when the database has
+    /// it not (PostgreSQL 13 and later let the database's owner; on 12 a
+    /// superuser runs `CREATE EXTENSION pgcrypto` once). One database's
+    /// schemas make it one at a time (an extension is the database's).
+    static func cryptoSchema(_ connection: PGConnection) throws -> String {
+        try connection.execute("SELECT pg_advisory_xact_lock(hashtext('switchboard: extensions')); CREATE EXTENSION IF NOT EXISTS pgcrypto")
+        let found = try connection.query(
+            "SELECT quote_ident(nspname) FROM pg_extension JOIN pg_namespace ON pg_namespace.oid = extnamespace WHERE extname = 'pgcrypto'")
+        guard let schema = found.text(0, 0) else { throw SQLDecodingError(description: "pgcrypto was made but cannot be found") }
+        return schema
+    }
+
     /// How long migrating may take, waiting for another station's migration included.
     static let deadline = 60.0
 
@@ -393,7 +470,9 @@ enum PostgresMigrations {
             let schema = try connection.query("SELECT quote_ident(current_schema())").text(0, 0) ?? "public"
             var applied: [String] = []
             for (name, statements) in zip(StoreSchema.migrations, steps) where !(done ?? []).contains(name) {
-                if !statements.isEmpty { try connection.execute(statements.replacingOccurrences(of: "{schema}", with: schema)) }
+                var statements = statements.replacingOccurrences(of: "{schema}", with: schema)
+                if statements.contains("{crypto}") { statements = statements.replacingOccurrences(of: "{crypto}", with: try cryptoSchema(connection)) }
+                if !statements.isEmpty { try connection.execute(statements) }
                 try backfill(name, connection)
                 _ = try connection.query(
                     "INSERT INTO switchboard_migration (identifier) VALUES ($1)", [PGParameter(type: PGType.text, text: name)])

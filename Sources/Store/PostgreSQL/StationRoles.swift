@@ -91,6 +91,7 @@ extension AppDatabase {
                 GRANT USAGE ON SCHEMA \(schema) TO \(name);
                 GRANT SELECT, INSERT, UPDATE, DELETE ON \(Self.stationTables.map { "\(schema).\($0)" }.joined(separator: ", ")) TO \(name);
                 GRANT SELECT (\(Self.pinColumns)) ON \(schema).pin TO \(name);
+                GRANT SELECT (\(Self.credentialColumns)) ON \(schema).credential TO \(name);
                 GRANT SELECT, INSERT ON \(schema).event TO \(name);
                 GRANT SELECT ON \(schema).switchboard_migration TO \(name);
                 GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA \(schema) TO \(name)
@@ -138,9 +139,13 @@ extension AppDatabase {
         return try read { db in try db.value("SELECT switchboard_station()", as: String.self) }
     }
 
-    /// The tables a station reads and writes (PINs, the log and the record
-    /// of migrations are granted apart); row-level security narrows them.
-    static let stationTables = ["account", "identity", "credential", "session", "favourite", "providerData", "station"]
+    /// The tables a station reads and writes (tokens, PINs, the log and the
+    /// record of migrations are granted apart); row-level security narrows them.
+    static let stationTables = ["account", "identity", "session", "favourite", "providerData", "station"]
+
+    /// What a station may read of `credential`: all but the (sealed)
+    /// tokens, which the owner's functions store and hand out.
+    static let credentialColumns = "provider, subject, tokenType, scope, expiresAt, updatedAt"
 
     /// What a station may read of `pin`: all but the hash. The server's
     /// functions try, count and set PINs.

@@ -191,5 +191,7 @@ var migrator: DatabaseMigrator {
     migrator.registerMigration(StoreSchema.migrations[12]) { db in
         try db.execute(sql: StoreSchema.eventNamesSQL)
     }
+    // A file is its owner's own: its tokens are kept as the file's mode keeps them.
+    migrator.registerMigration(StoreSchema.migrations[13]) { _ in }
     return migrator
 }
