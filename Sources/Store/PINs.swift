@@ -226,6 +226,8 @@ extension AppDatabase {
             }
             guard try Self.hasPIN(.operatorPIN, db: db) else { throw StoreError.pinNotSet(PINOwner.operatorPIN.description) }
             try Self.clearCount(PINOwner.operatorPIN.key, db: db)
+            // And where the server counts tries beyond any rollback (the owner's own function).
+            if db.dialect == .postgres { try db.execute("SELECT switchboard_pin_count('operator', 0, now())") }
             try Self.log("pin", session: session, account: nil, ["change": "wrong tries cleared by the owner", "owner": PINOwner.operatorPIN.key], db: db, at: date)
         }
     }

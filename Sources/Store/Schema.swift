@@ -22,6 +22,7 @@ enum StoreSchema {
         "v12: PIN hashes kept on the server: tried, counted and set only by its functions",
         "v13: events keep the name of the account they are about",
         "v14: tokens sealed with a key only the owner's functions read",
+        "v15: wrong PINs counted where no rollback undoes them",
     ]
 
     /// v13, on either engine: each event keeps the name of the account it

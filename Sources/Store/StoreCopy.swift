@@ -123,6 +123,8 @@ extension AppDatabase {
                 for row in copied { try db.execute(sql, row.map { Bound(sqlValue: $0) }) }
                 if let next = db.dialect.continueIDs(of: name, column: "id"), columns.contains("id") { try db.execute(next) }
             }
+            // A shared store counts each PIN's wrong tries in a sequence of its own too: made for the PINs copied.
+            if db.dialect == .postgres { try db.execute("SELECT switchboard_pin_counters()") }
             // Counted where they landed, inside the same transaction.
             var report: [(String, Int)] = []
             for (name, copied) in rows {

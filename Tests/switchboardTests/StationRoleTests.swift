@@ -177,6 +177,16 @@ struct StationRoleTests {
         ] {
             #expect(throws: PGError.self, "\(what)") { try station.execute(statement) }
         }
+        // A try rolled back is counted all the same: the verdict is never free.
+        for _ in 0..<Lockout.freeFailures {
+            try station.execute("BEGIN")
+            let verdict = try station.query("SELECT tried_verdict FROM switchboard_pin_try('account:\(ids[1])', '\\x00', now(), '')")
+            #expect(verdict.text(0, 0) == "wrong")
+            try station.execute("ROLLBACK")
+        }
+        let rolledBack = try station.query("SELECT tried_verdict FROM switchboard_pin_try('account:\(ids[1])', '\\x00', now(), '')")
+        #expect(rolledBack.text(0, 0) == "locked", "five wrong tries rolled back still lock the PIN out")
+        try owner.setPIN("2468", for: .account(ids[1]), proof: "13579")
         // A wrong try is counted by the server's clock, whatever time the station gives.
         let tried = try station.query("SELECT tried_verdict, tried_failures, tried_last_failure > now() - interval '1 hour' AND tried_last_failure < now() + interval '1 hour' "
             + "FROM switchboard_pin_try('operator', '\\x00', '2100-01-01', '')")

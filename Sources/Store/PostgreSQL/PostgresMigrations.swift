@@ -397,6 +397,118 @@ enum PostgresMigrations {
           RETURN true;
         END $$;
         """,
+        // v15: a try counted in the transaction that makes it can be
+        // rolled back by its caller, who has learnt the verdict all the
+        // same: a role could try every PIN for free. So each PIN's tries
+        // are also counted in a sequence of its own, which no rollback
+        // undoes (`setval`): its value is the last wrong try's second
+        // times 1000 plus the count of wrong tries (at most 999). The
+        // lockout is decided on the larger of the sequence's count and the
+        // row's; the row keeps what the board and `pin` show. A PIN's
+        // sequence is made when the PIN is set (in a transaction that
+        // commits with it), and for the PINs already set, here.
+        """
+        CREATE FUNCTION switchboard_pin_counter(p_owner text) RETURNS text LANGUAGE sql IMMUTABLE
+          AS $$ SELECT 'switchboard_pin_tries_' || md5(p_owner) $$;
+        CREATE FUNCTION switchboard_pin_count(p_owner text, p_failures integer, p_at timestamptz) RETURNS void
+          LANGUAGE plpgsql SET search_path = {schema}, pg_temp AS $$
+        BEGIN
+          PERFORM setval(format('%I', switchboard_pin_counter(p_owner))::regclass,
+            CASE WHEN p_failures = 0 THEN 0 ELSE floor(extract(epoch FROM p_at))::bigint * 1000 + least(p_failures, 999) END);
+        END $$;
+        REVOKE ALL ON FUNCTION switchboard_pin_count(text, integer, timestamptz) FROM PUBLIC;
+        CREATE FUNCTION switchboard_pin_counters() RETURNS void LANGUAGE plpgsql SET search_path = {schema}, pg_temp AS $$
+        DECLARE row record;
+        BEGIN
+          FOR row IN SELECT owner, failures, lastFailureAt FROM pin LOOP
+            EXECUTE format('CREATE SEQUENCE IF NOT EXISTS %I MINVALUE 0', switchboard_pin_counter(row.owner));
+            PERFORM switchboard_pin_count(row.owner, row.failures, coalesce(row.lastFailureAt, now()));
+          END LOOP;
+        END $$;
+        REVOKE ALL ON FUNCTION switchboard_pin_counters() FROM PUBLIC;
+        SELECT switchboard_pin_counters();
+        CREATE OR REPLACE FUNCTION switchboard_pin_try(p_owner text, p_candidate bytea, p_at timestamptz, p_clears text)
+          RETURNS TABLE (tried_verdict text, tried_failures integer, tried_last_failure timestamptz)
+          LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $$
+        DECLARE
+          found_pin record;
+          now_at timestamptz := CASE WHEN switchboard_station() IS NULL THEN p_at ELSE clock_timestamp() END;
+          counted bigint;
+          tries integer;
+          last_failure timestamptz;
+          other text;
+        BEGIN
+          PERFORM switchboard_pin_caller();
+          SELECT pin.failures, pin.lastFailureAt, pin.hash INTO found_pin FROM pin WHERE pin.owner = p_owner FOR UPDATE;
+          IF NOT FOUND THEN
+            RETURN QUERY SELECT 'open'::text, 0, NULL::timestamptz; RETURN;
+          END IF;
+          EXECUTE format('SELECT last_value FROM %I', switchboard_pin_counter(p_owner)) INTO counted;
+          tries := greatest(found_pin.failures, (counted % 1000)::integer);
+          last_failure := CASE WHEN counted % 1000 = 0 THEN found_pin.lastFailureAt
+            ELSE greatest(found_pin.lastFailureAt, to_timestamp(counted / 1000)) END;
+          IF last_failure IS NOT NULL AND switchboard_pin_wait(tries) > interval '0 s'
+             AND last_failure + switchboard_pin_wait(tries) > now_at THEN
+            RETURN QUERY SELECT 'locked'::text, tries, last_failure; RETURN;
+          END IF;
+          IF p_candidate IS NULL THEN
+            RETURN QUERY SELECT 'missing'::text, tries, last_failure; RETURN;
+          END IF;
+          IF found_pin.hash = p_candidate THEN
+            PERFORM switchboard_pin_count(p_owner, 0, now_at);
+            UPDATE pin SET failures = 0, lastFailureAt = NULL WHERE pin.owner = p_owner AND pin.failures > 0;
+            IF p_owner = 'operator' THEN
+              FOR other IN SELECT pin.owner FROM pin WHERE pin.owner = ANY (string_to_array(p_clears, E'\\n')) LOOP
+                PERFORM switchboard_pin_count(other, 0, now_at);
+                UPDATE pin SET failures = 0, lastFailureAt = NULL WHERE pin.owner = other AND pin.failures > 0;
+              END LOOP;
+            END IF;
+            DELETE FROM switchboard_pin_proof WHERE xact <> txid_current();
+            INSERT INTO switchboard_pin_proof (xact, owner) VALUES (txid_current(), p_owner);
+            RETURN QUERY SELECT 'accepted'::text, 0, NULL::timestamptz; RETURN;
+          END IF;
+          -- Counted first where no rollback reaches, then in the row.
+          PERFORM switchboard_pin_count(p_owner, tries + 1, now_at);
+          UPDATE pin SET failures = tries + 1, lastFailureAt = now_at WHERE pin.owner = p_owner;
+          RETURN QUERY SELECT 'wrong'::text, tries + 1, now_at;
+        END $$;
+        CREATE OR REPLACE FUNCTION switchboard_pin_set(
+          p_owner text, p_account bigint, p_algorithm text, p_rounds integer, p_salt bytea, p_hash bytea, p_set_at timestamptz
+        ) RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $$
+        BEGIN
+          PERFORM switchboard_pin_caller();
+          IF p_owner IS DISTINCT FROM (CASE WHEN p_account IS NULL THEN 'operator' ELSE 'account:' || p_account END) THEN
+            RAISE EXCEPTION 'a PIN''s owner and account disagree' USING ERRCODE = '22023';
+          END IF;
+          IF EXISTS (SELECT 1 FROM pin WHERE owner = p_owner) AND NOT switchboard_pin_proven(p_owner) THEN
+            RAISE EXCEPTION 'changing a PIN that is set takes it, or the operator PIN, first' USING ERRCODE = '42501';
+          END IF;
+          IF p_hash IS NULL THEN
+            DELETE FROM pin WHERE owner = p_owner;
+            EXECUTE format('DROP SEQUENCE IF EXISTS %I', switchboard_pin_counter(p_owner));
+          ELSE
+            INSERT INTO pin (owner, accountId, algorithm, rounds, salt, hash, setAt, failures, lastFailureAt)
+            VALUES (p_owner, p_account, p_algorithm, p_rounds, p_salt, p_hash, p_set_at, 0, NULL)
+            ON CONFLICT (owner) DO UPDATE SET accountId = excluded.accountId, algorithm = excluded.algorithm,
+              rounds = excluded.rounds, salt = excluded.salt, hash = excluded.hash, setAt = excluded.setAt,
+              failures = 0, lastFailureAt = NULL;
+            EXECUTE format('CREATE SEQUENCE IF NOT EXISTS %I MINVALUE 0', switchboard_pin_counter(p_owner));
+            PERFORM switchboard_pin_count(p_owner, 0, p_set_at);
+          END IF;
+        END $$;
+        CREATE OR REPLACE FUNCTION switchboard_pin_clear(p_owner text) RETURNS void
+          LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $$
+        BEGIN
+          PERFORM switchboard_pin_caller();
+          IF NOT EXISTS (SELECT 1 FROM switchboard_pin_proof WHERE xact = txid_current() AND owner = 'operator') THEN
+            RAISE EXCEPTION 'clearing wrong tries takes the operator PIN first' USING ERRCODE = '42501';
+          END IF;
+          IF EXISTS (SELECT 1 FROM pin WHERE owner = p_owner) THEN
+            PERFORM switchboard_pin_count(p_owner, 0, now());
+          END IF;
+          UPDATE pin SET failures = 0, lastFailureAt = NULL WHERE owner = p_owner AND failures > 0;
+        END $$;
+        """,
     ]
 
     /// What a migration computes in Swift after its statements: the keys

@@ -193,5 +193,7 @@ var migrator: DatabaseMigrator {
     }
     // A file is its owner's own: its tokens are kept as the file's mode keeps them.
     migrator.registerMigration(StoreSchema.migrations[13]) { _ in }
+    // A file's PINs are tried by the store's rules in the process holding the file, which nobody else can roll back.
+    migrator.registerMigration(StoreSchema.migrations[14]) { _ in }
     return migrator
 }
