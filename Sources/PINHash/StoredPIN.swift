@@ -61,8 +61,13 @@ public struct StoredPIN: Sendable, Equatable {
         algorithm != Self.currentAlgorithm || self.rounds < rounds
     }
 
+    /// The most iterations a stored PIN is derived with: a row that asks for
+    /// more (written by a hostile hand, to keep a station busy for minutes)
+    /// matches nothing.
+    public static let maximumRounds = 10 * defaultRounds
+
     static func derive(_ pin: String, salt: [UInt8], rounds: Int, algorithm: String) -> [UInt8]? {
-        guard algorithm == currentAlgorithm, rounds > 0, !salt.isEmpty else { return nil }
+        guard algorithm == currentAlgorithm, (1...maximumRounds).contains(rounds), !salt.isEmpty, salt.count <= 1024 else { return nil }
         guard let key = try? KDF.Insecure.PBKDF2.deriveKey(
             from: Array(pin.utf8), salt: salt, using: .sha256, outputByteCount: 32, unsafeUncheckedRounds: rounds)
         else { return nil }

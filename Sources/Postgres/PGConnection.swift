@@ -80,7 +80,12 @@ public final class PGConnection: @unchecked Sendable {
             let version = result.serverVersion
             throw PGError(.serverTooOld(version: "\(version / 10000).\(version % 10000)"), server: effective, detail: "")
         }
-        let lockWait = deadline.map { "; SET lock_timeout = \(Int($0 * 900))" } ?? ""
+        // A lock held elsewhere is answered as busy a little before the deadline; a transaction left
+        // open by a client gone silent (a paused station holding the fleet's write lock) is ended by
+        // the server after five deadlines, so no paused machine holds every other's writes.
+        let lockWait = deadline.map {
+            "; SET lock_timeout = \(Int($0 * 900)); SET idle_in_transaction_session_timeout = \(Int($0 * Self.idleTransactionDeadlines * 1000))"
+        } ?? ""
         try result.execute("SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'iso_8601'" + lockWait)
         return result
     }
@@ -229,6 +234,10 @@ public final class PGConnection: @unchecked Sendable {
         defer { PQfreemem(verifier) }
         return String(cString: verifier)
     }
+
+    /// How many statement deadlines a transaction may sit idle, its client
+    /// silent, before the server ends the session (`idle_in_transaction_session_timeout`).
+    public static let idleTransactionDeadlines = 5.0
 
     /// `channel` as an identifier: in double quotes, with inner ones doubled.
     public func quoted(_ channel: String) -> String {

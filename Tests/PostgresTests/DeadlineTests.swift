@@ -78,6 +78,25 @@ struct DeadlineTests {
         #expect(try waiter.query("SELECT 4").text(0, 0) == "4")
     }
 
+    @Test("a transaction a silent client left open (a paused station holding the fleet's lock) is ended by the server after five deadlines")
+    func pausedHolderLetsGo() async throws {
+        let (proxy, url, direct) = try throughProxy()
+        defer { proxy.stop() }
+        let paused = try PGConnection.connect(url, deadline: 1)
+        try paused.execute("BEGIN; SELECT pg_advisory_xact_lock(434343)")
+        proxy.set(.hold)
+        let other = try PGConnection.connect(direct)
+        #expect(try other.query("SELECT pg_try_advisory_lock(434343)").text(0, 0) == "f", "held while the holder is only silent")
+        let started = ContinuousClock.now
+        var free = false
+        while !free, started.duration(to: .now) < .seconds(PGConnection.idleTransactionDeadlines + 5) {
+            free = try other.query("SELECT pg_try_advisory_lock(434343)").text(0, 0) == "t"
+            if !free { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(free, "the server ended the silent holder's session")
+        #expect(started.duration(to: .now) >= .seconds(PGConnection.idleTransactionDeadlines - 1))
+    }
+
     @Test("a connection goes by the name it is given in pg_stat_activity (a station's), unless the URL names one")
     func applicationName() throws {
         let url = try TestPostgres.database(for: #fileID)

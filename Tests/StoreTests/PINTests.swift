@@ -30,6 +30,12 @@ struct PINHashTests {
         #expect(StoredPIN(hashing: "1234", rounds: testRounds).needsRehash())
         let foreign = StoredPIN(algorithm: "md5", rounds: testRounds, salt: strong.salt, hash: strong.hash)
         #expect(!foreign.matches("123456") && foreign.needsRehash())
+        // A row asking for more work than any PIN is stored with (written to keep a station busy) is not derived at all.
+        let started = ContinuousClock.now
+        let hostile = StoredPIN(algorithm: StoredPIN.currentAlgorithm, rounds: Int(Int32.max), salt: strong.salt, hash: strong.hash)
+        #expect(!hostile.matches("123456"))
+        #expect(StoredPIN.candidate("123456", algorithm: StoredPIN.currentAlgorithm, rounds: StoredPIN.maximumRounds + 1, salt: strong.salt) == nil)
+        #expect(started.duration(to: .now) < .seconds(1), "refused before any derivation")
     }
 
     @Test("PBKDF2-HMAC-SHA256 agrees with RFC 7914's test vector")

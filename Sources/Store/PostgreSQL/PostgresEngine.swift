@@ -187,7 +187,8 @@ final class PostgresEngine: StoreEngine {
     private func beginRefreshLock() throws(StoreError) -> PGConnection {
         do {
             try ready()
-            return try pool.begin("BEGIN")
+            // Held while a provider answers a refresh (its own timeout bounds that): a silent station's lapses after two minutes.
+            return try pool.begin("BEGIN; SET LOCAL idle_in_transaction_session_timeout = 120000")
         } catch {
             throw storeError(error)
         }
