@@ -91,6 +91,11 @@ public enum PIN {
     /// The most digits a PIN has.
     public static let maximumLength = 12
 
+    /// Whether `text` is a PIN (`validate` says what is wrong when not).
+    public static func isWellFormed(_ text: String) -> Bool {
+        (try? validate(text, field: "PIN")) != nil
+    }
+
     /// Checks `text` is a PIN; the error names `field` (e.g. "new PIN").
     public static func validate(_ text: String, field: String) throws(PINFormatError) {
         guard !text.isEmpty else { throw PINFormatError(field: field, problem: "is empty") }

@@ -118,13 +118,14 @@ public final class AppDatabase: Sendable {
     /// reader sees them first), and forgotten again if the commit fails.
     /// Once committed, readers are told that something changed.
     /// A store opened read-only refuses every write before it starts.
-    func write<T>(_ body: (any SQLConnection) throws -> T) throws(StoreError) -> T {
+    /// `derivations` are what PINs given were worked out to beforehand (`PINDerivations`).
+    func write<T>(_ body: (any SQLConnection) throws -> T, derivations: PINDerivations = PINDerivations()) throws(StoreError) -> T {
         if isReadOnly { throw .unavailable(path: path, detail: Self.readOnlyStore(path)) }
         let appended = Mutex<[Int64]>([])
         var noting: EventNotingConnection?
         do {
             return try engine.write({ db in
-                let connection = EventNotingConnection(db)
+                let connection = EventNotingConnection(db, derivations: derivations)
                 noting = connection
                 let result = try body(connection)
                 let ids = connection.events.map(\.id)

@@ -124,7 +124,7 @@ public final class ChangeReader: Sendable {
         }
         guard let started else { return }
         state.withLock { $0 = $0 ?? started }
-        mark?.move(to: started.cursor + 1)
+        mark?.move(to: started.cursor &+ 1)
     }
 
     /// The id of the last event read (0 before the store was first reached).
@@ -173,8 +173,9 @@ public final class ChangeReader: Sendable {
     /// passes events read from it.
     public func changes(pushed payload: String) throws(StoreError) -> [StoreChange] {
         guard var current = state.withLock({ $0 }), let pushed = ChangePayload.decode(payload),
-            let first = pushed.events.first, let last = pushed.events.last, first.id == current.cursor + 1,
-            zip(pushed.events, pushed.events.dropFirst()).allSatisfy({ $0.id + 1 == $1.id })
+            // Ids are whatever the log holds (a role that may choose them chose Int64.max): no arithmetic may trap.
+            let first = pushed.events.first, let last = pushed.events.last, current.cursor < Int64.max, first.id == current.cursor + 1,
+            zip(pushed.events, pushed.events.dropFirst()).allSatisfy({ $0.id < Int64.max && $0.id + 1 == $1.id })
         else { return try changes() }
         guard try confirmed(pushed.events, from: first.id, to: last.id) else { return try changes() }
         var changes: [StoreChange] = []
@@ -213,7 +214,7 @@ public final class ChangeReader: Sendable {
         state.withLock { $0 = current }
         let last = current.cursor
         database.ownEvents.withLock { own in own = own?.filter { $0 > last } }
-        mark?.move(to: last + 1)
+        mark?.move(to: last &+ 1)
     }
 
     /// What one event means for the bus, unless it is this instance's own;

@@ -11,7 +11,7 @@ extension AppDatabase {
     public func signOut(
         session: SessionKey, byOperatorAt operatorSession: SessionKey, operatorPIN: String, at date: Date = Date()
     ) throws(StoreError) -> UserStatusChanged {
-        let outcome: Result<UserStatusChanged, StoreError> = try write { db in
+        let outcome: Result<UserStatusChanged, StoreError> = try write(derivingPIN: operatorPIN, for: { _ in [.operatorPIN] }) { db in
             if case .failure(let error) = try Self.operatorVerdict(operatorPIN, session: operatorSession, db: db, at: date, rounds: pinRounds) {
                 return .failure(error)
             }
@@ -31,7 +31,7 @@ extension AppDatabase {
     public func disconnect(
         _ identity: Identity, of account: AccountID, byOperatorAt operatorSession: SessionKey, operatorPIN: String, at date: Date = Date()
     ) throws(StoreError) -> DisconnectResult {
-        let outcome: Result<DisconnectResult, StoreError> = try write { db in
+        let outcome: Result<DisconnectResult, StoreError> = try write(derivingPIN: operatorPIN, for: { _ in [.operatorPIN] }) { db in
             if case .failure(let error) = try Self.operatorVerdict(operatorPIN, session: operatorSession, db: db, at: date, rounds: pinRounds) {
                 return .failure(error)
             }

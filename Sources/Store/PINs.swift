@@ -135,7 +135,7 @@ extension AppDatabase {
         if let newPIN { try Self.checkPINFormat(newPIN, field: "new PIN") }
         // Hashed before the transaction: the slow part holds no lock.
         let hashed = newPIN.map { StoredPIN(hashing: $0, rounds: pinRounds) }
-        let outcome: Result<Void, StoreError> = try write { db in
+        let outcome: Result<Void, StoreError> = try write(derivingPIN: proof, for: { _ in [owner, .operatorPIN] }) { db in
             if case .account(let id) = owner, try !Rows.accountExists(id, db: db) {
                 throw StoreError.accountNotFound(id.description)
             }
@@ -162,7 +162,7 @@ extension AppDatabase {
     /// the wrong form is refused uncounted) and logging it (`wrongPIN`, in
     /// `session` when given): the station's operator keys open only after this.
     public func checkOperatorPIN(_ pin: String, session: SessionKey? = nil, at date: Date = Date()) throws(StoreError) {
-        let outcome: Result<Void, StoreError> = try write { db in
+        let outcome: Result<Void, StoreError> = try write(derivingPIN: pin, for: { _ in [.operatorPIN] }) { db in
             try Self.operatorVerdict(pin, session: session, db: db, at: date, rounds: pinRounds)
         }
         try outcome.get()
@@ -196,7 +196,7 @@ extension AppDatabase {
     public func resetPINAttempts(
         of account: AccountID, operatorPIN: String?, byOperatorAt operatorSession: SessionKey? = nil, at date: Date = Date()
     ) throws(StoreError) {
-        let outcome: Result<Void, StoreError> = try write { db in
+        let outcome: Result<Void, StoreError> = try write(derivingPIN: operatorPIN, for: { _ in [.operatorPIN] }) { db in
             guard try Rows.accountExists(account, db: db) else { throw StoreError.accountNotFound(account.description) }
             if case .failure(let error) = try Self.operatorVerdict(operatorPIN, session: operatorSession, db: db, at: date, rounds: pinRounds) {
                 return .failure(error)
@@ -306,8 +306,9 @@ extension AppDatabase {
                 "UPDATE pin SET failures = failures + 1, lastFailureAt = $1 WHERE owner = $2 RETURNING failures", [date, row.owner], as: Int.self)
             return .wrong(retryAt: Lockout.retryAt(failures: failures ?? row.failures + 1, lastFailure: date))
         }
-        // An unknown algorithm derives nothing, which matches no hash.
-        let candidate = pin.map { StoredPIN.candidate($0, algorithm: row.algorithm, rounds: row.rounds, salt: Array(row.salt)) ?? [] }
+        // Worked out before the transaction when it could be; an unknown algorithm derives nothing, which matches no hash.
+        let known = pin.flatMap { (db as? EventNotingConnection)?.derivations.candidate($0, for: row) }
+        let candidate = pin.map { known ?? StoredPIN.candidate($0, algorithm: row.algorithm, rounds: row.rounds, salt: Array(row.salt)) ?? [] }
         let tried = try db.first(
             "SELECT tried_verdict, tried_failures, tried_last_failure FROM switchboard_pin_try($1::text, $2::bytea, $3::timestamptz, $4::text)",
             [row.owner, candidate.map { Data($0) }, date, clearing.joined(separator: "\n")]

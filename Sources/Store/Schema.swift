@@ -23,6 +23,7 @@ enum StoreSchema {
         "v13: events keep the name of the account they are about",
         "v14: tokens sealed with a key only the owner's functions read",
         "v15: wrong PINs counted where no rollback undoes them",
+        "v16: a station's role makes active, moves, removes and stores tokens only for what it proved or has active",
     ]
 
     /// v13, on either engine: each event keeps the name of the account it

@@ -55,20 +55,23 @@ extension AppDatabase {
             case .conflict(let conflict):
                 return .success(.conflict(conflict, possibleMatches: matches))
             case .useExisting(let id):
-                try Self.refresh(identity, tokens: tokens, db: db, at: date)
                 // Approving a code is no PIN: an account with one is made active by a switch
-                // that gives it (the tokens just stored stay for then).
+                // that gives it (the tokens just stored stay for then; a station's own role
+                // on a shared store keeps only the tokens of what its sessions have active).
                 if id != previous.id, let refusal = try Self.admit(id, proof: nil, db: db, at: date, rounds: pinRounds) {
+                    try Self.refresh(identity, tokens: tokens, db: db, at: date)
                     return .success(.needsPIN(account: id, refusal: refusal))
                 }
+                // Active first, so that its tokens are stored where the account is active.
                 let change = try Self.makeActive(id, session: session, previous: previous, reason: .signedIn(isNew: false), db: db, at: date)
+                try Self.refresh(identity, tokens: tokens, db: db, at: date)
                 try Self.log("signIn", session: session, account: id, ["identity": identity.identity.description], db: db, at: date)
                 return .success(.completed(account: change.current.account!, isNew: false, linked: false, change: change, possibleMatches: matches))
             case .createAccount:
                 let id = try Rows.insertAccount(name: Self.name(for: identity), at: date, db: db)
                 try Rows.insertIdentity(identity, account: id, at: date, db: db)
-                if let tokens { try Rows.saveTokens(tokens, for: identity.identity, at: date, db: db) }
                 let change = try Self.makeActive(id, session: session, previous: previous, reason: .signedIn(isNew: true), db: db, at: date)
+                if let tokens { try Rows.saveTokens(tokens, for: identity.identity, at: date, db: db) }
                 try Self.log("signIn", session: session, account: id, ["identity": identity.identity.description, "isNew": "true"], db: db, at: date)
                 return .success(.completed(account: change.current.account!, isNew: true, linked: false, change: change, possibleMatches: matches))
             case .link(let id):
@@ -105,16 +108,20 @@ extension AppDatabase {
             case .stay:
                 return .success(nil)
             case .switchTo(let owner):
-                try Self.refresh(identity, tokens: tokens, db: db, at: date)
                 // A switch, as any other: an account with a PIN takes it (`switchAccount(to:session:pin:)`);
                 // the tokens just signed in for are kept for when it is given.
-                if let refusal = try Self.admit(owner, proof: nil, db: db, at: date, rounds: pinRounds) { return .failure(refusal) }
+                if let refusal = try Self.admit(owner, proof: nil, db: db, at: date, rounds: pinRounds) {
+                    try Self.refresh(identity, tokens: tokens, db: db, at: date)
+                    return .failure(refusal)
+                }
                 let change = try Self.makeActive(owner, session: session, previous: previous, reason: .switched, db: db, at: date)
+                try Self.refresh(identity, tokens: tokens, db: db, at: date)
                 try Self.log("switch", session: session, account: owner, ["conflict": conflict.identity.description], db: db, at: date)
                 return .success(change)
             case .merge(let source, let target):
+                let change = try Self.merge(source, into: target, session: session, previous: previous, db: db, at: date)
                 try Self.refresh(identity, tokens: tokens, db: db, at: date)
-                return .success(try Self.merge(source, into: target, session: session, previous: previous, db: db, at: date))
+                return .success(change)
             }
         }
         return try outcome.get()
@@ -130,7 +137,9 @@ extension AppDatabase {
     public func switchAccount(
         to account: AccountID?, session: SessionKey, pin: PINProof? = nil, at date: Date = Date()
     ) throws(StoreError) -> UserStatusChanged {
-        let outcome: Result<UserStatusChanged, StoreError> = try write { db in
+        let outcome: Result<UserStatusChanged, StoreError> = try write(
+            derivingPIN: pin?.given.pin, for: { _ in account.flatMap { id in pin.map { [$0.given.owner(id)] } } ?? [] }
+        ) { db in
             let previous = try Self.active(db, session: session)
             guard let account else {
                 return .success(try Self.signOut(session: session, previous: previous, db: db, at: date))
@@ -174,7 +183,9 @@ extension AppDatabase {
     /// active. The tokens forgotten come back in the result, for revoking
     /// them at the provider.
     public func disconnect(_ identity: Identity, session: SessionKey, pin: PINProof? = nil, at date: Date = Date()) throws(StoreError) -> DisconnectResult {
-        let outcome: Result<DisconnectResult, StoreError> = try write { db in
+        let outcome: Result<DisconnectResult, StoreError> = try write(
+            derivingPIN: pin?.given.pin, for: { db in try Rows.identity(identity, db: db).flatMap { owner in pin.map { [$0.given.owner(owner.account)] } } ?? [] }
+        ) { db in
             try Self.disconnect(identity, session: session, admission: .proof(pin), detail: [:], db: db, at: date, rounds: pinRounds)
         }
         return try outcome.get()
@@ -211,7 +222,7 @@ extension AppDatabase {
     /// account; elsewhere an account with a PIN takes its PIN or the
     /// operator PIN (`admit`), counted as any other try.
     public func admitTokenUse(of account: AccountID, session: SessionKey, pin: PINProof? = nil, at date: Date = Date()) throws(StoreError) {
-        let outcome: Result<Void, StoreError> = try write { db in
+        let outcome: Result<Void, StoreError> = try write(derivingPIN: pin?.given.pin, for: { _ in pin.map { [$0.given.owner(account)] } ?? [] }) { db in
             guard try Rows.accountExists(account, db: db) else { throw StoreError.accountNotFound(account.description) }
             if try Self.activeID(db, session: session) == account { return .success(()) }
             if let refusal = try Self.admit(account, proof: pin, db: db, at: date, rounds: pinRounds) { return .failure(refusal) }

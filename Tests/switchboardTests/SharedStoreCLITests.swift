@@ -171,15 +171,7 @@ struct SharedStoreCLITests {
         try admin.execute("""
             CREATE ROLE \(role) LOGIN;
             GRANT CONNECT ON DATABASE \(try #require(try admin.query("SELECT current_database()").text(0, 0))) TO \(role);
-            GRANT USAGE ON SCHEMA \(schema) TO \(role);
-            SET search_path = \(schema);
-            GRANT SELECT, INSERT, UPDATE, DELETE ON account, identity, session, favourite, providerData, station TO \(role);
-            GRANT SELECT (provider, subject, tokenType, scope, expiresAt, updatedAt) ON credential TO \(role);
-            GRANT SELECT (owner, accountId, algorithm, rounds, salt, setAt, failures, lastFailureAt) ON pin TO \(role);
-            GRANT SELECT, INSERT ON event TO \(role);
-            GRANT SELECT ON switchboard_migration TO \(role);
-            GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA \(schema) TO \(role)
-            """)
+            """ + StationGrants.statements(schema: schema, to: role))
         let station = fleet.url.replacingOccurrences(of: "//switchboard@", with: "//\(role)@")
         let database = try AppDatabase(testing: .server(station))
         let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: database, session: SessionKey("lab-3/tty1")!)

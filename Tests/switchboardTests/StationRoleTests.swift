@@ -8,9 +8,12 @@ import Testing
 import TestSupport
 
 /// A fleet whose station lab-3 has a role of its own (`fleet add`), made
-/// as docs/FLEET.md says: the owner migrates, then adds the station.
+/// as docs/FLEET.md says: an owner that is no superuser (it may create
+/// roles) owns the schema, migrates it, then adds the station.
 private struct OwnRoleFleet {
     let fleet: Fleet
+    /// The owner's URL (its role trusted from loopback, as the test server's are).
+    let ownerURL: String
     /// lab-3's role.
     let role: String
     /// The file `fleet add` wrote the role's `~/.pgpass` line to.
@@ -20,12 +23,36 @@ private struct OwnRoleFleet {
 
     init(role: String? = nil) async throws {
         fleet = try Fleet()
-        #expect(await fleet.run("store", "migrate", at: "lab-3").status == 0)
         let schema = String(fleet.url.split(separator: "%3D").last ?? "")
+        let owner = "own_" + schema.dropFirst(2).prefix(20)
+        let admin = try PGConnection.connect(fleet.url)
+        let database = try #require(try admin.query("SELECT current_database()").text(0, 0))
+        // The database's pgcrypto is made once, by whichever suite comes first; this owner may use it.
+        try admin.execute("BEGIN; SELECT pg_advisory_xact_lock(hashtext('switchboard: extensions')); CREATE EXTENSION IF NOT EXISTS pgcrypto; COMMIT")
+        let crypto = try #require(try admin.query(
+            "SELECT quote_ident(nspname) FROM pg_extension JOIN pg_namespace ON pg_namespace.oid = extnamespace WHERE extname = 'pgcrypto'").text(0, 0))
+        // Grants on one database at once clash ("tuple concurrently updated"): under the lock `fleet add` takes too.
+        try admin.execute("""
+            BEGIN;
+            SELECT pg_advisory_xact_lock(hashtext('switchboard: station roles'));
+            CREATE ROLE \(owner) LOGIN CREATEROLE;
+            GRANT CONNECT ON DATABASE \(database) TO \(owner);
+            ALTER SCHEMA \(schema) OWNER TO \(owner);
+            GRANT USAGE ON SCHEMA \(crypto) TO \(owner);
+            COMMIT
+            """)
+        ownerURL = fleet.url.replacingOccurrences(of: "//switchboard@", with: "//\(owner)@")
+        let migrated = await fleet.run("store", "migrate", "--store", ownerURL, at: "lab-3")
+        #expect(migrated.status == 0, "\(migrated.stderr)")
         self.role = role ?? "st_" + schema.dropFirst(2).prefix(20)
         pgpass = fleet.folder.file("lab-3.pgpass")
-        added = await fleet.run("fleet", "add", "lab-3", "--role", self.role, "--pgpass", pgpass, at: "lab-3")
+        added = await fleet.run("fleet", "add", "lab-3", "--role", self.role, "--pgpass", pgpass, "--store", ownerURL, at: "lab-3")
         #expect(added.status == 0, "\(added.stderr)")
+    }
+
+    /// `switchboard` as the owner, at lab-4 (whose name no role has).
+    func asOwner(_ arguments: String...) async -> ProcessResult {
+        await fleet.run(arguments + ["--store", ownerURL], at: "lab-4")
     }
 
     /// The store's URL as lab-3 gives it: its role, its password from the `~/.pgpass` file.
@@ -65,21 +92,21 @@ struct StationRoleTests {
         #expect(throws: PGError.self, "no password, no connection") { try PGConnection.connect(wrong) }
 
         // Again for the same station, or into the same file: refused, nothing made or overwritten.
-        let again = await setup.fleet.run("fleet", "add", "lab-3", "--role", "other_\(setup.role)", "--pgpass", setup.fleet.folder.file("again"), at: "lab-3")
+        let again = await setup.asOwner("fleet", "add", "lab-3", "--role", "other_\(setup.role)", "--pgpass", setup.fleet.folder.file("again"))
         #expect(again.status == 4 && again.stderr.contains("station lab-3 has a role already"), "\(again)")
         #expect(!FileManager.default.fileExists(atPath: setup.fleet.folder.file("again")))
-        let sameFile = await setup.fleet.run("fleet", "add", "lab-4", "--pgpass", setup.pgpass, at: "lab-3")
+        let sameFile = await setup.asOwner("fleet", "add", "lab-4", "--pgpass", setup.pgpass)
         #expect(sameFile.status == 64 && sameFile.stderr.contains("it exists already"), "\(sameFile)")
         #expect(try String(contentsOfFile: setup.pgpass, encoding: .utf8) == line)
-        let slash = await setup.fleet.run("fleet", "add", "lab/5", "--pgpass", setup.fleet.folder.file("slash"), at: "lab-3")
+        let slash = await setup.asOwner("fleet", "add", "lab/5", "--pgpass", setup.fleet.folder.file("slash"))
         #expect(slash.status == 64 && slash.stderr.contains("\"/\""), "\(slash)")
 
-        let roles = await setup.fleet.run("fleet", "roles", at: "lab-3")
+        let roles = await setup.asOwner("fleet", "roles")
         #expect(roles.status == 0 && roles.stdout.contains("lab-3    \(setup.role)"), "\(roles)")
-        let removed = await setup.fleet.run("fleet", "remove", "lab-3", at: "lab-3")
+        let removed = await setup.asOwner("fleet", "remove", "lab-3")
         #expect(removed.status == 0, "\(removed)")
         #expect(throws: PGError.self, "a removed station's role connects no more") { try PGConnection.connect(setup.stationURL) }
-        #expect(await setup.fleet.run("fleet", "remove", "lab-3", at: "lab-3").status == 2)
+        #expect(await setup.asOwner("fleet", "remove", "lab-3").status == 2)
     }
 
     @Test("with its own role's password and SQL, a station reads and changes only its own sessions, tokens of what it has active, its own rows")
@@ -128,6 +155,46 @@ struct StationRoleTests {
             "INSERT INTO event (at, session, kind, detail) VALUES ('2001-01-01', 'lab-3/tty1', 'switch', '{}') RETURNING at > now() - interval '1 hour', origin")
         #expect(stamped.text(0, 0) == "t" && stamped.text(0, 1) == setup.role)
         #expect(try admin.query("SELECT accountId FROM session WHERE key = 'lab-4/tty1'").text(0, 0) != nil, "Ada is still active at lab-4")
+    }
+
+    @Test("a station's role makes a person with a PIN active, moves or removes them, or stores their tokens only with the PIN or where it has them active")
+    func peopleItMayNotTake() async throws {
+        let setup = try await OwnRoleFleet()
+        let owner = try setup.fleet.database()
+        // Ada, with a PIN, is active at lab-4; Grace at lab-3; Alan, with no PIN, nowhere.
+        guard case .completed(let ada, _, _, _, _) = try owner.signIn(
+            Sample.adaGitHub, mode: .signIn, session: SessionKey("lab-4/tty1")!, tokens: TokenSet(accessToken: "gho-ada-secret"))
+        else { Issue.record("no Ada"); return }
+        try owner.setPIN("2468", for: .account(ada.id), proof: nil)
+        guard case .completed(let grace, _, _, _, _) = try owner.signIn(
+            Sample.graceGitHub, mode: .signIn, session: SessionKey("lab-3/tty1")!, tokens: TokenSet(accessToken: "gho-grace"))
+        else { Issue.record("no Grace"); return }
+        let alan = try Sample.signIn([Sample.adaGoogle], into: owner, session: SessionKey("setup")!)[0]
+        let station = try PGConnection.connect(setup.stationURL)
+        let adaSubject = Sample.adaGitHub.identity.subject
+        for (statement, what) in [
+            ("INSERT INTO session (key, accountId, updatedAt) VALUES ('lab-3/steal', \(ada.id), now())", "no session of its own made Ada's without her PIN"),
+            ("UPDATE session SET accountId = \(ada.id) WHERE key = 'lab-3/tty1'", "nor switched to her"),
+            ("UPDATE identity SET accountId = \(grace.id) WHERE provider = 'github' AND subject = '\(adaSubject)'", "her identity not moved"),
+            ("DELETE FROM identity WHERE provider = 'github' AND subject = '\(adaSubject)'", "nor removed"),
+            ("DELETE FROM account WHERE id = \(ada.id)", "her account not removed (its PIN gone with it)"),
+            ("DELETE FROM account WHERE id = \(alan)", "nor one, even without a PIN, that another session has active"),
+            ("SELECT switchboard_pin_set('account:\(alan)', \(alan), 'pbkdf2-sha256', 1000, '\\x01', '\\x00', now())",
+             "no PIN set on an account it does not have active"),
+            ("SELECT switchboard_pin_set('operator', NULL, 'pbkdf2-sha256', 1000, '\\x01', '\\x00', now())", "nor the operator PIN"),
+            ("INSERT INTO event (id, at, kind, detail) VALUES (9223372036854775807, now(), 'x', '{}')", "no event id of its choosing"),
+            ("INSERT INTO account (id, name, createdAt) VALUES (100000, 'Squat', now())", "nor an account's"),
+            ("SELECT nextval(pg_get_serial_sequence('event', 'id'))", "no sequence moved"),
+        ] {
+            #expect(throws: PGError.self, "\(what)") { try station.execute(statement) }
+        }
+        // Tokens written for a person it does not have active: nothing is stored.
+        try station.execute("SELECT switchboard_save_tokens('github', '\(adaSubject)', 'EVIL', 'EVIL', NULL, 'Bearer', NULL, NULL, now())")
+        #expect(try owner.credential(for: Sample.adaGitHub.identity)?.accessToken == "gho-ada-secret")
+        // What it has active is its own to change: a PIN for Grace.
+        try station.execute("SELECT switchboard_pin_set('account:\(grace.id)', \(grace.id), 'pbkdf2-sha256', 1000, '\\x01', '\\x00', now())")
+        #expect(try owner.hasPIN(.account(grace.id)))
+        #expect(try owner.active(in: SessionKey("lab-4/tty1")!).id == ada.id)
     }
 
     @Test("from a station's command line, --session naming another station's terminal hands out and signs out nothing")
@@ -210,10 +277,10 @@ struct StationRoleTests {
         try setup.useStationRole()
         let refused = await setup.fleet.run("pin", "reset", "--operator", at: "lab-3")
         #expect(refused.status == 5 && refused.stderr.contains("only the owner of the store's tables"), "\(refused)")
-        let cleared = await setup.fleet.run("pin", "reset", "--operator", at: "lab-4")
+        let cleared = await setup.asOwner("pin", "reset", "--operator")
         #expect(cleared.status == 0 && cleared.stdout.contains("Wrong tries cleared for the operator PIN"), "\(cleared)")
         try lab3.checkOperatorPIN("13579", session: session)
-        let log = await setup.fleet.run("log", at: "lab-4")
+        let log = await setup.asOwner("log")
         #expect(log.stdout.contains("PIN wrong tries cleared by the owner (operator)"), "\(log.stdout)")
     }
 

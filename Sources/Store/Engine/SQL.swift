@@ -142,8 +142,13 @@ extension SQLConnection {
 final class EventNotingConnection: SQLConnection {
     let base: any SQLConnection
     private(set) var events: [ChangePayload.Event] = []
+    /// What PINs given to this write were worked out to before it began.
+    let derivations: PINDerivations
 
-    init(_ base: any SQLConnection) { self.base = base }
+    init(_ base: any SQLConnection, derivations: PINDerivations = PINDerivations()) {
+        self.base = base
+        self.derivations = derivations
+    }
 
     var dialect: SQLDialect { base.dialect }
     var isShared: Bool { base.isShared }

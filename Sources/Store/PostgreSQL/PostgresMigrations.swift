@@ -406,14 +406,18 @@ enum PostgresMigrations {
         // lockout is decided on the larger of the sequence's count and the
         // row's; the row keeps what the board and `pin` show. A PIN's
         // sequence is made when the PIN is set (in a transaction that
-        // commits with it), and for the PINs already set, here.
+        // commits with it), and for the PINs already set, here. Tries are
+        // timed by the server's clock for every role but the owner.
         """
+        CREATE FUNCTION switchboard_is_owner() RETURNS boolean LANGUAGE sql STABLE SET search_path = {schema}, pg_temp
+          AS $$ SELECT pg_catalog.pg_has_role(session_user,
+                  (SELECT relowner FROM pg_catalog.pg_class WHERE oid = '{schema}.pin'::regclass), 'USAGE') $$;
         CREATE FUNCTION switchboard_pin_counter(p_owner text) RETURNS text LANGUAGE sql IMMUTABLE
           AS $$ SELECT 'switchboard_pin_tries_' || md5(p_owner) $$;
         CREATE FUNCTION switchboard_pin_count(p_owner text, p_failures integer, p_at timestamptz) RETURNS void
           LANGUAGE plpgsql SET search_path = {schema}, pg_temp AS $$
         BEGIN
-          PERFORM setval(format('%I', switchboard_pin_counter(p_owner))::regclass,
+          PERFORM setval(format('{schema}.%I', switchboard_pin_counter(p_owner))::regclass,
             CASE WHEN p_failures = 0 THEN 0 ELSE floor(extract(epoch FROM p_at))::bigint * 1000 + least(p_failures, 999) END);
         END $$;
         REVOKE ALL ON FUNCTION switchboard_pin_count(text, integer, timestamptz) FROM PUBLIC;
@@ -421,7 +425,7 @@ enum PostgresMigrations {
         DECLARE row record;
         BEGIN
           FOR row IN SELECT owner, failures, lastFailureAt FROM pin LOOP
-            EXECUTE format('CREATE SEQUENCE IF NOT EXISTS %I MINVALUE 0', switchboard_pin_counter(row.owner));
+            EXECUTE format('CREATE SEQUENCE IF NOT EXISTS {schema}.%I MINVALUE 0', switchboard_pin_counter(row.owner));
             PERFORM switchboard_pin_count(row.owner, row.failures, coalesce(row.lastFailureAt, now()));
           END LOOP;
         END $$;
@@ -432,7 +436,7 @@ enum PostgresMigrations {
           LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $$
         DECLARE
           found_pin record;
-          now_at timestamptz := CASE WHEN switchboard_station() IS NULL THEN p_at ELSE clock_timestamp() END;
+          now_at timestamptz := CASE WHEN switchboard_is_owner() THEN p_at ELSE clock_timestamp() END;
           counted bigint;
           tries integer;
           last_failure timestamptz;
@@ -443,7 +447,7 @@ enum PostgresMigrations {
           IF NOT FOUND THEN
             RETURN QUERY SELECT 'open'::text, 0, NULL::timestamptz; RETURN;
           END IF;
-          EXECUTE format('SELECT last_value FROM %I', switchboard_pin_counter(p_owner)) INTO counted;
+          EXECUTE format('SELECT last_value FROM {schema}.%I', switchboard_pin_counter(p_owner)) INTO counted;
           tries := greatest(found_pin.failures, (counted % 1000)::integer);
           last_failure := CASE WHEN counted % 1000 = 0 THEN found_pin.lastFailureAt
             ELSE greatest(found_pin.lastFailureAt, to_timestamp(counted / 1000)) END;
@@ -485,14 +489,14 @@ enum PostgresMigrations {
           END IF;
           IF p_hash IS NULL THEN
             DELETE FROM pin WHERE owner = p_owner;
-            EXECUTE format('DROP SEQUENCE IF EXISTS %I', switchboard_pin_counter(p_owner));
+            EXECUTE format('DROP SEQUENCE IF EXISTS {schema}.%I', switchboard_pin_counter(p_owner));
           ELSE
             INSERT INTO pin (owner, accountId, algorithm, rounds, salt, hash, setAt, failures, lastFailureAt)
             VALUES (p_owner, p_account, p_algorithm, p_rounds, p_salt, p_hash, p_set_at, 0, NULL)
             ON CONFLICT (owner) DO UPDATE SET accountId = excluded.accountId, algorithm = excluded.algorithm,
               rounds = excluded.rounds, salt = excluded.salt, hash = excluded.hash, setAt = excluded.setAt,
               failures = 0, lastFailureAt = NULL;
-            EXECUTE format('CREATE SEQUENCE IF NOT EXISTS %I MINVALUE 0', switchboard_pin_counter(p_owner));
+            EXECUTE format('CREATE SEQUENCE IF NOT EXISTS {schema}.%I MINVALUE 0', switchboard_pin_counter(p_owner));
             PERFORM switchboard_pin_count(p_owner, 0, p_set_at);
           END IF;
         END $$;
@@ -509,7 +513,144 @@ enum PostgresMigrations {
           UPDATE pin SET failures = 0, lastFailureAt = NULL WHERE owner = p_owner AND failures > 0;
         END $$;
         """,
+        // v16: what a station's role may do to a person is what the person
+        // (or the operator) let it do, checked by the server:
+        // - it makes an account with a PIN active in one of its sessions
+        //   only after that PIN, or the operator PIN, was given right in the
+        //   same transaction (so no session of its own hands it a person's
+        //   tokens unasked);
+        // - it moves or removes an identity, or removes an account, only of
+        //   an account without a PIN, one its sessions have active, or one
+        //   whose PIN was given; never an account another station has active;
+        // - it stores tokens only for identities of accounts its own
+        //   sessions have active (else nothing is stored, silently: a
+        //   sign-in that waits for a PIN keeps the tokens stored before);
+        // - it sets a PIN that is not set only on an account its sessions
+        //   have active, and never the operator PIN;
+        // - it chooses no ids (column grants) and reads no sequence.
+        // The owner-only triggers read the catalogue by its full name.
+        """
+        CREATE OR REPLACE FUNCTION switchboard_owner_only() RETURNS trigger LANGUAGE plpgsql
+          SET search_path = pg_catalog, pg_temp AS $$
+        BEGIN
+          IF NOT pg_catalog.pg_has_role(current_user, (SELECT relowner FROM pg_catalog.pg_class WHERE oid = TG_RELID), 'USAGE') THEN
+            RAISE EXCEPTION 'only the owner of the store''s tables may % %', TG_OP, TG_TABLE_NAME USING ERRCODE = '42501';
+          END IF;
+          RETURN NULL;
+        END $$;
+        ALTER FUNCTION switchboard_event_is_append_only() SET search_path = pg_catalog, pg_temp;
+        ALTER FUNCTION switchboard_event_is_pruned_oldest_first() SET search_path = {schema}, pg_temp;
+        CREATE FUNCTION switchboard_active_here(p_account bigint) RETURNS boolean LANGUAGE sql STABLE
+          SET search_path = {schema}, pg_temp
+          AS $$ SELECT EXISTS (SELECT 1 FROM session WHERE accountId = p_account AND switchboard_acts_for(key)) $$;
+        CREATE FUNCTION switchboard_guarded(p_account bigint) RETURNS boolean LANGUAGE sql STABLE
+          SET search_path = {schema}, pg_temp
+          AS $$ SELECT p_account IS NOT NULL AND EXISTS (SELECT 1 FROM pin WHERE owner = 'account:' || p_account)
+                 AND NOT switchboard_pin_proven('account:' || p_account) AND NOT switchboard_active_here(p_account) $$;
+        CREATE FUNCTION switchboard_session_guard() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
+          SET search_path = {schema}, pg_temp AS $$
+        BEGIN
+          IF switchboard_station() IS NOT NULL AND NEW.accountId IS NOT NULL
+             AND (TG_OP = 'INSERT' OR OLD.accountId IS DISTINCT FROM NEW.accountId)
+             AND NOT EXISTS (SELECT 1 FROM session WHERE key = NEW.key AND accountId = NEW.accountId)
+             AND EXISTS (SELECT 1 FROM pin WHERE owner = 'account:' || NEW.accountId)
+             AND NOT switchboard_pin_proven('account:' || NEW.accountId) THEN
+            RAISE EXCEPTION 'making account % active takes its PIN, or the operator PIN, first', NEW.accountId USING ERRCODE = '42501';
+          END IF;
+          RETURN NEW;
+        END $$;
+        CREATE TRIGGER session_takes_the_pin BEFORE INSERT OR UPDATE OF accountId ON session
+          FOR EACH ROW EXECUTE FUNCTION switchboard_session_guard();
+        CREATE FUNCTION switchboard_identity_guard() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
+          SET search_path = {schema}, pg_temp AS $$
+        BEGIN
+          IF switchboard_station() IS NULL THEN
+            RETURN coalesce(NEW, OLD);
+          END IF;
+          IF TG_OP <> 'INSERT' AND switchboard_guarded(OLD.accountId) THEN
+            RAISE EXCEPTION 'an identity of account % moves or goes only with its PIN, or the operator PIN', OLD.accountId
+              USING ERRCODE = '42501';
+          END IF;
+          IF TG_OP <> 'DELETE' AND (TG_OP = 'INSERT' OR OLD.accountId IS DISTINCT FROM NEW.accountId)
+             AND switchboard_guarded(NEW.accountId) THEN
+            RAISE EXCEPTION 'an identity joins account % only with its PIN, or the operator PIN', NEW.accountId USING ERRCODE = '42501';
+          END IF;
+          RETURN coalesce(NEW, OLD);
+        END $$;
+        CREATE TRIGGER identity_takes_the_pin BEFORE INSERT OR UPDATE OF accountId, provider, subject OR DELETE ON identity
+          FOR EACH ROW EXECUTE FUNCTION switchboard_identity_guard();
+        CREATE FUNCTION switchboard_account_guard() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
+          SET search_path = {schema}, pg_temp AS $$
+        BEGIN
+          IF switchboard_station() IS NOT NULL AND (switchboard_guarded(OLD.id)
+             OR EXISTS (SELECT 1 FROM session WHERE accountId = OLD.id AND NOT switchboard_acts_for(key))) THEN
+            RAISE EXCEPTION 'account % is removed only with its PIN, and only where no other station has it active', OLD.id
+              USING ERRCODE = '42501';
+          END IF;
+          RETURN OLD;
+        END $$;
+        CREATE TRIGGER account_takes_the_pin BEFORE DELETE ON account
+          FOR EACH ROW EXECUTE FUNCTION switchboard_account_guard();
+        CREATE OR REPLACE FUNCTION switchboard_save_tokens(
+          p_provider text, p_subject text, p_access text, p_refresh text, p_id text, p_type text, p_scope text,
+          p_expires timestamptz, p_updated timestamptz
+        ) RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $$
+        BEGIN
+          PERFORM switchboard_credential_caller();
+          IF switchboard_station() IS NOT NULL AND NOT EXISTS (
+            SELECT 1 FROM identity WHERE provider = p_provider AND subject = p_subject AND switchboard_active_here(identity.accountId)) THEN
+            RETURN;
+          END IF;
+          INSERT INTO credential (provider, subject, accessToken, refreshToken, idToken, tokenType, scope, expiresAt, updatedAt)
+          VALUES (p_provider, p_subject, switchboard_seal(p_access), switchboard_seal(p_refresh), switchboard_seal(p_id),
+                  p_type, p_scope, p_expires, p_updated)
+          ON CONFLICT (provider, subject) DO UPDATE SET
+            accessToken = excluded.accessToken, refreshToken = excluded.refreshToken, idToken = excluded.idToken,
+            tokenType = excluded.tokenType, scope = excluded.scope, expiresAt = excluded.expiresAt, updatedAt = excluded.updatedAt;
+        END $$;
+        CREATE OR REPLACE FUNCTION switchboard_pin_set(
+          p_owner text, p_account bigint, p_algorithm text, p_rounds integer, p_salt bytea, p_hash bytea, p_set_at timestamptz
+        ) RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $$
+        BEGIN
+          PERFORM switchboard_pin_caller();
+          IF p_owner IS DISTINCT FROM (CASE WHEN p_account IS NULL THEN 'operator' ELSE 'account:' || p_account END) THEN
+            RAISE EXCEPTION 'a PIN''s owner and account disagree' USING ERRCODE = '22023';
+          END IF;
+          IF EXISTS (SELECT 1 FROM pin WHERE owner = p_owner) THEN
+            IF NOT switchboard_pin_proven(p_owner) THEN
+              RAISE EXCEPTION 'changing a PIN that is set takes it, or the operator PIN, first' USING ERRCODE = '42501';
+            END IF;
+          ELSIF switchboard_station() IS NOT NULL AND (p_account IS NULL OR NOT switchboard_active_here(p_account)) THEN
+            RAISE EXCEPTION 'a station sets a new PIN only for an account its own session has active (the operator PIN: the operator)'
+              USING ERRCODE = '42501';
+          END IF;
+          IF p_hash IS NULL THEN
+            DELETE FROM pin WHERE owner = p_owner;
+            EXECUTE format('DROP SEQUENCE IF EXISTS {schema}.%I', switchboard_pin_counter(p_owner));
+          ELSE
+            INSERT INTO pin (owner, accountId, algorithm, rounds, salt, hash, setAt, failures, lastFailureAt)
+            VALUES (p_owner, p_account, p_algorithm, p_rounds, p_salt, p_hash, p_set_at, 0, NULL)
+            ON CONFLICT (owner) DO UPDATE SET accountId = excluded.accountId, algorithm = excluded.algorithm,
+              rounds = excluded.rounds, salt = excluded.salt, hash = excluded.hash, setAt = excluded.setAt,
+              failures = 0, lastFailureAt = NULL;
+            EXECUTE format('CREATE SEQUENCE IF NOT EXISTS {schema}.%I MINVALUE 0', switchboard_pin_counter(p_owner));
+            PERFORM switchboard_pin_count(p_owner, 0, p_set_at);
+          END IF;
+        END $$;
+        DO $$
+        DECLARE station record;
+        BEGIN
+          FOR station IN SELECT role FROM switchboard_station_role LOOP
+            EXECUTE format('REVOKE ALL ON ALL SEQUENCES IN SCHEMA {schema} FROM %I', station.role);
+            EXECUTE format('REVOKE INSERT, UPDATE ON {schema}.account, {schema}.event FROM %I', station.role);
+            EXECUTE format('GRANT INSERT (\(StationGrants.accountColumns)), UPDATE (\(StationGrants.accountColumns)) ON {schema}.account TO %I',
+              station.role);
+            EXECUTE format('GRANT INSERT (\(StationGrants.eventColumns)) ON {schema}.event TO %I', station.role);
+          END LOOP;
+        END $$;
+        """,
     ]
+
 
     /// What a migration computes in Swift after its statements: the keys
     /// of v6, folded as `AccountOrder` folds them (the server's `lower()`

@@ -85,17 +85,12 @@ extension AppDatabase {
             let verifier = try connection.scramVerifier(password, role: role)
             guard let secret = connection.literal(verifier) else { throw SQLDecodingError(description: "the password could not be quoted") }
             let name = connection.quoted(role)
+            // The owner is made a member, so that it may end the role's connections and drop it (`removeStation`).
             try connection.execute("""
                 CREATE ROLE \(name) LOGIN PASSWORD \(secret);
+                GRANT \(name) TO CURRENT_USER;
                 GRANT CONNECT ON DATABASE \(quotedDatabase) TO \(name);
-                GRANT USAGE ON SCHEMA \(schema) TO \(name);
-                GRANT SELECT, INSERT, UPDATE, DELETE ON \(Self.stationTables.map { "\(schema).\($0)" }.joined(separator: ", ")) TO \(name);
-                GRANT SELECT (\(Self.pinColumns)) ON \(schema).pin TO \(name);
-                GRANT SELECT (\(Self.credentialColumns)) ON \(schema).credential TO \(name);
-                GRANT SELECT, INSERT ON \(schema).event TO \(name);
-                GRANT SELECT ON \(schema).switchboard_migration TO \(name);
-                GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA \(schema) TO \(name)
-                """)
+                """ + StationGrants.statements(schema: schema, to: name))
             _ = try connection.query(
                 "INSERT INTO switchboard_station_role (role, station) VALUES ($1, $2)",
                 [PGParameter(type: PGType.text, text: role), PGParameter(type: PGType.text, text: station)])
@@ -115,8 +110,21 @@ extension AppDatabase {
             ).text(0, 0) else { throw StoreError.stationNotFound(station) }
             try connection.execute("SELECT pg_advisory_xact_lock(hashtext('switchboard: station roles'))")
             _ = try connection.query("DELETE FROM switchboard_station_role WHERE role = $1", [PGParameter(type: PGType.text, text: role)])
+            let names = try connection.query("SELECT quote_ident(current_database()), quote_ident(current_schema())")
+            guard let database = names.text(0, 0), let schema = names.text(0, 1) else {
+                throw SQLDecodingError(description: "the server named no database or schema")
+            }
             let name = connection.quoted(role)
-            try connection.execute("DROP OWNED BY \(name); DROP ROLE \(name)")
+            // Its connections end first (the owner is a member of the role, so may), then every grant, then the role.
+            _ = try connection.query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1", [PGParameter(type: PGType.text, text: role)])
+            try connection.execute("""
+                REVOKE ALL ON ALL TABLES IN SCHEMA \(schema) FROM \(name);
+                REVOKE ALL ON ALL SEQUENCES IN SCHEMA \(schema) FROM \(name);
+                REVOKE ALL ON SCHEMA \(schema) FROM \(name);
+                REVOKE ALL ON DATABASE \(database) FROM \(name);
+                DROP ROLE \(name)
+                """)
             return StationRole(station: station, role: role)
         }
     }
@@ -139,17 +147,6 @@ extension AppDatabase {
         return try read { db in try db.value("SELECT switchboard_station()", as: String.self) }
     }
 
-    /// The tables a station reads and writes (tokens, PINs, the log and the
-    /// record of migrations are granted apart); row-level security narrows them.
-    static let stationTables = ["account", "identity", "session", "favourite", "providerData", "station"]
-
-    /// What a station may read of `credential`: all but the (sealed)
-    /// tokens, which the owner's functions store and hand out.
-    static let credentialColumns = "provider, subject, tokenType, scope, expiresAt, updatedAt"
-
-    /// What a station may read of `pin`: all but the hash. The server's
-    /// functions try, count and set PINs.
-    static let pinColumns = "owner, accountId, algorithm, rounds, salt, setAt, failures, lastFailureAt"
 
     /// Runs `body` on the server's own connection (roles are PostgreSQL's
     /// alone), mapping its errors; on a file, refuses.
@@ -177,5 +174,40 @@ extension AppDatabase {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
         var generator = SystemRandomNumberGenerator()
         return String((0..<32).map { _ in alphabet.randomElement(using: &generator)! })
+    }
+}
+
+/// What a station's role (and the operator's) is granted on the store's
+/// tables: exactly what its work needs, column by column where a column is
+/// the owner's to write (ids) or to read (tokens, PIN hashes). Row-level
+/// security and the owner's triggers narrow it further. `fleet add` grants
+/// it; docs/FLEET.md gives the same as SQL; a migration brings older
+/// stations' grants to it.
+public enum StationGrants {
+    /// Tables read and written whole.
+    static let tables = ["identity", "session", "favourite", "providerData", "station"]
+    /// What of `account` is written: all but its id, which the server gives.
+    static let accountColumns = "name, nameKey, createdAt, lastUsedAt, useCount"
+    /// What of `event` is written: all but its id, which the server gives
+    /// (and its origin and, for a station, its time, which the server stamps).
+    static let eventColumns = "at, session, kind, accountId, detail, accountName, accountNameKey"
+    /// What of `credential` is read: all but the (sealed) tokens, which the
+    /// owner's functions store and hand out.
+    static let credentialColumns = "provider, subject, tokenType, scope, expiresAt, updatedAt"
+    /// What of `pin` is read: all but the hash. The owner's functions try,
+    /// count and set PINs.
+    static let pinColumns = "owner, accountId, algorithm, rounds, salt, setAt, failures, lastFailureAt"
+
+    /// The statements that grant them in `schema` (quoted) to `role` (quoted).
+    public static func statements(schema: String, to role: String) -> String {
+        """
+        GRANT USAGE ON SCHEMA \(schema) TO \(role);
+        GRANT SELECT, INSERT, UPDATE, DELETE ON \(tables.map { "\(schema).\($0)" }.joined(separator: ", ")) TO \(role);
+        GRANT SELECT, INSERT (\(accountColumns)), UPDATE (\(accountColumns)), DELETE ON \(schema).account TO \(role);
+        GRANT SELECT, INSERT (\(eventColumns)) ON \(schema).event TO \(role);
+        GRANT SELECT (\(credentialColumns)) ON \(schema).credential TO \(role);
+        GRANT SELECT (\(pinColumns)) ON \(schema).pin TO \(role);
+        GRANT SELECT ON \(schema).switchboard_migration TO \(role)
+        """
     }
 }

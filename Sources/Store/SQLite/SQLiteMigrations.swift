@@ -195,5 +195,7 @@ var migrator: DatabaseMigrator {
     migrator.registerMigration(StoreSchema.migrations[13]) { _ in }
     // A file's PINs are tried by the store's rules in the process holding the file, which nobody else can roll back.
     migrator.registerMigration(StoreSchema.migrations[14]) { _ in }
+    // Roles are a shared store's: a file has its one owner.
+    migrator.registerMigration(StoreSchema.migrations[15]) { _ in }
     return migrator
 }
