@@ -16,6 +16,9 @@ public struct LogEntry: Hashable, Sendable {
     /// was logged if the account is gone.
     public let accountName: String?
     public let detail: [String: String]
+    /// On a shared store, the role whose connection appended it, as the
+    /// server wrote it (nil for the owner's own, and on a file).
+    public var origin: String? = nil
 }
 
 /// Which events `AppDatabase.events(_:)` reads.
@@ -71,7 +74,8 @@ extension AppDatabase {
             }
             arguments.append(query.limit)
             let sql = """
-                SELECT event.id, event.at, event.session, event.kind, event.accountId, coalesce(account.name, event.accountName), event.detail
+                SELECT event.id, event.at, event.session, event.kind, event.accountId, coalesce(account.name, event.accountName), event.detail,
+                  event.origin
                 FROM event LEFT JOIN account ON account.id = event.accountId
                 WHERE \(conditions.joined(separator: " AND "))
                 ORDER BY event.id \(query.newest ? "DESC" : "") LIMIT $\(arguments.count)
@@ -80,7 +84,7 @@ extension AppDatabase {
                 let detail: String = try row[6]
                 return LogEntry(
                     id: try row[0], at: try row[1], session: try row[2], kind: try row[3], account: try row[4], accountName: try row[5],
-                    detail: (try? JSONDecoder().decode([String: String].self, from: Data(detail.utf8))) ?? [:])
+                    detail: (try? JSONDecoder().decode([String: String].self, from: Data(detail.utf8))) ?? [:], origin: try row[7])
             }
             return query.newest ? entries.reversed() : entries
         }

@@ -122,9 +122,11 @@ enum LogLine {
 
     static func what(_ entry: LogEntry) -> String { EventWording.what(entry) }
 
-    /// `TIME  SESSION  WHO  WHAT`, every field display-safe.
+    /// `TIME  SESSION  WHO  WHAT`, every field display-safe. An event of no
+    /// session names the role that appended it, when the server said.
     static func text(_ entry: LogEntry) -> String {
-        [time(entry.at), entry.session ?? "-", who(entry), what(entry)].map(\.displaySafe).joined(separator: "  ")
+        let session = entry.session ?? entry.origin.map { "- (\($0))" } ?? "-"
+        return [time(entry.at), session, who(entry), what(entry)].map(\.displaySafe).joined(separator: "  ")
     }
 
     /// `--json`: one object a line.
@@ -141,6 +143,8 @@ enum LogLine {
         @Null var account: Who?
         let detail: [String: String]
         let text: String
+        /// The role whose connection appended it (a shared store's server says).
+        @Null var origin: String?
 
         init(_ entry: LogEntry) {
             id = entry.id
@@ -150,6 +154,7 @@ enum LogLine {
             account = entry.account.map { Who(id: $0, name: entry.accountName) }
             detail = entry.detail.filter { EventWording.shown.contains($0.key) }
             text = LogLine.what(entry)
+            origin = entry.origin
         }
     }
 }

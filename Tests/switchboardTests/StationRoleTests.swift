@@ -155,6 +155,12 @@ struct StationRoleTests {
             "INSERT INTO event (at, session, kind, detail) VALUES ('2001-01-01', 'lab-3/tty1', 'switch', '{}') RETURNING at > now() - interval '1 hour', origin")
         #expect(stamped.text(0, 0) == "t" && stamped.text(0, 1) == setup.role)
         #expect(try admin.query("SELECT accountId FROM session WHERE key = 'lab-4/tty1'").text(0, 0) != nil, "Ada is still active at lab-4")
+        // An event of no session it appends reads as its role's in the log, not as anybody's.
+        try station.execute("INSERT INTO event (at, session, kind, accountId, detail) VALUES (now(), NULL, 'signOut', NULL, '{\"reason\":\"operator\"}')")
+        let log = await setup.asOwner("log", "--limit", "1")
+        #expect(log.stdout.contains("  - (\(setup.role))  "), "\(log.stdout)")
+        let json = await setup.asOwner("log", "--limit", "1", "--json")
+        #expect(json.stdout.contains("\"origin\":\"\(setup.role)\""), "\(json.stdout)")
     }
 
     @Test("a station's role makes a person with a PIN active, moves or removes them, or stores their tokens only with the PIN or where it has them active")
