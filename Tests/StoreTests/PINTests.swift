@@ -118,6 +118,23 @@ struct StorePINTests {
         #expect(!stored.contains("246813579024"))
     }
 
+    @Test("on a shared store what a PIN typed derives to is worked out before the write's transaction, so no lock is held meanwhile")
+    func derivedBeforeTheLock() throws {
+        let fixture = try Fixture(.postgres), db = fixture.database
+        let (ada, _) = try twoAccounts(fixture)
+        try db.setPIN("2468", for: .account(ada), proof: nil)
+        let known = try db.write(derivingPIN: "2468", for: { _ in [.account(ada)] }) { connection in
+            let row = try #require(try PINRecord.fetch(.account(ada), db: connection))
+            return (connection as? EventNotingConnection)?.derivations.candidate("2468", for: row)
+        }
+        let row = try #require(try db.read { try PINRecord.fetch(.account(ada), db: $0) })
+        #expect(known == StoredPIN.candidate("2468", algorithm: row.algorithm, rounds: row.rounds, salt: Array(row.salt)) && known?.isEmpty == false)
+        // Used: the switch with it goes through, and a wrong one is counted.
+        #expect(try db.switchAccount(to: ada, session: terminal1, pin: .account("2468")).current.id == ada)
+        #expect(throws: StoreError.self) { try db.switchAccount(to: ada, session: terminal2, pin: .account("1357")) }
+        #expect(try db.pinAttempts(of: .account(ada)).failures == 1)
+    }
+
     @Test("replacing or clearing takes the current PIN or the operator's; the operator PIN takes itself", arguments: Engine.allCases)
     func changeRules(_ engine: Engine) throws {
         let fixture = try Fixture(engine), db = fixture.database
