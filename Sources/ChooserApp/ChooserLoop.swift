@@ -4,6 +4,7 @@ import DeviceFlow
 import Foundation
 import Store
 import SwitchboardCore
+import Synchronization
 import TerminalUI
 
 /// The one UI loop: owns `AppState`, turns everything into actions, runs the
@@ -32,6 +33,8 @@ public final class ChooserLoop {
     private func answersDue() -> ContinuousClock.Instant? {
         link.holdsFrame() ?? (reloadScheduled ? .now + StoreLink.frameHold : nil)
     }
+    /// The PIN check out now, which Esc takes back.
+    var pendingPINCheck: PendingPINCheck?
     /// The loop's line to the store.
     lazy var link: StoreLink = {
         let link = StoreLink(deadline: environment.storeDeadline) { [weak self] detail in self?.storeReachability(detail) }
@@ -226,6 +229,8 @@ public final class ChooserLoop {
             }
         case .startSignIn(let provider, let mode):
             startSignIn(provider, mode: mode)
+        case .cancelPINCheck:
+            pendingPINCheck?.cancel()
         case .cancelSignIn:
             signIn?.run?.cancel()
             signIn?.task.cancel()
@@ -304,13 +309,19 @@ public final class ChooserLoop {
     private func switchWithPIN(_ id: AccountID, pin: String) {
         let session = state.session
         let now = Date(timeIntervalSince1970: environment.now().secondsSince1970)
-        link.call(environment.database, { db throws(StoreError) in try db.switchAccount(to: id, session: session, pin: .account(pin), at: now) }) {
+        let check = PendingPINCheck()
+        pendingPINCheck = check
+        link.call(environment.database, { db throws(StoreError) in
+            try db.switchAccount(to: id, session: session, pin: .account(pin), at: now, unless: { check.isCancelled })
+        }) {
             [weak self] result in
             guard let self else { return }
             switch result {
             case .success(let change):
                 self.send(.statusChanged(change))
                 self.send(.pinChecked(id, .accepted))
+            case .failure(.cancelled):
+                break
             case .failure(let error):
                 self.send(.pinChecked(id, self.pinCheck(error)))
             }
@@ -320,9 +331,13 @@ public final class ChooserLoop {
     /// Checks the operator PIN through the link (the hash is slow on purpose).
     private func checkOperatorPIN(_ pin: String) {
         let now = Date(timeIntervalSince1970: environment.now().secondsSince1970)
-        link.call(environment.database, { db throws(StoreError) in try db.checkOperatorPIN(pin, at: now) }) { [weak self] result in
+        let check = PendingPINCheck()
+        pendingPINCheck = check
+        link.call(environment.database, { db throws(StoreError) in try db.checkOperatorPIN(pin, at: now, unless: { check.isCancelled }) }) {
+            [weak self] result in
             guard let self else { return }
             switch result {
+            case .failure(.cancelled): break
             case .success: self.send(.operatorPINChecked(.accepted))
             case .failure(.pinNotSet):
                 self.send(.notify("No operator PIN is set: set one with switchboard pin set --operator.", .warning))
@@ -393,4 +408,16 @@ public final class ChooserLoop {
         default: nil
         }
     }
+}
+
+/// A PIN check on its way to the store that the person may take back (Esc):
+/// the store asks it, once the PIN is derived and before it writes.
+final class PendingPINCheck: Sendable {
+    private let cancelled = Atomic<Bool>(false)
+
+    /// Whether the person took it back.
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    /// Takes it back.
+    func cancel() { cancelled.store(true, ordering: .releasing) }
 }

@@ -121,6 +121,9 @@ public enum Effect: Hashable, Sendable {
     case switchWithPIN(AccountID, pin: String)
     /// Check the operator PIN typed at a station (off the UI loop).
     case checkOperatorPIN(String)
+    /// The person pressed Esc while a PIN was being checked: the check is
+    /// given up if it has changed nothing yet, and its answer is dropped.
+    case cancelPINCheck
     /// Sign this session out, saying why.
     case signOut(SignOutReason)
     case startSignIn(ProviderID, AuthMode)

@@ -197,7 +197,12 @@ extension AppState {
             default: break
             }
         case .pin(var pin):
-            guard !pin.checking else { return [] }
+            if pin.checking {
+                // Only Esc is heard while a PIN is checked: it takes the try back, if it is not done yet.
+                guard command == .cancel else { return [] }
+                dialog = nil
+                return [.cancelPINCheck]
+            }
             switch command {
             case .type:
                 guard !pin.isLocked(at: now), let typed = PINEntry.typing(key, after: pin.digits) else { break }

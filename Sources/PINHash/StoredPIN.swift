@@ -55,6 +55,13 @@ public struct StoredPIN: Sendable, Equatable {
         derive(pin, salt: salt, rounds: rounds, algorithm: algorithm)
     }
 
+    /// Whether `candidate` (what a PIN derives to with this PIN's parameters,
+    /// `candidate(_:algorithm:rounds:salt:)`) is this PIN's hash, compared in
+    /// constant time. An empty candidate (an unknown algorithm's) never matches.
+    public func matches(candidate: [UInt8]) -> Bool {
+        !candidate.isEmpty && Self.constantTimeEqual(candidate, hash)
+    }
+
     /// Whether this PIN was stored with weaker parameters than new ones get
     /// with `rounds`.
     public func needsRehash(toward rounds: Int = StoredPIN.defaultRounds) -> Bool {

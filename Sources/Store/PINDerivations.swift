@@ -3,10 +3,12 @@ import PINHash
 import SwitchboardCore
 
 /// What a PIN typed derives to with each stored PIN's parameters, worked
-/// out before a write's transaction begins. On a shared store the slow
-/// part of a PIN check (PBKDF2, a quarter of a second) then runs while the
-/// station holds no lock; inside the transaction `tryPIN` only hands the
-/// server what was derived. A PIN changed in between derives again there.
+/// out before a write's transaction begins. The slow part of a PIN check
+/// (PBKDF2, a quarter of a second) then runs while nothing is locked (on a
+/// shared store, the fleet's write lock; on a file, the file), and may be
+/// given up (`write(derivingPIN:for:unless:_:)`) before anything changes;
+/// inside the transaction `tryPIN` only compares, or hands the server what
+/// was derived. A PIN changed in between derives again there.
 struct PINDerivations {
     private struct Key: Hashable {
         let pin: String
@@ -42,17 +44,19 @@ extension PINProof {
 
 extension AppDatabase {
     /// `write`, with what `pin` derives to for the PINs of `owners` (read
-    /// in a read of their own, before the write) worked out beforehand on a
-    /// shared store. On a file the rules derive inside the write: its lock
-    /// is this machine's alone.
+    /// in a read of their own, before the write) worked out beforehand.
+    /// When `cancelled` says so once that is done (the person pressed Esc
+    /// meanwhile), nothing is written: `StoreError.cancelled`.
     func write<T>(
-        derivingPIN pin: String?, for owners: @escaping (any SQLConnection) throws -> [PINOwner], _ body: (any SQLConnection) throws -> T
+        derivingPIN pin: String?, for owners: @escaping (any SQLConnection) throws -> [PINOwner],
+        unless cancelled: @Sendable () -> Bool = { false }, _ body: (any SQLConnection) throws -> T
     ) throws(StoreError) -> T {
         var derivations = PINDerivations()
-        if let pin, engine.isShared, PIN.isWellFormed(pin) {
+        if let pin, PIN.isWellFormed(pin) {
             let rows = try read { db in try owners(db).compactMap { try PINRecord.fetch($0, db: db) } }
             for row in rows { derivations.derive(pin, for: row) }
         }
+        if cancelled() { throw .cancelled }
         return try write(body, derivations: derivations)
     }
 }

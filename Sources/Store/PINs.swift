@@ -161,8 +161,11 @@ extension AppDatabase {
     /// Checks the operator PIN, counting a wrong one like any PIN's (one of
     /// the wrong form is refused uncounted) and logging it (`wrongPIN`, in
     /// `session` when given): the station's operator keys open only after this.
-    public func checkOperatorPIN(_ pin: String, session: SessionKey? = nil, at date: Date = Date()) throws(StoreError) {
-        let outcome: Result<Void, StoreError> = try write(derivingPIN: pin, for: { _ in [.operatorPIN] }) { db in
+    /// `cancelled`: as for `switchAccount(to:session:pin:at:unless:)`.
+    public func checkOperatorPIN(
+        _ pin: String, session: SessionKey? = nil, at date: Date = Date(), unless cancelled: @Sendable () -> Bool = { false }
+    ) throws(StoreError) {
+        let outcome: Result<Void, StoreError> = try write(derivingPIN: pin, for: { _ in [.operatorPIN] }, unless: cancelled) { db in
             try Self.operatorVerdict(pin, session: session, db: db, at: date, rounds: pinRounds)
         }
         try outcome.get()
@@ -297,7 +300,8 @@ extension AppDatabase {
             if let until = row.lockedUntil(now: date) { return .locked(until: until) }
             guard let pin else { return .missing }
             let stored = StoredPIN(algorithm: row.algorithm, rounds: row.rounds, salt: Array(row.salt), hash: Array(row.hash ?? Data()))
-            if stored.matches(pin) {
+            let known = (db as? EventNotingConnection)?.derivations.candidate(pin, for: row)
+            if known.map(stored.matches(candidate:)) ?? stored.matches(pin) {
                 try clearCount(row.owner, db: db)
                 if row.owner == PINOwner.operatorPIN.key { for other in clearing { try clearCount(other, db: db) } }
                 return .accepted

@@ -50,6 +50,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case stationTaken(String)
     /// No station of that name has a role of its own.
     case stationNotFound(String)
+    /// The person took it back (Esc) before anything was changed.
+    case cancelled
 
     public var description: String {
         switch self {
@@ -93,6 +95,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             message
         case .stationTaken(let message):
             message
+        case .cancelled:
+            "cancelled before anything was changed"
         case .stationNotFound(let name):
             "no station \(String(reflecting: name).displaySafe) has a role of its own; `switchboard fleet roles` lists them"
         case .terminalSession(let name):

@@ -134,11 +134,15 @@ extension AppDatabase {
     /// in the switch's transaction. A wrong PIN's count is committed, then
     /// `wrongPIN` is thrown; none gives `pinRequired`, too many wrong ones
     /// `pinLockedOut`.
+    ///
+    /// `cancelled` is asked once the PIN is derived, before anything is
+    /// written: a switch the person took back (Esc) throws `cancelled`.
     public func switchAccount(
-        to account: AccountID?, session: SessionKey, pin: PINProof? = nil, at date: Date = Date()
+        to account: AccountID?, session: SessionKey, pin: PINProof? = nil, at date: Date = Date(),
+        unless cancelled: @Sendable () -> Bool = { false }
     ) throws(StoreError) -> UserStatusChanged {
         let outcome: Result<UserStatusChanged, StoreError> = try write(
-            derivingPIN: pin?.given.pin, for: { _ in account.flatMap { id in pin.map { [$0.given.owner(id)] } } ?? [] }
+            derivingPIN: pin?.given.pin, for: { _ in account.flatMap { id in pin.map { [$0.given.owner(id)] } } ?? [] }, unless: cancelled
         ) { db in
             let previous = try Self.active(db, session: session)
             guard let account else {

@@ -67,6 +67,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .badPIN, .badStation: self = .usage
         case .notSwitchboard, .newerSchema, .corrupt, .unavailable: self = .store
         case .offline: self = .storeOffline
+        case .cancelled: self = .cancelled
         case .badLocation: self = .configuration
         }
     }

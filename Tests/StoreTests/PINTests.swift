@@ -135,6 +135,17 @@ struct StorePINTests {
         #expect(try db.pinAttempts(of: .account(ada)).failures == 1)
     }
 
+    @Test("a switch with a PIN taken back once the PIN is derived changes nothing and counts nothing", arguments: Engine.allCases)
+    func cancelledSwitch(_ engine: Engine) throws {
+        let fixture = try Fixture(engine), db = fixture.database
+        let (ada, _) = try twoAccounts(fixture)
+        try db.setPIN("2468", for: .account(ada), proof: nil)
+        let before = try fixture.dump()
+        #expect(throws: StoreError.cancelled) { try db.switchAccount(to: ada, session: terminal1, pin: .account("2468"), unless: { true }) }
+        #expect(throws: StoreError.cancelled) { try db.switchAccount(to: ada, session: terminal1, pin: .account("1357"), unless: { true }) }
+        #expect(try fixture.dump() == before)
+    }
+
     @Test("replacing or clearing takes the current PIN or the operator's; the operator PIN takes itself", arguments: Engine.allCases)
     func changeRules(_ engine: Engine) throws {
         let fixture = try Fixture(engine), db = fixture.database

@@ -45,10 +45,14 @@ struct PINDialogTests {
         #expect(pin(state)?.digits == "123456789012")
         #expect(Fixture.press(.enter, on: &state) == [.switchWithPIN(Fixture.grace.id, pin: "123456789012")])
         #expect(pin(state)?.checking == true)
-        // While checking, keys wait.
-        #expect(Fixture.press(.enter, .escape, on: &state).isEmpty)
+        // While checking, keys are not heard: no second check, no digit.
+        #expect(Fixture.press(.enter, on: &state).isEmpty)
         Fixture.type("9", on: &state)
         #expect(pin(state)?.digits == "123456789012" && pin(state)?.checking == true)
+        // But Esc takes the check back, and its late answer finds no dialog to tell.
+        #expect(Fixture.press(.escape, on: &state) == [.cancelPINCheck])
+        #expect(state.dialog == nil)
+        #expect(state.reduce(.pinChecked(Fixture.grace.id, .accepted)).isEmpty && state.dialog == nil)
     }
 
     @Test("a wrong PIN says so and empties the field; a right one closes the dialog")

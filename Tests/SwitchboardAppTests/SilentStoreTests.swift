@@ -147,6 +147,38 @@ struct SilentStoreTests {
         loop.send(.terminate)
     }
 
+    @Test("Esc while a PIN is checked takes the switch back: nothing is switched or counted, and the late answer is dropped")
+    func escapeTakesAPINCheckBack() async throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let session = SessionKey("pts/1")!
+        let (database, gate) = try Self.store(folder)
+        let ada = try #require(try database.accounts().first { $0.name == "Ada Lovelace" }).id
+        try database.setPIN("2468", for: .account(ada), proof: nil)
+        let state = AppState(session: session, size: Self.size, now: Moment.now(), guide: Fixture.guide, theme: .builtIn, providers: [])
+        let loop = Self.chooser(state, database: database)
+        loop.start()
+        try await waitUntil("the list read, Ada's PIN known") { loop.state.accounts.list.protected.contains(ada) }
+        try await select(ada, in: loop)
+        loop.send(.input(.key(.enter)))
+        for digit in "2468" { loop.send(.input(.key(.character(digit)))) }
+        gate.close(true)
+        loop.send(.input(.key(.enter)))
+        guard case .pin(let pin) = loop.state.dialog, pin.checking else { Issue.record("no PIN being checked: \(String(describing: loop.state.dialog))"); return }
+        // Typed while the check's answer is on its way, Esc waits for it as long as a frame does, then acts.
+        loop.send(.input(.key(.escape)))
+        try await waitUntil("the dialog closed by Esc") { loop.state.dialog == nil }
+        gate.close(false)
+        // The link's calls run in order: once this one is answered, the switch's turn has passed.
+        var passed = false
+        loop.link.call(database, { _ throws(StoreError) in () }) { _ in passed = true }
+        try await waitUntil("the switch's turn has passed") { passed }
+        #expect(try database.active(in: session) == .anonymous, "taken back before anything was written")
+        #expect(try database.pinAttempts(of: .account(ada)).failures == 0, "and nothing counted")
+        #expect(loop.state.active == .anonymous && loop.state.dialog == nil)
+        loop.send(.terminate)
+    }
+
     @Test("the board: its keys answered while the store is silent, offline after the deadline, live again when it answers")
     func board() async throws {
         let folder = TemporaryFolder()
