@@ -68,6 +68,9 @@ public enum Action: Sendable {
     /// Bus: a shared store's server went away (what went wrong, naming it)
     /// or came back (nil); once back, the list is read again.
     case storeOffline(String?)
+    /// Whether this station holds its name in the fleet: nil once it does,
+    /// else what to say while another machine runs a station of its name.
+    case stationName(taken: String?)
     /// A store call has been out a while (true), or none is any more.
     case storeWaiting(Bool)
     /// The tour's request `id` was carried out; `problem` says why not.

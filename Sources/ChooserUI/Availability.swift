@@ -13,6 +13,9 @@ public struct Unavailable: Hashable, Sendable {
     /// A station's answer to its locked keys.
     public static let stationLocked = Unavailable(reason: "This station is locked.", hidden: true)
 
+    /// While another machine runs a station of this name (`taken` says so).
+    public static func nameTaken(_ taken: String) -> Unavailable { Unavailable(reason: taken, hidden: false) }
+
     /// While a shared store's server cannot be reached: it never pretends.
     public static let offline = Unavailable(
         reason: "Station offline — retrying: nothing can be switched or signed in until the store is back.", hidden: false)
@@ -22,6 +25,7 @@ extension AppState {
     /// Why the main screen's `command` cannot act now; nil when it can.
     public func unavailable(_ command: Command) -> Unavailable? {
         if stationRefuses(command) { return .stationLocked }
+        if let taken = kiosk?.nameTaken, Self.changesTheStore.contains(command) { return .nameTaken(taken) }
         if storeOffline != nil, Self.changesTheStore.contains(command) { return .offline }
         switch command {
         case .link where active == .anonymous:
@@ -40,6 +44,7 @@ extension AppState {
     /// Why a dialog's `command` cannot act now; nil when it can.
     public func unavailable(_ command: DialogCommand) -> Unavailable? {
         if stationRefuses(command) { return .stationLocked }
+        if let taken = kiosk?.nameTaken, Self.dialogChangesTheStore.contains(command) { return .nameTaken(taken) }
         if storeOffline != nil, Self.dialogChangesTheStore.contains(command) { return .offline }
         return nil
     }

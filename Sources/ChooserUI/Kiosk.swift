@@ -20,6 +20,15 @@ public struct KioskState: Sendable {
     /// Set once the first list is loaded: whoever was active then is left
     /// from a stop that could not sign out, and is signed out.
     var startChecked = false
+    /// The first list has been loaded.
+    var listLoaded = false
+    /// Whether this machine holds the station's name in the fleet. A
+    /// station that reports itself starts without it and acts on its
+    /// session only once the store said it does (`enterKiosk(_:clock:holdsName:)`).
+    public internal(set) var nameHeld = true
+    /// While another machine runs a station of this name: what to say.
+    /// Nothing of the session is changed meanwhile.
+    public internal(set) var nameTaken: String?
     /// A sign-out of this session is owed to the store: asked for while it
     /// could not be reached (an idle return during an outage), it is asked
     /// for again, for the same reason, when the store is back, until the
@@ -76,9 +85,14 @@ extension AppState {
     /// Runs the chooser as a station: locked keys, idle return to Anonymous,
     /// and only `settings.providers` offered; `clock` shows local time in
     /// the top bar.
-    public mutating func enterKiosk(_ settings: KioskSettings, clock: LocalClock? = nil) {
+    ///
+    /// `holdsName` false: the station reports itself to a fleet, and acts
+    /// on its session only once the store says this machine holds its name
+    /// (`.stationName(taken:)`).
+    public mutating func enterKiosk(_ settings: KioskSettings, clock: LocalClock? = nil, holdsName: Bool = true) {
         kiosk = KioskState(settings: settings, now: now)
         kiosk?.clock = clock
+        kiosk?.nameHeld = holdsName
         accounts.byName = true
         if let allowed = settings.providers { providers = providers.filter { allowed.contains($0.id) } }
     }

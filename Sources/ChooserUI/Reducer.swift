@@ -124,6 +124,9 @@ extension AppState {
         case .notify(let text, let kind):
             notify(text, kind)
             return []
+        case .stationName:
+            // A station's alone (`reduceAtStation`).
+            return []
         case .signedInFound(let provider, let people):
             guard case .signIn(var signIn) = dialog, case .choosing = signIn.phase, signIn.provider?.id == provider else { return [] }
             let effects = offer(people, in: &signIn)

@@ -10,6 +10,23 @@ import TerminalUI
 /// stop, a stop that signs out, and the hand-off command (`KioskHandOff.swift`).
 extension AppState {
     mutating func reduceAtStation(_ action: Action) -> [Effect] {
+        var effects = stationEffects(action)
+        // While another machine runs a station of this name, its session is that machine's: nothing here signs it out.
+        if kiosk?.nameTaken != nil { effects.removeAll { if case .signOut = $0 { true } else { false } } }
+        return effects
+    }
+
+    /// Whoever is active once the first list is in and this machine holds
+    /// the station's name is left from a stop that could not sign out, and
+    /// is signed out; a key pressed before that means someone is here.
+    private mutating func signOutLeftOver() -> [Effect] {
+        guard var kiosk, !kiosk.startChecked, kiosk.listLoaded, kiosk.nameHeld else { return [] }
+        kiosk.startChecked = true
+        self.kiosk = kiosk
+        return active == .anonymous ? [] : [.signOut(.stopped)]
+    }
+
+    private mutating func stationEffects(_ action: Action) -> [Effect] {
         var effects: [Effect]
         switch action {
         case .started:
@@ -38,14 +55,15 @@ extension AppState {
             effects = [.signOut(.stopped)] + apply(action)
         case .handOffEnded(let date, let notice):
             effects = handOffEnded(at: date, notice: notice)
-        case .loaded(_, let active):
+        case .loaded:
             effects = apply(action)
             kioskLoaded()
-            if kiosk?.startChecked == false {
-                kiosk?.startChecked = true
-                // Someone still active is left from a stop that could not sign out.
-                if active != .anonymous { effects.append(.signOut(.stopped)) }
-            }
+            kiosk?.listLoaded = true
+            effects += signOutLeftOver()
+        case .stationName(let taken):
+            kiosk?.nameTaken = taken
+            kiosk?.nameHeld = taken == nil
+            effects = taken == nil ? signOutLeftOver() : []
         case .indexRead, .rowsRead:
             // The remembered person's place in the list may be known now.
             effects = apply(action)

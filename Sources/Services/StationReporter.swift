@@ -9,24 +9,53 @@ import Synchronization
 /// A station that misses three heartbeats is offline to the fleet. Every
 /// write is off the caller's thread; a failed one is reported and the next
 /// beat tries again (a station outlives its server going away).
+///
+/// One machine holds a station's name and terminal at a time: while
+/// another (a cloned image of the same host name, say) is heard from, this
+/// one writes no row and says so (`onName`), and tries again at each beat.
 public final class StationReporter: Sendable {
     public let database: AppDatabase
     /// What the station says of itself when it starts.
     public let report: StationReport
+    /// This machine and boot (`instance(environment:)`).
+    public let instance: String
+    /// Whether the station's name is only the host name (`[store] station` unset).
+    private let nameIsHostName: Bool
     private let interval: Duration
     private let now: @Sendable () -> Date
     private let onError: @Sendable (StoreError) -> Void
-    private let state = Mutex<(lastKey: Date?, handOff: Bool, task: Task<Void, Never>?)>((nil, false, nil))
+    private let state = Mutex<(lastKey: Date?, handOff: Bool, task: Task<Void, Never>?, started: Bool)>((nil, false, nil, false))
+    private let nameHandler = Mutex<(@Sendable (String?) -> Void)?>(nil)
+
+    /// Hears whether this machine holds the station's name: nil once it
+    /// does, else what to say on its screen. Set before `start()`.
+    public func onName(_ handler: @escaping @Sendable (String?) -> Void) {
+        nameHandler.withLock { $0 = handler }
+    }
+
+    /// This machine and boot: the kernel's boot id (a station restarted on
+    /// the same boot is the same machine; a cloned image booted elsewhere is
+    /// not), or `SWITCHBOARD_STATION_INSTANCE` where set (tests that play
+    /// two machines).
+    public static func instance(environment: [String: String]) -> String {
+        if let given = environment["SWITCHBOARD_STATION_INSTANCE"], !given.isEmpty { return given }
+        let boot = (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return boot.flatMap { $0.isEmpty ? nil : $0 } ?? UUID().uuidString.lowercased()
+    }
 
     /// - Parameters:
     ///   - station, terminal, session, version: what the row says.
     ///   - interval: the time between two heartbeats (30 s; shorter in tests).
     public init(
         database: AppDatabase, station: String, terminal: String, session: String, version: String,
+        instance: String = StationReporter.instance(environment: [:]), nameIsHostName: Bool = false,
         interval: Duration = .seconds(30), now: @escaping @Sendable () -> Date = { Date() },
         onError: @escaping @Sendable (StoreError) -> Void = { _ in }
     ) {
         self.database = database
+        self.instance = instance
+        self.nameIsHostName = nameIsHostName
         let start = now()
         let seconds = max(1, Int(interval.components.seconds))
         report = StationReport(
@@ -46,11 +75,18 @@ public final class StationReporter: Sendable {
                     if !started {
                         var report = report
                         report.heartbeatAt = now()
-                        try database.stationStarted(report)
-                        started = true
+                        switch try database.stationStarted(report, instance: instance) {
+                        case .started:
+                            started = true
+                            self.state.withLock { $0.started = true }
+                            nameHandler.withLock { $0 }?(nil)
+                        case .taken(let heardAt):
+                            nameHandler.withLock { $0 }?(taken(heardAt: heardAt, now: report.heartbeatAt))
+                        }
                     } else {
                         // A row gone under it (the store cleared) is made again.
                         started = try beat()
+                        if !started { self.state.withLock { $0.started = false } }
                     }
                 } catch {
                     onError(error)
@@ -82,13 +118,30 @@ public final class StationReporter: Sendable {
             return state.task
         }
         task?.cancel()
-        do throws(StoreError) { try database.stationStopped(station: report.station, terminal: report.terminal, at: now()) } catch { onError(error) }
+        // A machine that never held the name leaves the row of the one that does alone.
+        guard state.withLock({ $0.started }) else { return }
+        do throws(StoreError) {
+            try database.stationStopped(station: report.station, terminal: report.terminal, instance: instance, at: now())
+        } catch {
+            onError(error)
+        }
     }
 
-    /// One heartbeat; false when the row is gone.
+    /// One heartbeat; false when the row is gone (or another machine's now).
     private func beat() throws(StoreError) -> Bool {
-        let (lastKey, handOff) = state.withLock { ($0.lastKey, $0.handOff) }
+        let (lastKey, handOff, started) = state.withLock { ($0.lastKey, $0.handOff, $0.started) }
+        guard started else { return false }
         return try database.stationHeartbeat(
-            station: report.station, terminal: report.terminal, lastKeyAt: lastKey, handOffRunning: handOff, at: now())
+            station: report.station, terminal: report.terminal, instance: instance, lastKeyAt: lastKey, handOffRunning: handOff, at: now())
+    }
+
+    /// What the station's screen says while another machine holds its name.
+    private func taken(heardAt: Date, now: Date) -> String {
+        let ago = max(0, Int(now.timeIntervalSince(heardAt)))
+        let advice = nameIsHostName
+            ? "This station is named after its host name, which cloned machines share: give it a name of its own ([store] station in config.toml)."
+            : "Give one of them another name ([store] station in config.toml)."
+        return "Another machine is running as station \(report.station) on \(report.terminal) (heard from \(ago) s ago): "
+            + "two machines cannot share one station's session. This one waits, and takes over once the other stops. " + advice
     }
 }

@@ -24,6 +24,7 @@ enum StoreSchema {
         "v14: tokens sealed with a key only the owner's functions read",
         "v15: wrong PINs counted where no rollback undoes them",
         "v16: a station's role makes active, moves, removes and stores tokens only for what it proved or has active",
+        "v17: a station's row says which machine runs it",
     ]
 
     /// v13, on either engine: each event keeps the name of the account it
@@ -35,6 +36,10 @@ enum StoreSchema {
         ALTER TABLE event ADD COLUMN accountName text;
         ALTER TABLE event ADD COLUMN accountNameKey text;
         """
+
+    /// v17, on either engine: which machine (and boot) runs a station's
+    /// terminal, so that a second machine of the same name is told apart.
+    static let stationInstanceSQL = "ALTER TABLE station ADD COLUMN instance text"
 
     /// The index by account that holds every column of an identity a
     /// listing shows, in link order (`AccountPageSQL.stream`), on either engine.

@@ -66,44 +66,64 @@ extension AppDatabase {
         do { return try engine.writeUnannounced(body) } catch { throw engine.storeError(error) }
     }
 
-    /// Records that a station has started (replacing what an earlier run there left).
-    public func stationStarted(_ report: StationReport) throws(StoreError) {
-        _ = try write { db in
+    /// Records that a station has started on the machine `instance` names
+    /// (replacing what an earlier run there left), in one transaction; or,
+    /// when another machine runs a station of the same name and terminal
+    /// (its row not stopped, its heartbeat not missed three times),
+    /// writes nothing and says since when that one was heard from: two
+    /// machines must not share one session.
+    @discardableResult
+    public func stationStarted(_ report: StationReport, instance: String) throws(StoreError) -> StationStart {
+        try write { db in
+            let held = try db.first(
+                "SELECT instance, heartbeatAt, heartbeatSeconds, stoppedAt FROM station WHERE station = $1 AND terminal = $2",
+                [report.station, report.terminal]
+            ) { row in (instance: try row[0] as String?, heard: try row[1] as Date, seconds: try row[2] as Int, stopped: try row[3] as Date?) }
+            if let held, let other = held.instance, other != instance, held.stopped == nil,
+                report.heartbeatAt.timeIntervalSince(held.heard) <= Double(StationReport.missedHeartbeats * held.seconds) {
+                return .taken(heardAt: held.heard)
+            }
             try db.execute(
                 """
-                INSERT INTO station (station, terminal, session, version, startedAt, lastKeyAt, heartbeatAt, heartbeatSeconds, handOffRunning, stoppedAt)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL)
+                INSERT INTO station (station, terminal, session, version, startedAt, lastKeyAt, heartbeatAt, heartbeatSeconds, handOffRunning,
+                  stoppedAt, instance)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, $10)
                 ON CONFLICT (station, terminal) DO UPDATE SET
                   session = excluded.session, version = excluded.version, startedAt = excluded.startedAt,
                   lastKeyAt = excluded.lastKeyAt, heartbeatAt = excluded.heartbeatAt,
-                  heartbeatSeconds = excluded.heartbeatSeconds, handOffRunning = excluded.handOffRunning, stoppedAt = NULL
+                  heartbeatSeconds = excluded.heartbeatSeconds, handOffRunning = excluded.handOffRunning, stoppedAt = NULL,
+                  instance = excluded.instance
                 """,
                 [report.station, report.terminal, report.session, report.version, report.startedAt, report.lastKeyAt.map(StationReport.minute),
-                 report.heartbeatAt, report.heartbeatSeconds, report.handOffRunning])
+                 report.heartbeatAt, report.heartbeatSeconds, report.handOffRunning, instance])
+            return .started
         }
     }
 
     /// A station's heartbeat: it runs at `date`, its last key (to the minute)
     /// and whether its hand-off command runs. A station whose row is gone
-    /// (a store copied or cleared under it) is told so by `false`.
+    /// (a store copied or cleared under it), or is another machine's now,
+    /// is told so by `false`.
     @discardableResult
     public func stationHeartbeat(
-        station: String, terminal: String, lastKeyAt: Date?, handOffRunning: Bool, at date: Date = Date()
+        station: String, terminal: String, instance: String, lastKeyAt: Date?, handOffRunning: Bool, at date: Date = Date()
     ) throws(StoreError) -> Bool {
         try writeUnannounced { db in
             try db.execute(
                 """
                 UPDATE station SET heartbeatAt = $3, lastKeyAt = $4, handOffRunning = $5, stoppedAt = NULL
-                WHERE station = $1 AND terminal = $2
+                WHERE station = $1 AND terminal = $2 AND instance = $6
                 """,
-                [station, terminal, date, lastKeyAt.map(StationReport.minute), handOffRunning]) == 1
+                [station, terminal, date, lastKeyAt.map(StationReport.minute), handOffRunning, instance]) == 1
         }
     }
 
-    /// Records that a station stopped on its own (its row stays, offline).
-    public func stationStopped(station: String, terminal: String, at date: Date = Date()) throws(StoreError) {
+    /// Records that a station stopped on its own (its row stays, offline),
+    /// if the row is still the machine `instance`'s.
+    public func stationStopped(station: String, terminal: String, instance: String, at date: Date = Date()) throws(StoreError) {
         _ = try write { db in
-            try db.execute("UPDATE station SET stoppedAt = $3 WHERE station = $1 AND terminal = $2", [station, terminal, date])
+            try db.execute(
+                "UPDATE station SET stoppedAt = $3 WHERE station = $1 AND terminal = $2 AND instance = $4", [station, terminal, date, instance])
         }
     }
 
@@ -123,6 +143,15 @@ extension AppDatabase {
             }
         }
     }
+}
+
+/// How a station's start went.
+public enum StationStart: Hashable, Sendable {
+    /// Its row is written: it is this station.
+    case started
+    /// Another machine runs a station of the same name and terminal, last
+    /// heard from at `heardAt`; nothing was written.
+    case taken(heardAt: Date)
 }
 
 /// A station's row as the fleet sees it: its report and who its session acts as.

@@ -46,7 +46,7 @@ enum CopiedTables {
         ("event", [("id", .integer), ("at", .date), ("session", .text), ("kind", .text), ("accountId", .integer), ("detail", .text), ("origin", .text), ("accountName", .text), ("accountNameKey", .text)], "id"),
         ("station", [
             ("station", .text), ("terminal", .text), ("session", .text), ("version", .text), ("startedAt", .date), ("lastKeyAt", .date),
-            ("heartbeatAt", .date), ("heartbeatSeconds", .integer), ("handOffRunning", .bool), ("stoppedAt", .date),
+            ("heartbeatAt", .date), ("heartbeatSeconds", .integer), ("handOffRunning", .bool), ("stoppedAt", .date), ("instance", .text),
         ], "station, terminal"),
     ]
 

@@ -36,9 +36,9 @@ enum BoardBench {
         // The stations: reported as a kiosk does (a long heartbeat: none turns offline while this runs).
         for index in 0..<stations {
             let name = String(format: "station-%03d", index)
-            try database.stationStarted(Store.StationReport(
+            _ = try database.stationStarted(Store.StationReport(
                 station: name, terminal: "tty1", session: name + "/tty1", version: "bench", startedAt: start, heartbeatAt: start,
-                heartbeatSeconds: 3600))
+                heartbeatSeconds: 3600), instance: "bench")
         }
         let setup = SessionKey("bench-setup")!
         var accounts: [AccountID] = []

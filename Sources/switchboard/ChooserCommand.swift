@@ -110,7 +110,10 @@ enum Chooser {
             providers: configuration.providers.map { ProviderChoice(id: $0.id, name: $0.name, problem: $0.problem) })
         if let kiosk {
             // Local time for the top bar: the offset asked for each moment, so summer time shows.
-            state.enterKiosk(kiosk, clock: LocalClock { TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: $0.secondsSince1970)) })
+            // A station that reports itself acts on its session once the store says this machine holds its name.
+            state.enterKiosk(
+                kiosk, clock: LocalClock { TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: $0.secondsSince1970)) },
+                holdsName: reporter == nil)
         }
         var handOff: ChooserEnvironment.HandOff?
         if let kiosk, let command = kiosk.command {
@@ -153,6 +156,7 @@ enum Chooser {
             failures.withLock { $0.append("pruning old events: \(error)") }
         }) : nil
         pruner?.start()
+        reporter?.onName { taken in Task { @MainActor in loop.send(.stationName(taken: taken)) } }
         reporter?.start()
         await loop.run()
         reporter?.stop()

@@ -129,12 +129,14 @@ struct CommonOptions: ParsableArguments {
     /// number of seconds). A failed write is shown nowhere (the screen is
     /// the person's): the next heartbeat tries again.
     func stationReporter(_ io: CommandIO, database: AppDatabase, session: SessionKey) -> StationReporter {
-        let station = (try? settings(io).station) ?? TerminalIdentity.hostName()
+        let named = (try? settings(io).station) ?? nil
+        let station = named ?? TerminalIdentity.hostName()
         let terminal = io.terminal()?.name ?? session.rawValue
         let seconds = io.environment["SWITCHBOARD_HEARTBEAT_SECONDS"].flatMap { Int($0) }.flatMap { (1...3600).contains($0) ? $0 : nil } ?? 30
         return StationReporter(
             database: database, station: station, terminal: terminal, session: session.rawValue,
-            version: Switchboard.configuration.version, interval: .seconds(seconds))
+            version: Switchboard.configuration.version, instance: StationReporter.instance(environment: io.environment),
+            nameIsHostName: named == nil, interval: .seconds(seconds))
     }
 
     /// The session this invocation acts in. A terminal's own session ends

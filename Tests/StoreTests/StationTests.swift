@@ -22,11 +22,11 @@ struct StationTests {
     @Test("a started station is listed; its heartbeat moves its time, its last key is kept to the minute, never finer", arguments: Engine.allCases)
     func heartbeat(_ engine: Engine) throws {
         let fixture = try Fixture(engine), db = fixture.database
-        try db.stationStarted(report("lab-3"))
-        try db.stationStarted(report("lab-1", "pts/2"))
+        try db.stationStarted(report("lab-3"), instance: "here")
+        try db.stationStarted(report("lab-1", "pts/2"), instance: "here")
         #expect(try db.stations().map { "\($0.station) \($0.terminal)" } == ["lab-1 pts/2", "lab-3 tty1"])
         let key = start.addingTimeInterval(95.7)  // 1 min 35.7 s after the start
-        #expect(try db.stationHeartbeat(station: "lab-3", terminal: "tty1", lastKeyAt: key, handOffRunning: true, at: start.addingTimeInterval(120)))
+        #expect(try db.stationHeartbeat(station: "lab-3", terminal: "tty1", instance: "here", lastKeyAt: key, handOffRunning: true, at: start.addingTimeInterval(120)))
         let lab3 = try #require(try db.stations().last)
         #expect(lab3.heartbeatAt == start.addingTimeInterval(120))
         #expect(lab3.lastKeyAt == StationReport.minute(key))
@@ -34,32 +34,57 @@ struct StationTests {
         #expect(lab3.handOffRunning)
         #expect(lab3.startedAt == start && lab3.version == "0.1.0" && lab3.session == "lab-3/tty1")
         // A station whose row is gone hears so, and nothing is made.
-        #expect(try !db.stationHeartbeat(station: "lab-9", terminal: "tty1", lastKeyAt: nil, handOffRunning: false, at: start))
+        #expect(try !db.stationHeartbeat(station: "lab-9", terminal: "tty1", instance: "here", lastKeyAt: nil, handOffRunning: false, at: start))
         #expect(try db.stations().count == 2)
     }
 
     @Test("a station that missed three heartbeats is offline, one that stopped is offline at once; a restart brings it back", arguments: Engine.allCases)
     func offline(_ engine: Engine) throws {
         let fixture = try Fixture(engine), db = fixture.database
-        try db.stationStarted(report("lab-3", seconds: 2))
+        try db.stationStarted(report("lab-3", seconds: 2), instance: "here")
         let row = try #require(try db.stations().first)
         #expect(!row.isOffline(at: start.addingTimeInterval(6)))
         #expect(row.isOffline(at: start.addingTimeInterval(6.5)))
-        try db.stationStopped(station: "lab-3", terminal: "tty1", at: start.addingTimeInterval(1))
+        try db.stationStopped(station: "lab-3", terminal: "tty1", instance: "here", at: start.addingTimeInterval(1))
         #expect(try db.stations().first?.isOffline(at: start.addingTimeInterval(1)) == true)
         var again = report("lab-3", seconds: 2)
         again.startedAt = start.addingTimeInterval(60)
         again.heartbeatAt = again.startedAt
-        try db.stationStarted(again)
+        try db.stationStarted(again, instance: "here")
         let back = try #require(try db.stations().first)
         #expect(back.stoppedAt == nil && back.startedAt == again.startedAt && !back.isOffline(at: again.startedAt))
         #expect(try db.stations().count == 1)
     }
 
+    @Test("one machine holds a station's name: a second is told while the first is heard from, and takes over once it stops or falls silent",
+          arguments: Engine.allCases)
+    func oneMachinePerName(_ engine: Engine) throws {
+        let fixture = try Fixture(engine), db = fixture.database
+        #expect(try db.stationStarted(report("lab-3", seconds: 10), instance: "machine-a") == .started)
+        var second = report("lab-3", seconds: 10)
+        second.heartbeatAt = start.addingTimeInterval(5)
+        let before = try fixture.dump()
+        #expect(try db.stationStarted(second, instance: "machine-b") == .taken(heardAt: start))
+        #expect(try fixture.dump() == before, "nothing written for the second machine")
+        #expect(try !db.stationHeartbeat(station: "lab-3", terminal: "tty1", instance: "machine-b", lastKeyAt: nil, handOffRunning: false, at: second.heartbeatAt))
+        try db.stationStopped(station: "lab-3", terminal: "tty1", instance: "machine-b", at: second.heartbeatAt)
+        #expect(try db.stations().first?.stoppedAt == nil, "the second machine's stop leaves the first's row alone")
+        // The same machine again (a restart on the same boot) takes its row back at once.
+        #expect(try db.stationStarted(second, instance: "machine-a") == .started)
+        // Silent for three heartbeats: the second machine takes over.
+        second.heartbeatAt = start.addingTimeInterval(5 + 31)
+        #expect(try db.stationStarted(second, instance: "machine-b") == .started)
+        #expect(try !db.stationHeartbeat(station: "lab-3", terminal: "tty1", instance: "machine-a", lastKeyAt: nil, handOffRunning: false, at: second.heartbeatAt),
+                "the first, back, hears the row is another's now")
+        // Or once it stopped.
+        try db.stationStopped(station: "lab-3", terminal: "tty1", instance: "machine-b", at: second.heartbeatAt)
+        #expect(try db.stationStarted(second, instance: "machine-a") == .started)
+    }
+
     @Test("another process sees the stations (a second connection, as another station opens the store)", arguments: Engine.allCases)
     func shared(_ engine: Engine) throws {
         let fixture = try Fixture(engine)
-        try fixture.database.stationStarted(report("lab-3"))
+        try fixture.database.stationStarted(report("lab-3"), instance: "here")
         #expect(try fixture.reopen().stations().map(\.station) == ["lab-3"])
     }
 }
@@ -76,7 +101,7 @@ struct EventLogTests {
         _ = try db.switchAccount(to: ids[0], session: SessionKey("lab-30/tty1")!)
         _ = try db.switchAccount(to: ids[1], session: SessionKey("pts/4")!)
         try db.stationStarted(StationReport(
-            station: "bench", terminal: "pts/4", session: "pts/4", version: "1", startedAt: start, heartbeatAt: start, heartbeatSeconds: 30))
+            station: "bench", terminal: "pts/4", session: "pts/4", version: "1", startedAt: start, heartbeatAt: start, heartbeatSeconds: 30), instance: "here")
         let all = try db.events(LogQuery())
         #expect(all.map(\.kind) == ["signIn", "signIn", "switch", "switch"])
         #expect(all.map(\.id) == all.map(\.id).sorted())
@@ -98,7 +123,7 @@ struct EventLogTests {
         for station in ["lab-1", "lab-2"] {
             try db.stationStarted(StationReport(
                 station: station, terminal: "tty1", session: "\(station)/tty1", version: "1", startedAt: start, heartbeatAt: start,
-                heartbeatSeconds: 30))
+                heartbeatSeconds: 30), instance: "here")
         }
         _ = try Sample.signIn([Sample.adaGitHub], into: db, session: SessionKey("lab-2/tty1")!)
         let fleet = try db.fleet()
@@ -117,7 +142,7 @@ struct WrongPINTests {
         let now = Date()
         let lab = SessionKey("lab-1/tty1")!
         try db.stationStarted(StationReport(
-            station: "lab-1", terminal: "tty1", session: lab.rawValue, version: "1", startedAt: now, heartbeatAt: now, heartbeatSeconds: 30))
+            station: "lab-1", terminal: "tty1", session: lab.rawValue, version: "1", startedAt: now, heartbeatAt: now, heartbeatSeconds: 30), instance: "here")
         let ada = try Sample.signIn([Sample.adaGitHub], into: db, session: SessionKey("setup")!)[0]
         try db.setPIN("2468", for: .account(ada), proof: nil)
         #expect(try db.fleet().first?.lockedUntil == nil)
@@ -150,7 +175,7 @@ struct HeartbeatWatchTests {
         let fixture = try Fixture(.postgres), db = fixture.database
         let now = Date()
         try db.stationStarted(StationReport(
-            station: "lab-1", terminal: "tty1", session: "lab-1/tty1", version: "1", startedAt: now, heartbeatAt: now, heartbeatSeconds: 30))
+            station: "lab-1", terminal: "tty1", session: "lab-1/tty1", version: "1", startedAt: now, heartbeatAt: now, heartbeatSeconds: 30), instance: "here")
         let heard = Mutex<[ChangeWatchEvent]>([])
         let watcher = try fixture.reopen()
         let watch = try watcher.watchChanges(on: DispatchQueue(label: "test watch")) { event in heard.withLock { $0.append(event) } }
@@ -165,7 +190,7 @@ struct HeartbeatWatchTests {
         }
         let before = heard.withLock { $0.count }
         for second in 1...3 {
-            #expect(try db.stationHeartbeat(station: "lab-1", terminal: "tty1", lastKeyAt: nil, handOffRunning: false, at: now.addingTimeInterval(Double(second))))
+            #expect(try db.stationHeartbeat(station: "lab-1", terminal: "tty1", instance: "here", lastKeyAt: nil, handOffRunning: false, at: now.addingTimeInterval(Double(second))))
         }
         try db.recordEvent("second", session: nil, account: nil)
         try await waitUntil("the second marker") { pushed("second") }

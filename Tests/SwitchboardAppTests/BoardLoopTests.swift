@@ -21,7 +21,7 @@ struct BoardLoopTests {
             let database = rig.database, now = Date()
             for name in ["lab-1", "lab-2"] {
                 try database.stationStarted(StationReport(
-                    station: name, terminal: "tty1", session: name + "/tty1", version: "test", startedAt: now, heartbeatAt: now, heartbeatSeconds: 30))
+                    station: name, terminal: "tty1", session: name + "/tty1", version: "test", startedAt: now, heartbeatAt: now, heartbeatSeconds: 30), instance: "here")
             }
             _ = try await rig.signIn(as: "ada", session: SessionKey(stored: "lab-1/tty1"))
             try database.setPIN("2468", for: .operatorPIN, proof: nil)

@@ -72,6 +72,28 @@ struct KioskTests {
         #expect(state.kioskSecondsLeft == nil && state.accounts.selection == 0 && state.dialog == nil)
     }
 
+    @Test("a station that reports itself acts on its session only once it holds its name; while another machine does, nothing here signs anyone out")
+    func nameHeldElsewhere() {
+        var state = Fixture.state(size: Self.size, accounts: [Fixture.ada, Fixture.grace], active: Fixture.ada)
+        state.enterKiosk(Self.settings, holdsName: false)
+        let start = state.now
+        #expect(state.reduce(.loaded(state.accounts.list, active: state.active)).isEmpty, "not yet known to hold its name: Ada is left alone")
+        let taken = "Another machine is running as station lab-3 on tty1 (heard from 4 s ago): two machines cannot share one station's session."
+        #expect(state.reduce(.stationName(taken: taken)).isEmpty)
+        #expect(Screen.draw(state).text.contains("Name in use — waiting"))
+        #expect(state.unavailable(.select)?.reason == taken)
+        _ = state.reduce(.input(.key(.enter)))
+        #expect(state.toasts.last?.text == taken, "a switch says why it cannot act")
+        _ = state.reduce(.tick(start.advanced(by: 120)))
+        #expect(state.reduce(.tick(start.advanced(by: 136))).isEmpty, "idle: the first screen, but no sign-out of the other machine's person")
+        #expect(state.reduce(.terminate) == [.quit], "nor at a stop")
+        var held = Fixture.state(size: Self.size, accounts: [Fixture.ada, Fixture.grace], active: Fixture.ada)
+        held.enterKiosk(Self.settings, holdsName: false)
+        _ = held.reduce(.loaded(held.accounts.list, active: held.active))
+        #expect(held.reduce(.stationName(taken: nil)) == [.signOut(.stopped)], "once it holds its name, whoever was left from a stop is signed out")
+        #expect(!Screen.draw(held).text.contains("in use"))
+    }
+
     @Test("a key during the countdown cancels it and does nothing else; a sign-in in progress is cancelled at the end")
     func keyCancels() {
         var state = station()

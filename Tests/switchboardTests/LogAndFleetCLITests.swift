@@ -99,7 +99,7 @@ struct LogAndFleetCLITests {
         func station(_ name: String, heartbeat: Date, lastKey: Date?, handOff: Bool = false) throws {
             try database.stationStarted(StationReport(
                 station: name, terminal: "tty1", session: "\(name)/tty1", version: "0.1.0", startedAt: now.addingTimeInterval(-3600),
-                lastKeyAt: lastKey, heartbeatAt: heartbeat, heartbeatSeconds: 30, handOffRunning: handOff))
+                lastKeyAt: lastKey, heartbeatAt: heartbeat, heartbeatSeconds: 30, handOffRunning: handOff), instance: "here")
         }
         try station("lab-1", heartbeat: now, lastKey: now.addingTimeInterval(-300))
         try station("lab-2", heartbeat: now, lastKey: nil, handOff: true)

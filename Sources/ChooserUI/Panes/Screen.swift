@@ -103,8 +103,13 @@ enum StatusBar {
         var x = rect.maxX - width(who) - (showsMarker ? 0 : 1)
         let whoStart = x
         for (text, style) in who { x += buffer.write(text, x: x, y: rect.y, style: style) }
-        // A shared store's server away: said after the title, in full where there is room.
-        if state.storeOffline != nil {
+        // Another machine running as this station, or a shared store's server away: said after the title, in full where there is room.
+        if state.kiosk?.nameTaken != nil {
+            let room = whoStart - titleEnd - 2
+            let notice = ["  ⚠ Station name in use elsewhere — waiting", "  ⚠ Name in use — waiting", "  ⚠ Name in use"]
+                .first { $0.displayWidth <= room }
+            if let notice { titleEnd += buffer.write(notice, x: titleEnd, y: rect.y, style: theme[.statusWarning]) }
+        } else if state.storeOffline != nil {
             let room = whoStart - titleEnd - 2
             let notice = ["  ⚠ Station offline — retrying", "  ⚠ Offline — retrying", "  ⚠ Offline"].first { $0.displayWidth <= room }
             if let notice { titleEnd += buffer.write(notice, x: titleEnd, y: rect.y, style: theme[.statusWarning]) }

@@ -649,6 +649,8 @@ enum PostgresMigrations {
           END LOOP;
         END $$;
         """,
+        // v17: which machine runs a station's terminal.
+        StoreSchema.stationInstanceSQL,
     ]
 
 

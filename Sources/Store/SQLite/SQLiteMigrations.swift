@@ -197,5 +197,8 @@ var migrator: DatabaseMigrator {
     migrator.registerMigration(StoreSchema.migrations[14]) { _ in }
     // Roles are a shared store's: a file has its one owner.
     migrator.registerMigration(StoreSchema.migrations[15]) { _ in }
+    migrator.registerMigration(StoreSchema.migrations[16]) { db in
+        try db.execute(sql: StoreSchema.stationInstanceSQL)
+    }
     return migrator
 }
