@@ -25,6 +25,7 @@ enum StoreSchema {
         "v15: wrong PINs counted where no rollback undoes them",
         "v16: a station's role makes active, moves, removes and stores tokens only for what it proved or has active",
         "v17: a station's row says which machine runs it",
+        "v18: a station's role leaves alone what another station has active",
     ]
 
     /// v13, on either engine: each event keeps the name of the account it

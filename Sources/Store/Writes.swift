@@ -41,8 +41,9 @@ extension AppDatabase {
     /// written; the tokens go in with `resolve`.
     ///
     /// A sign-in that lands on an account with a PIN, other than the one
-    /// active, stores the tokens and ends as `needsPIN`: a switch with the
-    /// PIN makes it active.
+    /// active, stores the tokens (on a file; a shared store changes nothing
+    /// of the person before the PIN) and ends as `needsPIN`: a switch with
+    /// the PIN makes it active.
     public func signIn(_ identity: LinkedIdentity, mode: AuthMode, session: SessionKey, tokens: TokenSet? = nil, at date: Date = Date()) throws(StoreError) -> SignInResult {
         let outcome: Result<SignInResult, StoreError> = try write { db in
             let previous = try Self.active(db, session: session)
@@ -59,7 +60,7 @@ extension AppDatabase {
                 // that gives it (the tokens just stored stay for then; a station's own role
                 // on a shared store keeps only the tokens of what its sessions have active).
                 if id != previous.id, let refusal = try Self.admit(id, proof: nil, db: db, at: date, rounds: pinRounds) {
-                    try Self.refresh(identity, tokens: tokens, db: db, at: date)
+                    try Self.keepForThePIN(identity, tokens: tokens, db: db, at: date)
                     return .success(.needsPIN(account: id, refusal: refusal))
                 }
                 // Active first, so that its tokens are stored where the account is active.
@@ -111,7 +112,7 @@ extension AppDatabase {
                 // A switch, as any other: an account with a PIN takes it (`switchAccount(to:session:pin:)`);
                 // the tokens just signed in for are kept for when it is given.
                 if let refusal = try Self.admit(owner, proof: nil, db: db, at: date, rounds: pinRounds) {
-                    try Self.refresh(identity, tokens: tokens, db: db, at: date)
+                    try Self.keepForThePIN(identity, tokens: tokens, db: db, at: date)
                     return .failure(refusal)
                 }
                 let change = try Self.makeActive(owner, session: session, previous: previous, reason: .switched, db: db, at: date)
@@ -343,6 +344,16 @@ extension AppDatabase {
         try db.execute("DELETE FROM account WHERE id = $1", [source.rawValue])
         try log("merge", session: session, account: target, ["from": source.description], db: db, at: date)
         return UserStatusChanged(session: session, previous: previous, current: try active(db, session: session), reason: .merged)
+    }
+
+    /// A sign-in that waits for a PIN: its tokens are kept for the switch
+    /// that gives it. On a shared store only the tokens, which the server
+    /// keeps only for a role that may (a station's role keeps none for a
+    /// person it does not have active); nothing else of the person changes
+    /// before the PIN.
+    private static func keepForThePIN(_ identity: LinkedIdentity, tokens: TokenSet?, db: any SQLConnection, at date: Date) throws {
+        guard db.isShared else { return try refresh(identity, tokens: tokens, db: db, at: date) }
+        if let tokens { try Rows.saveTokens(tokens, for: identity.identity, at: date, db: db) }
     }
 
     /// Updates what the provider says about a known identity, and its tokens.

@@ -101,11 +101,15 @@ struct StationRoleTests {
         let slash = await setup.asOwner("fleet", "add", "lab/5", "--pgpass", setup.fleet.folder.file("slash"))
         #expect(slash.status == 64 && slash.stderr.contains("\"/\""), "\(slash)")
 
+        // Whatever the role made meanwhile (a large object it owns) does not keep it from being removed.
+        let doomed = try PGConnection.connect(setup.stationURL)
+        _ = try doomed.query("SELECT lo_create(0)")
         let roles = await setup.asOwner("fleet", "roles")
         #expect(roles.status == 0 && roles.stdout.contains("lab-3    \(setup.role)"), "\(roles)")
         let removed = await setup.asOwner("fleet", "remove", "lab-3")
         #expect(removed.status == 0, "\(removed)")
         #expect(throws: PGError.self, "a removed station's role connects no more") { try PGConnection.connect(setup.stationURL) }
+        #expect(throws: PGError.self, "and its open connection was ended") { try doomed.query("SELECT 1") }
         #expect(await setup.asOwner("fleet", "remove", "lab-3").status == 2)
     }
 
@@ -201,6 +205,26 @@ struct StationRoleTests {
         try station.execute("SELECT switchboard_pin_set('account:\(grace.id)', \(grace.id), 'pbkdf2-sha256', 1000, '\\x01', '\\x00', now())")
         #expect(try owner.hasPIN(.account(grace.id)))
         #expect(try owner.active(in: SessionKey("lab-4/tty1")!).id == ada.id)
+
+        // Alan has no PIN; made active at lab-4, he is lab-4's: lab-3 leaves him alone, even once it has him active too.
+        _ = try owner.switchAccount(to: alan, session: SessionKey("lab-4/tty2")!)
+        let alanSubject = Sample.adaGoogle.identity.subject
+        for (statement, what) in [
+            ("UPDATE identity SET accountId = \(grace.id) WHERE provider = 'google' AND subject = '\(alanSubject)'", "his identity not taken"),
+            ("UPDATE identity SET email = 'mallory@evil.example' WHERE provider = 'google' AND subject = '\(alanSubject)'", "nor changed"),
+            ("DELETE FROM identity WHERE provider = 'google' AND subject = '\(alanSubject)'", "nor removed"),
+            ("INSERT INTO identity (provider, subject, accountId, state, linkedAt) VALUES ('gitlab', 'planted', \(alan), 'authorized', now())",
+             "nor one planted in his account"),
+            ("UPDATE account SET name = 'Alan (old)', nameKey = 'alan (old)' WHERE id = \(alan)", "he is not renamed"),
+            ("INSERT INTO station (station, terminal, session, version, startedAt, heartbeatAt, heartbeatSeconds) "
+                + "VALUES ('lab-3', 'ghost', 'lab-4/tty2', '1', now(), now(), 30)", "no row of its own points at another station's session"),
+        ] {
+            #expect(throws: PGError.self, "\(what)") { try station.execute(statement) }
+        }
+        try station.execute("INSERT INTO session (key, accountId, updatedAt) VALUES ('lab-3/tty5', \(alan), now())")
+        #expect(throws: PGError.self, "no PIN of its choosing on a person another station has active") {
+            try station.execute("SELECT switchboard_pin_set('account:\(alan)', \(alan), 'pbkdf2-sha256', 1000, '\\x01', '\\x00', now())")
+        }
     }
 
     @Test("from a station's command line, --session naming another station's terminal hands out and signs out nothing")

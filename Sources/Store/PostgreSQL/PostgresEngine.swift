@@ -106,12 +106,13 @@ final class PostgresEngine: StoreEngine {
         }
     }
 
-    /// Runs `body` with the connection itself in one write transaction
-    /// (under the fleet's write lock, telling no change feed): for what only
-    /// the server's own statements do, such as making a station's role.
-    func administer<T>(_ body: (PGConnection) throws -> T) throws -> T {
+    /// Runs `body` with the connection itself in one transaction, telling
+    /// no change feed (under the fleet's write lock unless `locked` is
+    /// false): for what only the server's own statements do, such as making
+    /// a station's role.
+    func administer<T>(locked: Bool = true, _ body: (PGConnection) throws -> T) throws -> T {
         try ready()
-        return try pool.transaction(begin: "BEGIN; SELECT pg_advisory_xact_lock(\(names.writeLock))") { connection in
+        return try pool.transaction(begin: locked ? "BEGIN; SELECT pg_advisory_xact_lock(\(names.writeLock))" : "BEGIN") { connection in
             try Self.committing(connection, { _ in try body(connection) }) { "COMMIT" }
         }
     }

@@ -651,6 +651,91 @@ enum PostgresMigrations {
         """,
         // v17: which machine runs a station's terminal.
         StoreSchema.stationInstanceSQL,
+        // v18: nor does a station's role change what another station has
+        // active: an identity of an account another station (and not this
+        // one) has active is not moved, changed or removed, nor one moved
+        // into it; such an account is not renamed; a new PIN goes only on
+        // an account this station alone has active; a station's row names
+        // only a session of its own.
+        """
+        CREATE FUNCTION switchboard_foreign(p_account bigint) RETURNS boolean LANGUAGE sql STABLE
+          SET search_path = {schema}, pg_temp
+          AS $$ SELECT p_account IS NOT NULL AND NOT switchboard_active_here(p_account)
+                 AND EXISTS (SELECT 1 FROM session WHERE accountId = p_account AND NOT switchboard_acts_for(key)) $$;
+        CREATE OR REPLACE FUNCTION switchboard_identity_guard() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
+          SET search_path = {schema}, pg_temp AS $$
+        BEGIN
+          IF switchboard_station() IS NULL THEN
+            RETURN coalesce(NEW, OLD);
+          END IF;
+          IF TG_OP <> 'INSERT' AND (switchboard_guarded(OLD.accountId) OR switchboard_foreign(OLD.accountId)) THEN
+            RAISE EXCEPTION 'an identity of account % changes only with its PIN, and not while another station has it active', OLD.accountId
+              USING ERRCODE = '42501';
+          END IF;
+          IF TG_OP <> 'DELETE' AND (TG_OP = 'INSERT' OR OLD.accountId IS DISTINCT FROM NEW.accountId)
+             AND (switchboard_guarded(NEW.accountId) OR switchboard_foreign(NEW.accountId)) THEN
+            RAISE EXCEPTION 'an identity joins account % only with its PIN, and not while another station has it active', NEW.accountId
+              USING ERRCODE = '42501';
+          END IF;
+          RETURN coalesce(NEW, OLD);
+        END $$;
+        DROP TRIGGER identity_takes_the_pin ON identity;
+        CREATE TRIGGER identity_takes_the_pin BEFORE INSERT OR UPDATE OR DELETE ON identity
+          FOR EACH ROW EXECUTE FUNCTION switchboard_identity_guard();
+        CREATE OR REPLACE FUNCTION switchboard_account_guard() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
+          SET search_path = {schema}, pg_temp AS $$
+        BEGIN
+          IF switchboard_station() IS NULL THEN
+            RETURN coalesce(NEW, OLD);
+          END IF;
+          IF TG_OP = 'DELETE' AND (switchboard_guarded(OLD.id)
+             OR EXISTS (SELECT 1 FROM session WHERE accountId = OLD.id AND NOT switchboard_acts_for(key))) THEN
+            RAISE EXCEPTION 'account % is removed only with its PIN, and only where no other station has it active', OLD.id
+              USING ERRCODE = '42501';
+          END IF;
+          IF TG_OP = 'UPDATE' AND (switchboard_guarded(OLD.id) OR switchboard_foreign(OLD.id)) THEN
+            RAISE EXCEPTION 'account % changes only with its PIN, and not while another station has it active', OLD.id
+              USING ERRCODE = '42501';
+          END IF;
+          RETURN coalesce(NEW, OLD);
+        END $$;
+        DROP TRIGGER account_takes_the_pin ON account;
+        CREATE TRIGGER account_takes_the_pin BEFORE UPDATE OR DELETE ON account
+          FOR EACH ROW EXECUTE FUNCTION switchboard_account_guard();
+        CREATE OR REPLACE FUNCTION switchboard_pin_set(
+          p_owner text, p_account bigint, p_algorithm text, p_rounds integer, p_salt bytea, p_hash bytea, p_set_at timestamptz
+        ) RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp AS $$
+        BEGIN
+          PERFORM switchboard_pin_caller();
+          IF p_owner IS DISTINCT FROM (CASE WHEN p_account IS NULL THEN 'operator' ELSE 'account:' || p_account END) THEN
+            RAISE EXCEPTION 'a PIN''s owner and account disagree' USING ERRCODE = '22023';
+          END IF;
+          IF EXISTS (SELECT 1 FROM pin WHERE owner = p_owner) THEN
+            IF NOT switchboard_pin_proven(p_owner) THEN
+              RAISE EXCEPTION 'changing a PIN that is set takes it, or the operator PIN, first' USING ERRCODE = '42501';
+            END IF;
+          ELSIF switchboard_station() IS NOT NULL AND (p_account IS NULL OR NOT switchboard_active_here(p_account)
+              OR EXISTS (SELECT 1 FROM session WHERE accountId = p_account AND NOT switchboard_acts_for(key))) THEN
+            RAISE EXCEPTION 'a station sets a new PIN only for an account its own session alone has active (the operator PIN: the operator)'
+              USING ERRCODE = '42501';
+          END IF;
+          IF p_hash IS NULL THEN
+            DELETE FROM pin WHERE owner = p_owner;
+            EXECUTE format('DROP SEQUENCE IF EXISTS {schema}.%I', switchboard_pin_counter(p_owner));
+          ELSE
+            INSERT INTO pin (owner, accountId, algorithm, rounds, salt, hash, setAt, failures, lastFailureAt)
+            VALUES (p_owner, p_account, p_algorithm, p_rounds, p_salt, p_hash, p_set_at, 0, NULL)
+            ON CONFLICT (owner) DO UPDATE SET accountId = excluded.accountId, algorithm = excluded.algorithm,
+              rounds = excluded.rounds, salt = excluded.salt, hash = excluded.hash, setAt = excluded.setAt,
+              failures = 0, lastFailureAt = NULL;
+            EXECUTE format('CREATE SEQUENCE IF NOT EXISTS {schema}.%I MINVALUE 0', switchboard_pin_counter(p_owner));
+            PERFORM switchboard_pin_count(p_owner, 0, p_set_at);
+          END IF;
+        END $$;
+        ALTER POLICY rows_of_the_station ON station
+          USING (switchboard_station() IS NULL OR station = switchboard_station())
+          WITH CHECK (switchboard_station() IS NULL OR (station = switchboard_station() AND switchboard_acts_for(session)));
+        """,
     ]
 
 

@@ -66,7 +66,7 @@ extension AppDatabase {
         let role = role ?? Self.roleName(forStation: station)
         if let problem = Self.roleNameProblem(role) { throw .badStation("invalid role name \(String(reflecting: role).displaySafe): \(problem)") }
         let password = Self.newPassword()
-        let database: String = try administer { connection in
+        let database: String = try administer(locked: false) { connection in
             if let taken = try connection.query(
                 "SELECT role FROM switchboard_station_role WHERE station = $1", [PGParameter(type: PGType.text, text: station)]
             ).text(0, 0) {
@@ -99,34 +99,41 @@ extension AppDatabase {
         return StationLogin(role: StationRole(station: station, role: role), password: password, database: database)
     }
 
-    /// Takes `station`'s role away, in one transaction: its grants in this
-    /// database, the role itself and the line naming it the station's. A
-    /// connection it has open ends at its next statement's refusal; its
-    /// sessions and their history stay.
+    /// Takes `station`'s role away: first, in one transaction, the line
+    /// naming it the station's, its right to log in and to connect; then
+    /// every connection it has is ended (the owner is a member of the role,
+    /// so may), again until none is left; then, in one transaction,
+    /// whatever it owns or was granted in this database, and the role. None
+    /// of it waits for the fleet's write lock, which the role may be the
+    /// one holding. Its sessions and their history stay.
     public func removeStation(_ station: String) throws(StoreError) -> StationRole {
-        try administer { connection in
+        let role: String = try administer(locked: false) { connection in
+            try connection.execute("SELECT pg_advisory_xact_lock(hashtext('switchboard: station roles'))")
             guard let role = try connection.query(
                 "SELECT role FROM switchboard_station_role WHERE station = $1", [PGParameter(type: PGType.text, text: station)]
             ).text(0, 0) else { throw StoreError.stationNotFound(station) }
-            try connection.execute("SELECT pg_advisory_xact_lock(hashtext('switchboard: station roles'))")
             _ = try connection.query("DELETE FROM switchboard_station_role WHERE role = $1", [PGParameter(type: PGType.text, text: role)])
-            let names = try connection.query("SELECT quote_ident(current_database()), quote_ident(current_schema())")
-            guard let database = names.text(0, 0), let schema = names.text(0, 1) else {
-                throw SQLDecodingError(description: "the server named no database or schema")
+            guard let database = try connection.query("SELECT quote_ident(current_database())").text(0, 0) else {
+                throw SQLDecodingError(description: "the server named no database")
             }
             let name = connection.quoted(role)
-            // Its connections end first (the owner is a member of the role, so may), then every grant, then the role.
-            _ = try connection.query(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1", [PGParameter(type: PGType.text, text: role)])
-            try connection.execute("""
-                REVOKE ALL ON ALL TABLES IN SCHEMA \(schema) FROM \(name);
-                REVOKE ALL ON ALL SEQUENCES IN SCHEMA \(schema) FROM \(name);
-                REVOKE ALL ON SCHEMA \(schema) FROM \(name);
-                REVOKE ALL ON DATABASE \(database) FROM \(name);
-                DROP ROLE \(name)
-                """)
-            return StationRole(station: station, role: role)
+            try connection.execute("ALTER ROLE \(name) NOLOGIN; REVOKE CONNECT ON DATABASE \(database) FROM \(name)")
+            return role
         }
+        try administer(locked: false) { connection in
+            // A connection opened before the role lost its login may still be starting: look again until none is left.
+            for _ in 0..<50 {
+                let left = try connection.query(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = $1", [PGParameter(type: PGType.text, text: role)])
+                if left.text(0, 0) == "0" { break }
+                usleep(20_000)
+            }
+        }
+        try administer(locked: false) { connection in
+            let name = connection.quoted(role)
+            try connection.execute("DROP OWNED BY \(name); DROP ROLE \(name)")
+        }
+        return StationRole(station: station, role: role)
     }
 
     /// The stations with roles of their own, by name.
@@ -150,11 +157,11 @@ extension AppDatabase {
 
     /// Runs `body` on the server's own connection (roles are PostgreSQL's
     /// alone), mapping its errors; on a file, refuses.
-    private func administer<T>(_ body: (PGConnection) throws -> T) throws(StoreError) -> T {
+    private func administer<T>(locked: Bool = true, _ body: (PGConnection) throws -> T) throws(StoreError) -> T {
         guard let engine = engine as? PostgresEngine else {
             throw .badLocation("stations have roles of their own only on a shared store (PostgreSQL); give its URL with --store")
         }
-        do { return try engine.administer(body) } catch { throw engine.storeError(error) }
+        do { return try engine.administer(locked: locked, body) } catch { throw engine.storeError(error) }
     }
 
     /// Why `role` cannot name a new role, or nil: 1 to 63 bytes of

@@ -200,5 +200,7 @@ var migrator: DatabaseMigrator {
     migrator.registerMigration(StoreSchema.migrations[16]) { db in
         try db.execute(sql: StoreSchema.stationInstanceSQL)
     }
+    // Roles are a shared store's.
+    migrator.registerMigration(StoreSchema.migrations[17]) { _ in }
     return migrator
 }
