@@ -76,11 +76,12 @@ public final class URLSessionTransport: HTTPTransport {
         let result: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 delegate.register(task, host: host, continuation: continuation)
-                if Task.isCancelled { task.cancel() }
+                // Cancelled before it began: it ends here, and is never started.
+                if Task.isCancelled { return delegate.fail(task, with: .cancelled) }
                 task.resume()
             }
         } onCancel: {
-            task.cancel()
+            delegate.fail(task, with: .cancelled)
         }
         return try result.get()
     }
@@ -103,9 +104,16 @@ public final class URLSessionTransport: HTTPTransport {
             pending.withLock { $0[task.taskIdentifier] = Pending(host: host, continuation: continuation) }
         }
 
-        /// Ends a task with `failure` (unless it already ended).
+        /// Ends a task with `failure` at once (unless it already ended): its
+        /// caller hears it now, not when URLSession reports the task complete,
+        /// which FoundationNetworking does not always do for a task cancelled
+        /// while it waits for an answer (the caller would wait out the time
+        /// limit, or for ever). The task is cancelled after; its completion,
+        /// if it comes, finds nothing left to finish.
         func fail(_ task: URLSessionTask, with failure: TransportError) {
-            if settle(task, as: failure) { task.cancel() }
+            guard let entry = pending.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+            entry.continuation.resume(returning: .failure(failure))
+            task.cancel()
         }
 
         /// Makes `failure` the task's result, however it completes; false
@@ -144,17 +152,18 @@ public final class URLSessionTransport: HTTPTransport {
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            let overflow = pending.withLock { pending -> Bool in
-                guard var entry = pending[dataTask.taskIdentifier], entry.failure == nil else { return false }
+            let overflow = pending.withLock { pending -> TransportError? in
+                guard var entry = pending[dataTask.taskIdentifier], entry.failure == nil else { return nil }
                 entry.body.append(data)
                 if entry.body.count > maximumBytes {
-                    entry.failure = .tooLarge(host: entry.host, limit: maximumBytes)
                     entry.body = Data()
+                    pending[dataTask.taskIdentifier] = entry
+                    return .tooLarge(host: entry.host, limit: maximumBytes)
                 }
                 pending[dataTask.taskIdentifier] = entry
-                return entry.failure != nil
+                return nil
             }
-            if overflow { dataTask.cancel() }
+            if let overflow { fail(dataTask, with: overflow) }
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
