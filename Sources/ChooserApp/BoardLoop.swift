@@ -279,7 +279,9 @@ public final class BoardLoop {
         case .nextTheme:
             let (theme, warning) = environment.nextTheme(state.theme.name)
             if let warning { reduce(.notice(warning, isError: true)) }
-            send(.themeChanged(theme))
+            // In force at once, so that the next `t` moves on from it.
+            reduce(.themeChanged(theme))
+            reduce(.notice(ThemeCycle.said(theme.name), isError: false))
         case .quit:
             stop()
             quitContinuation?.resume()

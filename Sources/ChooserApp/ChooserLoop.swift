@@ -186,7 +186,7 @@ public final class ChooserLoop {
     // MARK: Effects
 
     private func perform(_ effect: Effect) {
-        let database = environment.database, bus = environment.bus, session = state.session
+        let database = environment.database, session = state.session
         switch effect {
         case .loadRemembered:
             link.call(database, { db throws(StoreError) in try db.lastActiveAccount(in: session) }) { [weak self] in
@@ -248,7 +248,9 @@ public final class ChooserLoop {
         case .nextTheme:
             let (theme, warning) = environment.nextTheme(state.theme.name)
             if let warning { reduce(.notify(warning, .warning)) }
-            bus.publish(ThemeChanged(theme: theme))
+            // In force at once, so that the next `t` moves on from it (t t t: three themes on).
+            reduce(.themeChanged(theme))
+            reduce(.notify(ThemeCycle.said(theme.name), .info))
         case .handOff(let id):
             let now = environment.now
             guard let run = environment.handOff else { return reduce(.handOffEnded(now(), notice: nil)) }

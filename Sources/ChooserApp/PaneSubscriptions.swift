@@ -27,7 +27,6 @@ enum PaneSubscriptions {
             // Status bar and every key that writes: a shared store's server going and coming back.
             bus.subscribe(StoreReachabilityChanged.self, name: "status bar") { send(.storeOffline($0.online ? nil : $0.detail)) },
             // Everything: the theme.
-            bus.subscribe(ThemeChanged.self, name: "theme") { send(.themeChanged($0.theme)) },
         ]
     }
 }

@@ -153,9 +153,3 @@ public enum Effect: Hashable, Sendable {
     case tour(TourRequest, id: Int)
     case quit
 }
-
-/// A theme change, announced on the bus.
-public struct ThemeChanged: BusEvent {
-    public let theme: Theme
-    public init(theme: Theme) { self.theme = theme }
-}

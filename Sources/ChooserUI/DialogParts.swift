@@ -38,3 +38,11 @@ public enum HelpScroll {
         }
     }
 }
+
+/// What `t` says, in the chooser and the board alike, of the theme it
+/// moved to: its name, and how to keep it.
+public enum ThemeCycle {
+    public static func said(_ name: String) -> String {
+        "Theme \(name.displaySafe): theme = \"\(name.displaySafe)\" in config.toml keeps it."
+    }
+}

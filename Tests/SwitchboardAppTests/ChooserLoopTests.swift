@@ -311,13 +311,24 @@ struct ChooserLoopTests {
         }
     }
 
-    @Test("theme cycling publishes a theme change that comes back as an event")
-    func themeCycle() async throws {
-        let t = try await LoopRig()
-        try await stopping(t.rig) {
-            try await t.loop.startSettled()
-            t.press(.character("t"))
-            try await t.wait("monochrome") { $0.theme.name == "monochrome" }
+    @Test("t t t pressed quickly moves three themes on, each named in a toast with how to keep it")
+    func quickThemes() async throws {
+        let rig = try await AppRig(interval: 1, start: Date())
+        try await stopping(rig) {
+            let state = AppState(session: SessionKey("pts/7")!, size: Size(width: 100, height: 30), now: Moment.now(), guide: Fixture.guide,
+                                 theme: .builtIn, providers: [])
+            let loop = ChooserLoop(
+                state: state,
+                environment: ChooserEnvironment(
+                    database: rig.database, bus: rig.bus, providers: rig.providers, copy: { _ in }, open: { _ in },
+                    nextTheme: { current in (Theme(name: Theme.builtInName(after: current), styles: [:]), nil) }),
+                render: { _ in })
+            try await loop.startSettled()
+            defer { loop.send(.terminate) }
+            for _ in 0..<3 { loop.send(.input(.key(.character("t")))) }
+            // default → light → high-contrast → monochrome.
+            #expect(loop.state.theme.name == "monochrome")
+            #expect(loop.state.toasts.last?.text == "Theme monochrome: theme = \"monochrome\" in config.toml keeps it.")
         }
     }
 }
