@@ -75,7 +75,13 @@ public struct ChooserEnvironment: Sendable {
     }
 
     /// `xdgOpen` with exactly `environment` (whose `PATH` finds `xdg-open`).
+    /// Where no browser can be opened (no display, and no `BROWSER` named
+    /// for a terminal one: a console, an ssh session) it says so at once,
+    /// rather than starting an `xdg-open` that fails unseen.
     static func xdgOpen(_ url: String, environment: [String: String]) throws {
+        guard ["DISPLAY", "WAYLAND_DISPLAY", "BROWSER"].contains(where: { !(environment[$0] ?? "").isEmpty }) else {
+            throw ProcessError("no browser can be opened here: no display, and BROWSER names none", code: ENXIO)
+        }
         guard let program = StationCommand.locate("xdg-open", path: environment["PATH"] ?? "/usr/bin:/bin") else {
             throw ProcessError("no xdg-open on PATH", code: ENOENT)
         }
