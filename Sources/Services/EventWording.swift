@@ -28,6 +28,7 @@ public enum EventWording {
         case "disconnect": return "disconnected\(identity)" + byOperator + (detail["accountRemoved"] == "true" ? ", account removed" : "")
         case "merge": return "merged" + (detail["from"].map { " \($0) into this account" } ?? "")
         case "ended": return "terminal closed, session ended"
+        case "nameTaken": return "another machine started as this station and waits: two cannot share one name"
         case "wrongPIN": return "wrong \(detail["given"] ?? "PIN")" + (detail["lockedUntil"].map { ", locked out until \($0)" } ?? "")
         case "pin": return "PIN \(detail["change"] ?? "changed")" + (detail["owner"].map { " (\($0))" } ?? "") + byOperator
         case "check": return "credentials\(identity): \(detail["previous"] ?? "?") → \(detail["state"] ?? "?")"

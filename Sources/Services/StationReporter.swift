@@ -69,18 +69,21 @@ public final class StationReporter: Sendable {
     /// Writes the station's row, then beats until `stop()`.
     public func start() {
         let task = Task.detached { [self] in
-            var started = false
+            var started = false, refused = false
             while !Task.isCancelled {
                 do throws(StoreError) {
                     if !started {
                         var report = report
                         report.heartbeatAt = now()
-                        switch try database.stationStarted(report, instance: instance) {
+                        // Logged once a refusal streak, not at every beat.
+                        switch try database.stationStarted(report, instance: instance, logClash: !refused) {
                         case .started:
                             started = true
+                            refused = false
                             self.state.withLock { $0.started = true }
                             nameHandler.withLock { $0 }?(nil)
                         case .taken(let heardAt):
+                            refused = true
                             nameHandler.withLock { $0 }?(taken(heardAt: heardAt, now: report.heartbeatAt))
                         }
                     } else {

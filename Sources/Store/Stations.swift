@@ -72,8 +72,11 @@ extension AppDatabase {
     /// (its row not stopped, its heartbeat not missed three times),
     /// writes nothing and says since when that one was heard from: two
     /// machines must not share one session.
+    ///
+    /// With `logClash`, a refusal is logged in the station's session
+    /// (`nameTaken`), so that the log and the board's events say so.
     @discardableResult
-    public func stationStarted(_ report: StationReport, instance: String) throws(StoreError) -> StationStart {
+    public func stationStarted(_ report: StationReport, instance: String, logClash: Bool = false) throws(StoreError) -> StationStart {
         try write { db in
             let held = try db.first(
                 "SELECT instance, heartbeatAt, heartbeatSeconds, stoppedAt FROM station WHERE station = $1 AND terminal = $2",
@@ -81,6 +84,7 @@ extension AppDatabase {
             ) { row in (instance: try row[0] as String?, heard: try row[1] as Date, seconds: try row[2] as Int, stopped: try row[3] as Date?) }
             if let held, let other = held.instance, other != instance, held.stopped == nil,
                 report.heartbeatAt.timeIntervalSince(held.heard) <= Double(StationReport.missedHeartbeats * held.seconds) {
+                if logClash { try Self.log("nameTaken", session: SessionKey(stored: report.session), account: nil, [:], db: db, at: report.heartbeatAt) }
                 return .taken(heardAt: held.heard)
             }
             try db.execute(

@@ -66,9 +66,13 @@ struct StationTests {
         let before = try fixture.dump()
         #expect(try db.stationStarted(second, instance: "machine-b") == .taken(heardAt: start))
         #expect(try fixture.dump() == before, "nothing written for the second machine")
+        // Asked to, the refusal is logged in the station's session, so that the log and the board say so.
+        #expect(try db.stationStarted(second, instance: "machine-b", logClash: true) == .taken(heardAt: start))
+        #expect(try db.events(LogQuery(station: "lab-3")).map(\.kind) == ["nameTaken"])
         #expect(try !db.stationHeartbeat(station: "lab-3", terminal: "tty1", instance: "machine-b", lastKeyAt: nil, handOffRunning: false, at: second.heartbeatAt))
+        let logged = try fixture.dump()
         try db.stationStopped(station: "lab-3", terminal: "tty1", instance: "machine-b", at: second.heartbeatAt)
-        #expect(try db.stations().first?.stoppedAt == nil, "the second machine's stop leaves the first's row alone")
+        #expect(try fixture.dump() == logged, "the second machine's stop leaves the first's row alone")
         // The same machine again (a restart on the same boot) takes its row back at once.
         #expect(try db.stationStarted(second, instance: "machine-a") == .started)
         // Silent for three heartbeats: the second machine takes over.
