@@ -159,11 +159,14 @@ public struct ConflictDialog: Sendable {
     public let mergeRefusal: String?
     public var selection = 0
 
+    /// Two accounts of one name are told apart by their numbers ("Merge Ada
+    /// Lovelace (account 4) into Ada Lovelace (account 1)"), never named alike.
     public init(conflict: AuthConflict, providerName: String, ownerName: String, activeName: String) {
         identity = conflict.identity
         self.providerName = providerName
-        self.ownerName = ownerName
-        self.activeName = activeName
+        let alike = ownerName.lowercased() == activeName.lowercased()
+        self.ownerName = alike ? "\(ownerName) (account \(conflict.owner))" : ownerName
+        self.activeName = alike ? "\(activeName) (account \(conflict.active))" : activeName
         choices = conflict.choices
         mergeRefusal = conflict.canMerge ? nil
             : "Both accounts have an identity at \(conflict.clashingProviders.map(\.rawValue).joined(separator: ", ")), so they cannot be merged."

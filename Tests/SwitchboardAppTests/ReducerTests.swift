@@ -334,6 +334,18 @@ struct ReducerTests {
         #expect(state.dialog == nil)
     }
 
+    @Test("a conflict between two accounts of one name tells them apart by number, in every line")
+    func conflictOfNamesakes() {
+        let namesakes = AuthConflict(identity: Identity(provider: "gitlab", subject: "ada2"), active: AccountID(1), owner: AccountID(4), clashingProviders: [])
+        var state = several()
+        _ = state.reduce(.signInEnded(SignInEnding(outcome: .approved(namesakes.owner, isNew: false)), conflict: ConflictDialog(
+            conflict: namesakes, providerName: "GitLab", ownerName: "Ada Lovelace", activeName: "ada lovelace")))
+        let screen = Screen.draw(state).text
+        #expect(screen.contains("Merge Ada Lovelace (account 4) into ada lovelace (account 1)"), "\(screen)")
+        #expect(screen.contains("Switch to Ada Lovelace (account 4)"))
+        #expect(!screen.contains("Merge Ada Lovelace into"))
+    }
+
     @Test("conflict: m, s, c and Enter answer; merge is not a key when refused")
     func conflict() {
         let allowed = AuthConflict(identity: Identity(provider: "gitlab", subject: "alan"), active: AccountID(1), owner: AccountID(4), clashingProviders: [])

@@ -5,9 +5,11 @@ import TerminalUI
 enum ConflictDialogView {
     static func draw(_ dialog: ConflictDialog, state: AppState, into buffer: inout Buffer) {
         let theme = state.theme
-        let size = Size(width: min(66, state.size.width - 4), height: min(state.size.height - 2, 14))
-        let inner = DialogFrame.draw(title: "This identity has an account already", size: size, state: state, into: &buffer)
         let owner = dialog.ownerName.displaySafe, active = dialog.activeName.displaySafe
+        // Wide enough for its longest choice where the screen allows (two accounts of one name carry their numbers).
+        let longest = "▸ m  Merge \(owner) into \(active)".displayWidth + 4
+        let size = Size(width: min(max(66, longest), state.size.width - 4), height: min(state.size.height - 2, 14))
+        let inner = DialogFrame.draw(title: "This identity has an account already", size: size, state: state, into: &buffer)
         var y = DialogFrame.paragraph(
             "Your \(dialog.providerName) identity belongs to \(owner), but \(active) is active here.",
             in: inner, y: inner.y + 1, style: theme[.text], into: &buffer) + 1
