@@ -36,13 +36,17 @@ struct FleetCommand: IOCommand, TakesCommonOptions {
         }
         let now = Date()
         var rows: [FleetRow] = []
+        var store = ""
         try io.reportingErrors { () throws(StoreError) in
-            rows = try options.openDatabase(io, .readOnlyIfUnwritable).fleet().map { FleetRow($0, now: now) }
+            let database = try options.openDatabase(io, .readOnlyIfUnwritable)
+            store = database.path
+            rows = try database.fleet().map { FleetRow($0, now: now) }
         }
         if options.json {
             for row in rows { io.printJSON(row) }
         } else if rows.isEmpty {
-            io.print("No station has reported to this store.")
+            io.print("No station has reported to this store (\(store.displaySafe)). A running kiosk (switchboard kiosk) reports itself; "
+                + (store.hasPrefix("postgresql://") ? "the command line does not." : "a fleet's store is given with --store or [store] url."))
         } else {
             let table = [["STATION", "TERMINAL", "WHO", "SINCE", "IDLE", "STATE"]]
                 + rows.map { [$0.station, $0.terminal, $0.active ?? "Anonymous", $0.since, StationStatus.span($0.idleSeconds), $0.state] }

@@ -120,7 +120,9 @@ struct LogAndFleetCLITests {
         #expect(table.stdout.split(separator: "\n").first?.hasPrefix("STATION") == true)
         #expect(table.stdout.contains("lab-1") && table.stdout.contains("Ada Lovelace"))
         #expect(table.stdout.contains("  5m  ") || table.stdout.contains("  6m  "), "idle since the last key, in minutes")
-        let empty = await CLI().run("fleet")
-        #expect(empty.stdout == "No station has reported to this store.\n")
+        let other = CLI()
+        let empty = await other.run("fleet")
+        #expect(empty.stdout == "No station has reported to this store (\(other.path)). A running kiosk (switchboard kiosk) reports itself; "
+            + "a fleet's store is given with --store or [store] url.\n", "\(empty.stdout)")
     }
 }

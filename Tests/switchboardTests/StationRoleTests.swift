@@ -2,6 +2,7 @@ import Foundation
 import PINHash
 import Postgres
 import PostgresServer
+import Services
 import Store
 import SwitchboardCore
 import Testing
@@ -101,6 +102,9 @@ struct StationRoleTests {
         let slash = await setup.asOwner("fleet", "add", "lab/5", "--pgpass", setup.fleet.folder.file("slash"))
         #expect(slash.status == 64 && slash.stderr.contains("\"/\""), "\(slash)")
 
+        // Someone signed in there: removing the station signs them out, saying why.
+        let owner = try setup.fleet.database()
+        _ = try Sample.signIn([Sample.adaGitHub], into: owner, session: SessionKey("lab-3/tty1")!)
         // Whatever the role made meanwhile (a large object it owns) does not keep it from being removed.
         let doomed = try PGConnection.connect(setup.stationURL)
         _ = try doomed.query("SELECT lo_create(0)")
@@ -110,6 +114,8 @@ struct StationRoleTests {
         #expect(removed.status == 0, "\(removed)")
         #expect(throws: PGError.self, "a removed station's role connects no more") { try PGConnection.connect(setup.stationURL) }
         #expect(throws: PGError.self, "and its open connection was ended") { try doomed.query("SELECT 1") }
+        #expect(try owner.active(in: SessionKey("lab-3/tty1")!) == .anonymous)
+        #expect(try owner.events(LogQuery(station: "lab-3")).last.map { EventWording.what($0) } == "signed out (station removed)")
         #expect(await setup.asOwner("fleet", "remove", "lab-3").status == 2)
     }
 

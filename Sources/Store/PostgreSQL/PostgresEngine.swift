@@ -140,8 +140,17 @@ final class PostgresEngine: StoreEngine {
                 path: error.server,
                 detail: "this station's role acts only on its own station's sessions and rows (the server says which station a role "
                     + "is: switchboard fleet roles); another station's are the operator's to act on. Nothing was changed")
+        case .statement(let state) where state == "42501" && !error.detail.hasPrefix("permission denied"):
+            // One of the fleet's own rules, kept by the server: its words say why.
+            return .unavailable(path: error.server, detail: "\(error.detail); nothing was changed")
         case .statement(let state) where state == "42501":
             return .unavailable(path: error.server, detail: "the role may not do this (\(error.detail)); see docs/FLEET.md for the privileges it needs")
+        case .authenticationFailed:
+            return .unavailable(
+                path: error.server,
+                detail: "the server refused this role's login (\(error.detail)). Its password is read from ~/.pgpass (or the file "
+                    + "PGPASSFILE or passfile= names); a station whose role was removed (switchboard fleet remove) needs a new one "
+                    + "from the store's owner (switchboard fleet add)")
         case .statement:
             return .unavailable(path: error.server, detail: "\(error.detail); nothing was changed")
         default:

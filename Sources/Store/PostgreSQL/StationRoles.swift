@@ -133,6 +133,17 @@ extension AppDatabase {
             let name = connection.quoted(role)
             try connection.execute("DROP OWNED BY \(name); DROP ROLE \(name)")
         }
+        // Nobody stays signed in at a station that can no longer connect: each of its sessions is signed out, saying why.
+        try write { db in
+            let sessions = try db.column(
+                "SELECT key FROM session WHERE accountId IS NOT NULL AND left(key, length($1) + 1) = $1 || '/' ORDER BY key", [station],
+                as: String.self)
+            for key in sessions {
+                let session = SessionKey(stored: key)
+                _ = try Self.signOut(
+                    session: session, previous: try Self.active(db, session: session), detail: ["reason": "station removed"], db: db, at: Date())
+            }
+        }
         return StationRole(station: station, role: role)
     }
 
