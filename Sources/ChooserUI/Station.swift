@@ -23,7 +23,7 @@ extension AppState {
         guard var kiosk, !kiosk.startChecked, kiosk.listLoaded, kiosk.nameHeld else { return [] }
         kiosk.startChecked = true
         self.kiosk = kiosk
-        return active == .anonymous ? [] : [.signOut(.stopped)]
+        return active == .anonymous ? [] : [.signOut(.leftOver)]
     }
 
     private mutating func stationEffects(_ action: Action) -> [Effect] {

@@ -6,8 +6,12 @@ public enum SignOutReason: String, Hashable, Sendable {
     case idle
     /// A station's hand-off command ended.
     case handOffEnded = "hand-off ended"
-    /// A station stopped (or found someone left over from a stop that could not sign out).
+    /// A station stopped.
     case stopped
+    /// A station started and found someone still active in its session,
+    /// left from an earlier run (a stop that could not sign out, or a
+    /// choice made from the command line).
+    case leftOver = "left from an earlier run"
     /// The operator, from the station's own operator menu.
     case operatorMenu = "operator at the station"
 }

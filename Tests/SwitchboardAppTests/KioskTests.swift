@@ -90,7 +90,7 @@ struct KioskTests {
         var held = Fixture.state(size: Self.size, accounts: [Fixture.ada, Fixture.grace], active: Fixture.ada)
         held.enterKiosk(Self.settings, holdsName: false)
         _ = held.reduce(.loaded(held.accounts.list, active: held.active))
-        #expect(held.reduce(.stationName(taken: nil)) == [.signOut(.stopped)], "once it holds its name, whoever was left from a stop is signed out")
+        #expect(held.reduce(.stationName(taken: nil)) == [.signOut(.leftOver)], "once it holds its name, whoever was left from a stop is signed out")
         #expect(!Screen.draw(held).text.contains("in use"))
     }
 
@@ -166,7 +166,7 @@ struct KioskTests {
         settings.command = ["bash", "--login"]
         var state = Fixture.state(size: Self.size, accounts: [Fixture.ada, Fixture.grace], active: Fixture.ada)
         state.enterKiosk(settings)
-        #expect(state.reduce(.loaded(state.accounts.list, active: state.active)) == [.signOut(.stopped)], "active at the start: signed out, and no hand-off")
+        #expect(state.reduce(.loaded(state.accounts.list, active: state.active)) == [.signOut(.leftOver)], "active at the start: signed out, and no hand-off")
         #expect(state.reduce(.statusChanged(UserStatusChanged(
             session: Fixture.session, previous: .account(Fixture.ada), current: .account(Fixture.grace), reason: .external))) == [.loadFavourites(Fixture.grace.id), .reload],
             "made active by another program: no hand-off")

@@ -48,7 +48,7 @@ struct KioskEndToEndTests {
             let log = try await runProcess(builtProduct("switchboard"), ["log"], environment: chooser.cliEnvironment)
             // The first sign-out is of Ada, left over from before the start (a stop that could not sign out).
             let signOuts = log.stdout.split(separator: "\n").filter { $0.contains("signed out") }.map { $0.split(separator: "  ").last ?? "" }
-            #expect(signOuts == ["signed out (stopped)", "signed out (idle)", "signed out (stopped)"], "\(log.stdout)")
+            #expect(signOuts == ["signed out (left from an earlier run)", "signed out (idle)", "signed out (stopped)"], "\(log.stdout)")
         }
     }
 }
