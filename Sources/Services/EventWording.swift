@@ -17,6 +17,11 @@ public enum EventWording {
 
     /// What happened, in words.
     public static func what(_ entry: LogEntry) -> String {
+        // Done to a station's session by a role that is not that station's (the operator's, from elsewhere): said.
+        described(entry) + (entry.foreignOrigin.map { " (by role \($0))" } ?? "")
+    }
+
+    private static func described(_ entry: LogEntry) -> String {
         let detail = entry.detail.filter { shown.contains($0.key) }
         let identity = detail["identity"].map { " (\($0))" } ?? ""
         let byOperator = detail["operator"].map { " by the operator at \($0)" } ?? ""

@@ -19,6 +19,18 @@ public struct LogEntry: Hashable, Sendable {
     /// On a shared store, the role whose connection appended it, as the
     /// server wrote it (nil for the owner's own, and on a file).
     public var origin: String? = nil
+    /// The station `origin` is the role of, if it is a station's.
+    public var originStation: String? = nil
+
+    /// The role that appended an event of a session it is not the station
+    /// of (the operator's, acting on a station's session from elsewhere);
+    /// nil for a station's own events, the owner's, a file's, and events of
+    /// no session (whose origin the log shows in place of the session).
+    public var foreignOrigin: String? {
+        guard let origin, let session else { return nil }
+        if let station = originStation, session.hasPrefix(station + "/") { return nil }
+        return origin
+    }
 }
 
 /// Which events `AppDatabase.events(_:)` reads.
@@ -73,9 +85,12 @@ extension AppDatabase {
                 conditions.append("event.at >= $\(arguments.count)")
             }
             arguments.append(query.limit)
+            // A shared store knows which station each role is; a file has no roles.
+            let originStation = db.dialect == .postgres
+                ? "(SELECT station FROM switchboard_station_role WHERE role::text = event.origin)" : "NULL"
             let sql = """
                 SELECT event.id, event.at, event.session, event.kind, event.accountId, coalesce(account.name, event.accountName), event.detail,
-                  event.origin
+                  event.origin, \(originStation)
                 FROM event LEFT JOIN account ON account.id = event.accountId
                 WHERE \(conditions.joined(separator: " AND "))
                 ORDER BY event.id \(query.newest ? "DESC" : "") LIMIT $\(arguments.count)
@@ -84,7 +99,8 @@ extension AppDatabase {
                 let detail: String = try row[6]
                 return LogEntry(
                     id: try row[0], at: try row[1], session: try row[2], kind: try row[3], account: try row[4], accountName: try row[5],
-                    detail: (try? JSONDecoder().decode([String: String].self, from: Data(detail.utf8))) ?? [:], origin: try row[7])
+                    detail: (try? JSONDecoder().decode([String: String].self, from: Data(detail.utf8))) ?? [:], origin: try row[7],
+                    originStation: try row[8])
             }
             return query.newest ? entries.reversed() : entries
         }

@@ -253,6 +253,17 @@ struct StationRoleTests {
         _ = await setup.fleet.run("sign-out", "--session", "lab-4/tty1", at: "lab-3")
         #expect(try owner.active(in: SessionKey("lab-4/tty1")!).account?.name == "Ada Lovelace", "still signed in at lab-4")
 
+        // The operator's role (no station's) signs lab-3 out from elsewhere: allowed, and the log says by whom.
+        let schema = String(setup.fleet.url.split(separator: "%3D").last ?? "")
+        let operatorRole = "op_" + schema.dropFirst(2).prefix(20)
+        let admin = try PGConnection.connect(setup.fleet.url)
+        try admin.execute("CREATE ROLE \(operatorRole) LOGIN; " + StationGrants.statements(schema: schema, to: operatorRole))
+        let operatorURL = setup.fleet.url.replacingOccurrences(of: "//switchboard@", with: "//\(operatorRole)@")
+        let signedOut = await setup.fleet.run("sign-out", "--session", "lab-3/tty1", "--store", operatorURL, at: "lab-4")
+        #expect(signedOut.status == 0, "\(signedOut)")
+        let log = await setup.asOwner("log", "--station", "lab-3", "--limit", "1")
+        #expect(log.stdout.hasSuffix("signed out (by role \(operatorRole))\n"), "\(log.stdout)")
+
         // A station whose configuration names another station than its role's is told, and does nothing.
         try setup.useStationRole(at: "lab-4")
         let mismatch = await setup.fleet.run("status", at: "lab-4")
