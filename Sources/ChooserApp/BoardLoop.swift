@@ -48,14 +48,15 @@ public final class BoardLoop {
     private let render: @MainActor (BoardState) -> Void
     private var watch: (any ChangeWatch)?
     private lazy var frames: FrameRequests = {
-        let frames = FrameRequests { [unowned self] in self.render(self.state) }
-        frames.hold = { [unowned self] in self.link.holdsFrame() }
+        // Weak: a held frame may come due after the loop is gone (a stop while an answer was on its way).
+        let frames = FrameRequests { [weak self] in if let self { self.render(self.state) } }
+        frames.hold = { [weak self] in self?.link.holdsFrame() }
         return frames
     }()
     /// The board's line to the store.
     lazy var link: StoreLink = {
         let link = StoreLink(deadline: environment.storeDeadline) { [weak self] detail in self?.storeReachability(detail) }
-        link.probeTarget = { [unowned self] in self.environment.database }
+        link.probeTarget = { [weak self] in self?.environment.database }
         link.onSlow = { [weak self] slow in self?.send(.storeWaiting(slow)) }
         return link
     }()

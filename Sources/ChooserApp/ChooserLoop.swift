@@ -21,12 +21,13 @@ public final class ChooserLoop {
     private let render: @MainActor (AppState) -> Void
     private var subscriptions: [Subscription] = []
     private lazy var frames: FrameRequests = {
-        let frames = FrameRequests { [unowned self] in self.render(self.state) }
-        frames.hold = { [unowned self] in self.answersDue() }
+        // Weak: a held frame may come due after the loop is gone (a stop while an answer was on its way).
+        let frames = FrameRequests { [weak self] in if let self { self.render(self.state) } }
+        frames.hold = { [weak self] in self?.answersDue() }
         return frames
     }()
     /// Keys typed while an answer is on its way wait for it a moment.
-    private lazy var typeahead = Typeahead(hold: { [unowned self] in self.answersDue() }, deliver: { [unowned self] in self.handle($0) })
+    private lazy var typeahead = Typeahead(hold: { [weak self] in self?.answersDue() }, deliver: { [weak self] in self?.handle($0) })
 
     /// Until when a frame, and keys typed, wait for answers on their way;
     /// a reload asked for this turn is a call about to go out.
@@ -38,7 +39,7 @@ public final class ChooserLoop {
     /// The loop's line to the store.
     lazy var link: StoreLink = {
         let link = StoreLink(deadline: environment.storeDeadline) { [weak self] detail in self?.storeReachability(detail) }
-        link.probeTarget = { [unowned self] in self.environment.database }
+        link.probeTarget = { [weak self] in self?.environment.database }
         link.onSlow = { [weak self] slow in self?.send(.storeWaiting(slow)) }
         return link
     }()

@@ -189,7 +189,7 @@ public final class StoreLink {
     }
 
     /// The store the tries go to (the loop's, which a tour may replace).
-    public var probeTarget: (@MainActor () -> AppDatabase)?
+    public var probeTarget: (@MainActor () -> AppDatabase?)?
 
     /// Tells `onSlow`, once per change.
     private func slow(_ slow: Bool) {
