@@ -4,7 +4,6 @@ import DeviceFlow
 import Foundation
 import Store
 import SwitchboardCore
-import Synchronization
 import TerminalUI
 
 /// The one UI loop: owns `AppState`, turns everything into actions, runs the
@@ -411,16 +410,4 @@ public final class ChooserLoop {
         default: nil
         }
     }
-}
-
-/// A PIN check on its way to the store that the person may take back (Esc):
-/// the store asks it, once the PIN is derived and before it writes.
-final class PendingPINCheck: Sendable {
-    private let cancelled = Atomic<Bool>(false)
-
-    /// Whether the person took it back.
-    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
-
-    /// Takes it back.
-    func cancel() { cancelled.store(true, ordering: .releasing) }
 }
