@@ -32,10 +32,10 @@ public struct BoardEnvironment: Sendable {
     }
 }
 
-/// The board's loop: owns `BoardState`, reads the fleet when the store's
-/// change watch wakes it (never on a timer), ticks once a second for the
-/// idle times, carries out the reducer's effects and asks for a frame, at
-/// most one a turn of the main actor. Heartbeats wake no watch, so the one
+/// The board's loop: the board's effects, carried out for the shell
+/// (`ProgramShell`) that owns `BoardState`, its frames and its tick once a
+/// second for the idle times. It reads the fleet when the store's change
+/// watch wakes it (never on a timer). Heartbeats wake no watch, so the one
 /// other read is when a station that was up would turn offline by the
 /// last read's heartbeats (`BoardState.nextOfflineCheck`): with stations
 /// beating, about one read per heartbeat interval for the whole fleet.
@@ -43,26 +43,14 @@ public struct BoardEnvironment: Sendable {
 /// the main actor, in order, with a deadline, offline past it.
 @MainActor
 public final class BoardLoop {
-    public private(set) var state: BoardState
+    /// The loop every full-screen program runs: state, frames, timers, the store's line.
+    let shell: ProgramShell<BoardState>
+    public var state: BoardState { shell.state }
     private let environment: BoardEnvironment
-    private let render: @MainActor (BoardState) -> Void
     private var watch: (any ChangeWatch)?
-    private lazy var frames: FrameRequests = {
-        // Weak: a held frame may come due after the loop is gone (a stop while an answer was on its way).
-        let frames = FrameRequests { [weak self] in if let self { self.render(self.state) } }
-        frames.hold = { [weak self] in self?.link.holdsFrame() }
-        return frames
-    }()
     /// The board's line to the store.
-    lazy var link: StoreLink = {
-        let link = StoreLink(deadline: environment.storeDeadline) { [weak self] detail in self?.storeReachability(detail) }
-        link.probeTarget = { [weak self] in self?.environment.database }
-        link.onSlow = { [weak self] slow in self?.send(.storeWaiting(slow)) }
-        return link
-    }()
+    var link: StoreLink { shell.link }
     private var readScheduled = false
-    private var ticker: (any DispatchSourceTimer)?
-    private var quitContinuation: CheckedContinuation<Void, Never>?
     /// How many times the loop woke for its tick and for the store, and how
     /// many reads a station's missed heartbeats asked for: for the benchmark.
     public private(set) var wakeUps = (ticks: 0, store: 0, offlineChecks: 0)
@@ -71,9 +59,17 @@ public final class BoardLoop {
     private var looks = 0
 
     public init(state: BoardState, environment: BoardEnvironment, render: @escaping @MainActor (BoardState) -> Void) {
-        self.state = state
         self.environment = environment
-        self.render = render
+        shell = ProgramShell(state: state, now: environment.now, deadline: environment.storeDeadline, render: render)
+        let database = environment.database
+        shell.database = { database }
+        shell.perform = { [weak self] in self?.perform($0) }
+        // Back: the fleet read again, and the watch told to listen again now.
+        shell.storeReturned = { [weak self] in
+            self?.watch?.retryNow()
+            self?.scheduleRead()
+        }
+        shell.ticked = { [weak self] in self?.ticked($0) }
     }
 
     /// Starts watching the store, reads the fleet, draws the first frame and starts the clock.
@@ -87,65 +83,46 @@ public final class BoardLoop {
         }
         // The first frame waits for the fleet, or for the store to count as offline.
         readFleet(holdsFrame: nil)
-        frames.request()
-        startTicker()
+        shell.endTurn()
     }
 
     /// Runs until the operator quits.
     public func run() async {
         start()
-        if !state.isRunning { return stop() }
-        await withCheckedContinuation { quitContinuation = $0 }
+        await shell.waitUntilStopped()
+        stop()
     }
 
-    /// Stops the watch and the clock.
+    /// Stops the watch, the clock and the store's line.
     public func stop() {
         watch?.cancel()
         watch = nil
-        ticker?.cancel()
-        ticker = nil
-        link.stop()
+        shell.stop()
     }
 
     /// Handles one action: reduce, carry out the effects, ask for a frame.
     public func send(_ action: BoardAction) {
-        reduce(action)
-        frames.request()
+        shell.send(action)
     }
 
     /// Reduces `action` and carries out its effects: the only way the state changes.
     private func reduce(_ action: BoardAction) {
-        for effect in state.reduce(action) { perform(effect) }
+        shell.reduce(action)
     }
 
     /// Draws now.
     public func flush() {
-        frames.drawNow()
+        shell.flush()
     }
 
-    /// Once a second, on the second: idle times and countdowns move on with
-    /// no read. A timer on the main queue itself, so a tick wakes one thread
-    /// once, not a chain of tasks hopping between threads.
-    private func startTicker() {
-        let timer = DispatchSource.makeTimerSource(queue: .main)
-        let fraction = environment.now().secondsSince1970.truncatingRemainder(dividingBy: 1)
-        timer.schedule(deadline: .now() + .milliseconds(Int((1 - fraction) * 1000) + 5), repeating: .seconds(1), leeway: .milliseconds(20))
-        timer.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.tick() } }
-        timer.activate()
-        ticker = timer
-    }
-
-    /// The clock's tick, drawn in the same turn: no task is made for it.
-    private func tick() {
+    /// After the clock's tick: a station about to turn offline is read once,
+    /// to see whether it beat (heartbeats wake nobody).
+    private func ticked(_ now: Moment) {
         wakeUps.ticks += 1
-        let now = environment.now()
-        reduce(.tick(now))
-        // Heartbeats wake nobody: a station about to turn offline is read once, then, to see whether it beat.
         if let due = state.nextOfflineCheck, due <= now {
             wakeUps.offlineChecks += 1
             readFleet()
         }
-        flush()
     }
 
     // MARK: The store
@@ -164,15 +141,6 @@ public final class BoardLoop {
             send(.storeOffline(nil))
             scheduleRead()
         }
-    }
-
-    /// The link found the store gone (why) or back (nil): said, and on
-    /// return the fleet read again and the watch told to listen again now.
-    private func storeReachability(_ detail: String?) {
-        send(.storeOffline(detail?.displaySafe))
-        guard detail == nil else { return }
-        watch?.retryNow()
-        scheduleRead()
     }
 
     /// One read per turn, however many wake-ups came in it.
@@ -285,8 +253,6 @@ public final class BoardLoop {
             reduce(.notice(ThemeCycle.said(theme.name), isError: false))
         case .quit:
             stop()
-            quitContinuation?.resume()
-            quitContinuation = nil
         }
     }
 

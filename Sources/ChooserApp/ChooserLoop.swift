@@ -6,60 +6,42 @@ import Store
 import SwitchboardCore
 import TerminalUI
 
-/// The one UI loop: owns `AppState`, turns everything into actions, runs the
-/// reducer, carries out its effects and asks for a frame. Runs on the main
-/// actor; nothing here blocks it, and nothing wakes it when idle but a key,
-/// a resize, a bus event, a tick while a countdown shows, or a station's
-/// clock turning to the next minute. The store is called only through
-/// `link` (`StoreLink`): off the main actor, in order, with a deadline.
+/// The chooser's loop (a station's and the tour's too): the chooser's
+/// effects, carried out for the shell (`ProgramShell`) that owns `AppState`,
+/// its frames and timers. Nothing wakes it when idle but a key, a resize, a
+/// bus event, a tick while a countdown shows, or a station's clock turning
+/// to the next minute. The store is called only through `link`
+/// (`StoreLink`): off the main actor, in order, with a deadline.
 @MainActor
 public final class ChooserLoop {
-    public private(set) var state: AppState
+    /// The loop every full-screen program runs: state, frames, timers, the store's line.
+    let shell: ProgramShell<AppState>
+    public var state: AppState { shell.state }
     /// Its store changes only on tour, for each round (`TourDriver.freshStore`).
     private(set) var environment: ChooserEnvironment
-    private let render: @MainActor (AppState) -> Void
     private var subscriptions: [Subscription] = []
-    private lazy var frames: FrameRequests = {
-        // Weak: a held frame may come due after the loop is gone (a stop while an answer was on its way).
-        let frames = FrameRequests { [weak self] in if let self { self.render(self.state) } }
-        frames.hold = { [weak self] in self?.answersDue() }
-        return frames
-    }()
-    /// Keys typed while an answer is on its way wait for it a moment.
-    private lazy var typeahead = Typeahead(hold: { [weak self] in self?.answersDue() }, deliver: { [weak self] in self?.handle($0) })
-
-    /// Until when a frame, and keys typed, wait for answers on their way;
-    /// a reload asked for this turn is a call about to go out.
-    private func answersDue() -> ContinuousClock.Instant? {
-        link.holdsFrame() ?? (reloadScheduled ? .now + StoreLink.frameHold : nil)
-    }
     /// The PIN check out now, which Esc takes back.
     var pendingPINCheck: PendingPINCheck?
     /// The loop's line to the store.
-    lazy var link: StoreLink = {
-        let link = StoreLink(deadline: environment.storeDeadline) { [weak self] detail in self?.storeReachability(detail) }
-        link.probeTarget = { [weak self] in self?.environment.database }
-        link.onSlow = { [weak self] slow in self?.send(.storeWaiting(slow)) }
-        return link
-    }()
+    var link: StoreLink { shell.link }
     var reloadScheduled = false
-    private var ticker: Task<Void, Never>?
-    private var toastTimer: Task<Void, Never>?
-    /// When `toastTimer` wakes the loop: the deadline it was set for.
-    private var toastTimerDue: Moment?
     var signIn: (generation: Int, run: SignInRun?, task: Task<Void, Never>)?
     var generation = 0
     var pendingConflict: PendingConflict?
-    private var quitContinuation: CheckedContinuation<Void, Never>?
     private var handOff: Task<Void, Never>?
     var roster = RosterReads()
 
     /// - Parameter render: draws a state; called at most once per turn of
     ///   the main actor, however many actions arrived.
     public init(state: AppState, environment: ChooserEnvironment, render: @escaping @MainActor (AppState) -> Void) {
-        self.state = state
         self.environment = environment
-        self.render = render
+        shell = ProgramShell(state: state, now: environment.now, deadline: environment.storeDeadline, render: render)
+        shell.database = { [weak self] in self?.environment.database }
+        shell.perform = { [weak self] in self?.perform($0) }
+        // A reload asked for this turn is a call about to go out: frames and keys wait for it too.
+        shell.alsoHolds = { [weak self] in self?.reloadScheduled == true ? .now + StoreLink.frameHold : nil }
+        shell.endOfTurn = { [weak self] in self?.readWantedRows() }
+        shell.storeReturned = { [weak self] in self?.environment.storeReturned() }
     }
 
     /// Subscribes the panes, loads the store and draws the first frame.
@@ -74,8 +56,7 @@ public final class ChooserLoop {
             self?.refreshIndex()
             self?.checkActiveCredentials()
         }
-        frames.request()
-        scheduleTimers()
+        shell.endTurn()
     }
 
     /// Re-checks the active person's credentials in the background; a
@@ -92,95 +73,31 @@ public final class ChooserLoop {
     /// running then to be gone.
     public func run() async {
         start()
-        if !state.isRunning { return }
-        await withCheckedContinuation { quitContinuation = $0 }
+        await shell.waitUntilStopped()
         await handOff?.value
     }
 
     /// Handles one action: reduce, run effects, schedule a frame. Input
     /// typed while an answer is on its way waits for it a moment (`Typeahead`).
     public func send(_ action: Action) {
-        if typeahead.keep(action) { return }
-        handle(action)
-        // An answer came, or the hold ended: keys that waited go now, in order.
-        typeahead.release()
-    }
-
-    private func handle(_ action: Action) {
-        switch action {
-        case .tick: break
-        case .input:
-            let now = environment.now()
-            reduce(.clock(now))
-            reduce(.activity(now))
-        default: reduce(.clock(environment.now()))
-        }
         // The change feed's word on the server: the link follows it.
         if case .storeOffline(let detail) = action { link.heard(offline: detail) }
-        reduce(action)
-        endTurn()
+        shell.send(action)
     }
 
     /// After the actions of a turn: the rows a frame lacks asked for, the timers set, a frame asked for.
     func endTurn() {
-        readWantedRows()
-        scheduleTimers()
-        frames.request()
-    }
-
-    /// The link found the store gone (why) or back (nil).
-    private func storeReachability(_ detail: String?) {
-        send(.storeOffline(detail?.displaySafe))
-        if detail == nil { environment.storeReturned() }
+        shell.endTurn()
     }
 
     /// Reduces `action` and carries out its effects: the only way the state changes.
     func reduce(_ action: Action) {
-        for effect in state.reduce(action) { perform(effect) }
+        shell.reduce(action)
     }
 
     /// Draws now if anything changed since the last frame.
     public func flush() {
-        frames.drawNow()
-    }
-
-    // MARK: Timers: a tick per second while a countdown shows, one wake-up per toast.
-
-    private func scheduleTimers() {
-        if state.needsTicks, ticker == nil {
-            ticker = Task { @MainActor [weak self] in
-                while !Task.isCancelled {
-                    let now = self?.environment.now() ?? Moment.now()
-                    let fraction = now.secondsSince1970.truncatingRemainder(dividingBy: 1)
-                    try? await Task.sleep(for: .milliseconds(Int((1 - fraction) * 1000) + 5))
-                    guard let self, !Task.isCancelled else { return }
-                    self.send(.tick(self.environment.now()))
-                }
-            }
-        } else if !state.needsTicks, let ticker {
-            ticker.cancel()
-            self.ticker = nil
-        }
-        // One wake-up at a time. One due no later than the next deadline is
-        // kept (a deadline that moved later, as the idle one does at every
-        // key, is met by the tick after it): a burst of keys, a paste, never
-        // leaves a task per key behind it, cancelled but not yet run.
-        // While the ticker runs, only a deadline due within its second needs a wake-up of its own (the tour's).
-        guard let expiry = state.nextDeadline, ticker == nil || environment.now().distance(to: expiry) < 1 else {
-            toastTimer?.cancel()
-            (toastTimer, toastTimerDue) = (nil, nil)
-            return
-        }
-        if toastTimer != nil, let due = toastTimerDue, due <= expiry { return }
-        toastTimer?.cancel()
-        let delay = max(0.05, environment.now().distance(to: expiry))
-        toastTimerDue = expiry
-        toastTimer = Task { @MainActor [weak self] in
-            try? await Task.sleep(for: .milliseconds(Int(delay * 1000) + 5))
-            guard let self, !Task.isCancelled else { return }
-            (self.toastTimer, self.toastTimerDue) = (nil, nil)
-            self.send(.tick(self.environment.now()))
-        }
+        shell.flush()
     }
 
     // MARK: Effects
@@ -269,14 +186,9 @@ public final class ChooserLoop {
         case .endHandOff:
             handOff?.cancel()
         case .quit:
-            link.stop()
-            typeahead.cancel()
             handOff?.cancel()
-            ticker?.cancel()
-            toastTimer?.cancel()
             subscriptions.forEach { $0.cancel() }
-            quitContinuation?.resume()
-            quitContinuation = nil
+            shell.stop()
         }
     }
 

@@ -31,6 +31,13 @@ final class FrameRequests {
         }
     }
 
+    /// Asks for a frame and draws it now, in this turn, unless an answer
+    /// on its way holds it (a timer's tick: no task is made for it).
+    func requestNow() {
+        pending = true
+        drawUnlessHeld()
+    }
+
     /// Draws the frame asked for, unless an answer on its way holds it:
     /// then when the hold ends (or, sooner, at the next request).
     private func drawUnlessHeld() {

@@ -1,5 +1,3 @@
-import ChooserUI
-
 /// Keys typed while an answer is on its way wait for it, as long as a frame
 /// does (`StoreLink.frameHold`; the first page, until it is read), then go
 /// on in the order typed. So keys typed ahead act on the screen the keys
@@ -8,7 +6,7 @@ import ChooserUI
 /// again; `f f` stars and unstars. A store that does not answer within the
 /// hold holds no key longer: the keys then act on the screen as it is.
 @MainActor
-final class Typeahead {
+final class Typeahead<Action> {
     private var waiting: [Action] = []
     private var timer: Task<Void, Never>?
     private var releasing = false
@@ -16,8 +14,14 @@ final class Typeahead {
     private let hold: @MainActor () -> ContinuousClock.Instant?
     /// Hands a key that waited to the loop.
     private let deliver: @MainActor (Action) -> Void
+    /// Whether an action is typed (a key, a click, a resize): only those wait.
+    private let isInput: (Action) -> Bool
 
-    init(hold: @escaping @MainActor () -> ContinuousClock.Instant?, deliver: @escaping @MainActor (Action) -> Void) {
+    init(
+        isInput: @escaping (Action) -> Bool, hold: @escaping @MainActor () -> ContinuousClock.Instant?,
+        deliver: @escaping @MainActor (Action) -> Void
+    ) {
+        self.isInput = isInput
         self.hold = hold
         self.deliver = deliver
     }
@@ -25,7 +29,7 @@ final class Typeahead {
     /// Keeps `action` if it is input that must wait (an answer is on its
     /// way, or keys typed before it still wait); false when it goes now.
     func keep(_ action: Action) -> Bool {
-        guard case .input = action, !releasing else { return false }
+        guard isInput(action), !releasing else { return false }
         guard !waiting.isEmpty || isHeld else { return false }
         waiting.append(action)
         arm()

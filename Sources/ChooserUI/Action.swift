@@ -8,12 +8,6 @@ public enum Action: Sendable {
     case input(InputEvent)
     /// A second passed (only while a countdown shows) or a toast ran out.
     case tick(Moment)
-    /// Input arrived at this time (a station's idle clock starts again).
-    case activity(Moment)
-    /// The time, just before any other action but a tick: the chooser's
-    /// clock follows it, so what that action shows (a toast) lasts its time
-    /// from now, however long the chooser was quiet before.
-    case clock(Moment)
     /// A terminating signal arrived: quit, whatever the mode (a station too).
     case terminate
     /// The loop has started, before the store is first read.

@@ -11,6 +11,18 @@ extension AppState {
         return kiosk == nil ? apply(action) : reduceAtStation(action)
     }
 
+    /// `reduce` for an action that came at `now`, as the UI loop sends
+    /// every one: the clock moves first, and typed input counts as someone
+    /// being there (a station's idle time, the tour's hand-over) before it acts.
+    public mutating func reduce(_ action: Action, at now: Moment) -> [Effect] {
+        self.now = now
+        if case .input = action {
+            if kiosk != nil { kioskActivity(at: now) }
+            if tour != nil { tour?.lastActivity = now }
+        }
+        return reduce(action)
+    }
+
     /// The chooser's reducer, a station or not.
     mutating func apply(_ action: Action) -> [Effect] {
         switch action {
@@ -27,10 +39,7 @@ extension AppState {
             now = date
             toasts.removeAll { $0.expiresAt <= date }
             return []
-        case .clock(let date):
-            now = date
-            return []
-        case .started, .activity, .handOffEnded, .remembered, .powerCommandRan, .operatorPINChecked:
+        case .started, .handOffEnded, .remembered, .powerCommandRan, .operatorPINChecked:
             // A station's own (`Station.swift`); the plain chooser has none.
             return []
         case .tourAnswered:

@@ -45,9 +45,6 @@ extension AppState {
             } else {
                 effects = apply(action)
             }
-        case .activity(let date):
-            kioskActivity(at: date)
-            effects = []
         case .tick(let date):
             effects = apply(action) + kioskTick(date)
         case .terminate:

@@ -110,7 +110,7 @@ public struct TourState: Sendable {
     var nextRequest = 1
     /// Whether the script should be looked at on the next tick.
     var due = true
-    /// When input last arrived (`.activity`), for the input that follows it.
+    /// When input last arrived (the loop's stamp on it).
     var lastActivity: Moment?
 
     /// The longest a `.until` waits before the tour gives up and starts again.
@@ -136,12 +136,6 @@ extension AppState {
     mutating func reduceOnTour(_ action: Action) -> [Effect] {
         var effects: [Effect]
         switch action {
-        case .activity(let date):
-            tour?.lastActivity = date
-            return []
-        case .clock:
-            // Only the time: nothing for the script to look at.
-            return apply(action)
         case .input(let event) where !event.isResize:
             let at = tour?.lastActivity ?? now
             let wasTouring = tour?.mode == .touring

@@ -85,7 +85,6 @@ enum Chooser {
         tour: (TourState, TourDriver)? = nil
     ) async throws -> (failures: [String], signal: Int32?) {
         let failures = Mutex<[String]>([])
-        let received = Mutex<Int32?>(nil)
         let bus = NotificationBus(onFailure: { failure in failures.withLock { $0.append(failure.description) } })
         let providers = ProviderDirectory(configuration: configuration, transport: URLSessionTransport(timeout: 15))
         // Before the store is first read, so that no other program's change falls in between.
@@ -100,7 +99,8 @@ enum Chooser {
         }
         defer { feed?.cancel() }
         let listening = feed
-        let terminal = CursesTerminal()
+        let program = TerminalProgram()
+        let terminal = program.terminal
         // A station takes Ctrl-Z as a key, which it refuses, and is not stopped by kill -TSTP either.
         if kiosk != nil { terminal.allowsSuspend = false }
         // NO_COLOR is decided once, by ThemeSelection: monochrome unless a theme was asked for.
@@ -134,23 +134,10 @@ enum Chooser {
                 database: database, bus: bus, providers: providers, clock: clock,
                 copy: { terminal.copyToClipboard($0) },
                 open: ChooserEnvironment.xdgOpen,
-                nextTheme: { current in
-                    let next = ThemeSelection.resolve(
-                        requested: Theme.builtInName(after: current), environment: [:], builtInText: BundledFiles.themeText)
-                    return (next.theme.reduced(toColors: colors), next.warning)
-                },
+                nextTheme: program.nextTheme,
                 runCommand: { await StationCommand.run($0) }, handOff: handOff, tour: tour?.1, storeDeadline: storeDeadline,
                 storeReturned: { listening?.retryNow() }),
             render: { terminal.draw(Screen.draw($0)) })
-        terminal.listen(
-            onEvent: { event in
-                if case .key = event { reporter?.keyPressed(at: Date()) }
-                loop.send(.input(event))
-            },
-            onSignal: { signal in
-                received.withLock { $0 = $0 ?? signal }
-                loop.send(.terminate)
-            })
         // Off the paths a person waits on: after the first frame, a batch at a time (a tour's stores are thrown away).
         let pruner = tour == nil ? EventPruner(database: database, keep: keepEvents, onError: { error in
             failures.withLock { $0.append("pruning old events: \(error)") }
@@ -158,11 +145,18 @@ enum Chooser {
         pruner?.start()
         reporter?.onName { taken in Task { @MainActor in loop.send(.stationName(taken: taken)) } }
         reporter?.start()
-        await loop.run()
-        reporter?.stop()
-        pruner?.cancel()
-        terminal.stop()
+        let signal = await program.run(
+            send: { event in
+                if case .key = event { reporter?.keyPressed(at: Date()) }
+                loop.send(.input(event))
+            },
+            terminate: { loop.send(.terminate) },
+            run: {
+                await loop.run()
+                reporter?.stop()
+                pruner?.cancel()
+            })
         await providers.shutdown()
-        return (failures.withLock { $0 }, received.withLock { $0 })
+        return (failures.withLock { $0 }, signal)
     }
 }

@@ -7,7 +7,6 @@ import Foundation
 import Services
 import Store
 import SwitchboardCore
-import Synchronization
 import TerminalUI
 
 /// `switchboard fleet` on a terminal: the operator's board, full screen,
@@ -27,33 +26,20 @@ enum FleetBoard {
         let configuration = try options.configuration(io)
         let selection = ThemeSelection.chooser(flag: theme, configured: configuration.theme, environment: io.environment)
         let providers = ProviderDirectory(configuration: configuration.providers, transport: URLSessionTransport(timeout: 15))
-        let received = Mutex<Int32?>(nil)
-        let terminal = CursesTerminal()
-        let colors = terminal.colors
+        let program = TerminalProgram()
+        let terminal = program.terminal
         var state = BoardState(
-            size: terminal.size, now: Moment.now(), theme: selection.theme.reduced(toColors: colors),
+            size: terminal.size, now: Moment.now(), theme: selection.theme.reduced(toColors: terminal.colors),
             clock: LocalClock { TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: $0.secondsSince1970)) },
             operatorSession: session.rawValue, idleLimit: (configuration.kiosk.idleTimeout, configuration.kiosk.countdown))
         if let warning = selection.warning { state.say(warning, isError: true) }
         let loop = BoardLoop(
             state: state,
             environment: BoardEnvironment(
-                database: database, providers: providers,
-                nextTheme: { current in
-                    let next = ThemeSelection.resolve(
-                        requested: Theme.builtInName(after: current), environment: [:], builtInText: BundledFiles.themeText)
-                    return (next.theme.reduced(toColors: colors), next.warning)
-                }, storeDeadline: configuration.store.deadline),
+                database: database, providers: providers, nextTheme: program.nextTheme, storeDeadline: configuration.store.deadline),
             render: { terminal.draw(BoardScreen.draw($0)) })
-        terminal.listen(
-            onEvent: { loop.send(.input($0)) },
-            onSignal: { signal in
-                received.withLock { $0 = $0 ?? signal }
-                loop.send(.terminate)
-            })
-        await loop.run()
-        terminal.stop()
+        let signal = await program.run(send: { loop.send(.input($0)) }, terminate: { loop.send(.terminate) }, run: loop.run)
         await providers.shutdown()
-        if let signal = received.withLock({ $0 }) { throw ExitCode(128 + signal) }
+        if let signal { throw ExitCode(128 + signal) }
     }
 }

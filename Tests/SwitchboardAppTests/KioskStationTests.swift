@@ -94,8 +94,7 @@ struct KioskStationTests {
         #expect(state.kioskClockText == "08:01" && Screen.draw(state).lines[0].contains("08:01"))
         #expect(state.nextDeadline == start.advanced(by: 120), "the next minute, not sooner")
         // Away from the first screen: the countdown's start still wakes it, and the minutes in between.
-        _ = state.reduce(.activity(start.advanced(by: 61)))
-        _ = state.reduce(.input(.key(.down)))
+        _ = state.reduce(.input(.key(.down)), at: start.advanced(by: 61))
         #expect(state.nextDeadline == start.advanced(by: 120))
         _ = state.reduce(.tick(start.advanced(by: 120)))
         #expect(state.nextDeadline == start.advanced(by: 180) && !state.needsTicks)

@@ -100,9 +100,8 @@ struct KioskTests {
         let start = state.now
         _ = state.reduce(.tick(start.advanced(by: 121)))
         #expect(state.kioskSecondsLeft != nil)
-        _ = state.reduce(.activity(start.advanced(by: 122)))
         let before = state.accounts.selection
-        #expect(state.reduce(.input(.key(.down))).isEmpty)
+        #expect(state.reduce(.input(.key(.down)), at: start.advanced(by: 122)).isEmpty)
         #expect(state.accounts.selection == before, "the key that ended the countdown is used up")
         #expect(state.kioskSecondsLeft == nil)
 

@@ -488,9 +488,8 @@ struct ReducerTests {
     func toastAfterQuiet() {
         var state = Fixture.state(size: Self.size)
         let key = Fixture.now.advanced(by: 60)
-        // As the loop sends it: the time first, then the input.
-        _ = state.reduce(.clock(key))
-        _ = state.reduce(.input(.key(.character("s"))))
+        // As the loop sends it: stamped with the time it came.
+        _ = state.reduce(.input(.key(.character("s"))), at: key)
         #expect(state.toasts.count == 1)
         #expect(state.nextDeadline == key.advanced(by: AppState.toastSeconds))
         _ = state.reduce(.tick(key.advanced(by: 1)))

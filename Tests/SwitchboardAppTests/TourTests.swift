@@ -78,21 +78,17 @@ struct TourTests {
         _ = state.reduce(.codeReady(Self.code("WDJB-MJHT", at: 1.2)))
         _ = Self.tick(&state, 1.5)
         // The person presses q: it takes over, and quits nothing.
-        _ = state.reduce(.activity(Self.start.advanced(by: 2)))
-        #expect(state.reduce(.input(.key(.character("q")))).isEmpty)
+        #expect(state.reduce(.input(.key(.character("q"))), at: Self.start.advanced(by: 2)).isEmpty)
         #expect(state.isRunning && state.tour?.mode == .person(lastInput: Self.start.advanced(by: 2)))
         #expect(state.tourCaption?.hasPrefix("Your turn") == true && state.tourHint == "the tour goes on after 30 s without a key")
         // The tour's moves stop: no approval at its time.
         #expect(Self.requests(Self.tick(&state, 4.25)).isEmpty)
         // Now keys are the person's: Esc cancels the sign-in the tour began.
-        _ = state.reduce(.activity(Self.start.advanced(by: 10)))
-        #expect(state.reduce(.input(.key(.escape))) == [.cancelSignIn])
-        _ = state.reduce(.activity(Self.start.advanced(by: 12)))
-        _ = state.reduce(.input(.key(.character("a"))))
+        #expect(state.reduce(.input(.key(.escape)), at: Self.start.advanced(by: 10)) == [.cancelSignIn])
+        _ = state.reduce(.input(.key(.character("a"))), at: Self.start.advanced(by: 12))
         #expect(state.nextDeadline == Self.start.advanced(by: 42), "30 s after the last key")
         // A resize is nobody's key.
-        _ = state.reduce(.activity(Self.start.advanced(by: 20)))
-        _ = state.reduce(.input(.resize(Size(width: 120, height: 40))))
+        _ = state.reduce(.input(.resize(Size(width: 120, height: 40))), at: Self.start.advanced(by: 20))
         #expect(Self.tick(&state, 41.9).isEmpty)
         let effects = Self.tick(&state, 42)
         #expect(effects.contains(.cancelSignIn) == false, "the person's dialog was only the provider list")
@@ -119,8 +115,7 @@ struct TourTests {
     @Test("Ctrl-C quits even while the tour has the chooser")
     func controlCQuits() {
         var state = Self.touring()
-        _ = state.reduce(.activity(Self.start))
-        #expect(state.reduce(.input(.key(.control("c")))).contains(.quit))
+        #expect(state.reduce(.input(.key(.control("c"))), at: Self.start).contains(.quit))
         #expect(!state.isRunning)
     }
 

@@ -53,6 +53,17 @@ extension BoardState {
         return effects
     }
 
+    /// `reduce` for an action that came at `now`, as the board's loop sends every one.
+    public mutating func reduce(_ action: BoardAction, at now: Moment) -> [BoardEffect] {
+        self.now = now
+        return reduce(action)
+    }
+
+    /// The board ticks on each second: idle times and countdowns move on with no read.
+    public var needsTicks: Bool { true }
+    /// The tick meets every deadline the board has (a notice, an operator PIN's time).
+    public var nextDeadline: Moment? { nil }
+
     private func isStoreChange(_ action: BoardAction) -> Bool {
         if case .loaded = action { return true }
         return false
