@@ -60,13 +60,18 @@ let package = Package(
         // A station's settings as plain values, below both the chooser that
         // runs by them and Configuration, which reads them from [kiosk].
         .target(name: "StationSettings", dependencies: ["SwitchboardCore", "TerminalUI"]),
+        // The parts every full-screen program's screen is built from: the
+        // dialog frame, help, the filter line, PIN entry, the keys of dialogs.
+        .target(name: "ScreenKit", dependencies: ["SwitchboardCore", "TerminalUI"]),
+        // The operator's board: its state, reducer and screen, from ScreenKit's parts.
+        .target(name: "BoardUI", dependencies: ["SwitchboardCore", "TerminalUI", "ScreenKit"]),
         // The chooser's state, reducer, panes and dialogs: everything that
         // draws a frame, without Foundation. The guide's listings and the
         // built-in themes are compiled in (`themes/` at the top is a link
         // to them).
         .target(
             name: "ChooserUI",
-            dependencies: ["SwitchboardCore", "TerminalUI", "ConfigFile", "StationSettings"],
+            dependencies: ["SwitchboardCore", "TerminalUI", "ConfigFile", "StationSettings", "ScreenKit"],
             resources: [
                 .embedInCode("Resources/guide.toml"),
                 .embedInCode("Resources/themes/default.toml"),
@@ -96,21 +101,21 @@ let package = Package(
         // carries out its effects with the services.
         .target(
             name: "ChooserApp",
-            dependencies: ["Services", "SwitchboardCore", "ChooserUI", "DeviceFlow", "Store", "QRCode", "TerminalUI", "ConfigFile", "CSystem", "ProcessKit"]
+            dependencies: ["Services", "SwitchboardCore", "ChooserUI", "BoardUI", "ScreenKit", "DeviceFlow", "Store", "QRCode", "TerminalUI", "ConfigFile", "CSystem", "ProcessKit"]
         ),
         // The program: the command line, and the chooser's UI loop on curses.
         .executableTarget(
             name: "switchboard",
             dependencies: [
                 "SwitchboardCore", "Store", "PINHash", "DeviceFlow", "Configuration", "QRCode", "DemoProvider", "Services", "ChooserApp", "ChooserUI",
-                "StationSettings", "ToolCredentials",
+                "BoardUI", "ScreenKit", "StationSettings", "ToolCredentials",
                 "TerminalUI", "CNcurses", "CursesBackend", "ProcessKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "switchboard-bench",
             dependencies: [
-                "SwitchboardCore", "Store", "Services", "ChooserApp", "ChooserUI", "TerminalUI", "ProcessKit",
+                "SwitchboardCore", "Store", "Services", "ChooserApp", "ChooserUI", "BoardUI", "TerminalUI", "ProcessKit",
                 "PostgresServer", "DemoProvider", "DeviceFlow",
                 // `roster` fills its stores, and appends its burst of events, with plain SQL.
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -157,7 +162,7 @@ let package = Package(
         .testTarget(
             name: "SwitchboardAppTests",
             dependencies: [
-                "Services", "ChooserApp", "ChooserUI", "StationSettings", "DemoProvider", "TestSupport", "TestBasics", "TerminalUI", "Postgres",
+                "Services", "ChooserApp", "ChooserUI", "BoardUI", "ScreenKit", "StationSettings", "DemoProvider", "TestSupport", "TestBasics", "TerminalUI", "Postgres",
             ],
             exclude: ["Snapshots"]
         ),

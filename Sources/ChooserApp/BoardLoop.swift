@@ -1,3 +1,5 @@
+import BoardUI
+import ScreenKit
 import ChooserUI
 import Dispatch
 import Foundation
@@ -236,12 +238,12 @@ public final class BoardLoop {
             // Through the link: the PIN's hash takes a moment, and the server may not answer.
             let now = Date(timeIntervalSince1970: environment.now().secondsSince1970)
             link.call(database, { db throws(StoreError) in try db.checkOperatorPIN(digits, at: now) }) { [weak self] result in
-                let problem: String? =
+                let (check, problem): (PINCheck, String?) =
                     switch result {
-                    case .success: nil
-                    case .failure(let error): Self.sentence(error.description)
+                    case .success: (.accepted, nil)
+                    case .failure(let error): PINCheck.refusal(error).map { ($0, nil) } ?? (.failed, Self.sentence(error.description))
                     }
-                self?.send(.pinChecked(digits: digits, then: then, problem: problem))
+                self?.send(.pinChecked(digits: digits, then: then, check: check, problem: problem))
             }
         case .perform(let action, let pin):
             act(action, pin: pin)

@@ -1,3 +1,4 @@
+import ScreenKit
 import ChooserUI
 import Services
 import DeviceFlow
@@ -264,7 +265,7 @@ public final class ChooserLoop {
     /// What a PIN check's failure tells its dialog: wrong, locked out, or
     /// failed (said as the store's failure is said).
     private func pinCheck(_ error: StoreError) -> PINCheck {
-        if let refusal = Self.pinCheck(error) { return refusal }
+        if let refusal = PINCheck.refusal(error) { return refusal }
         fail(error)
         return .failed
     }
@@ -277,8 +278,6 @@ public final class ChooserLoop {
         case .failure(let error): fail(error)
         }
     }
-
-    nonisolated private static func moment(_ date: Date) -> Moment { Moment(secondsSince1970: date.timeIntervalSince1970) }
 
     /// Says what failed; a store that cannot be reached is the link's to
     /// say (the offline banner), not a toast.
@@ -302,7 +301,7 @@ public final class ChooserLoop {
                 let gone = result.accountRemoved ? " The account had no other identity and is gone." : ""
                 self?.send(.notify("Disconnected \(identity.provider).\(said)\(gone)", .info))
             } catch {
-                if let owner, let check = Self.pinCheck(error) { return self?.send(.pinChecked(owner, check)) ?? () }
+                if let owner, let check = PINCheck.refusal(error) { return self?.send(.pinChecked(owner, check)) ?? () }
                 if case .pinRequired = error {
                     // Given a PIN since the list was read.
                     self?.send(.notify("That account has a PIN now: press d again to give it.", .warning))
@@ -311,15 +310,6 @@ public final class ChooserLoop {
                 if let owner, pin != nil { self?.send(.pinChecked(owner, .failed)) }
                 self?.fail(error)
             }
-        }
-    }
-
-    /// What a PIN's refusal tells its dialog; nil for other failures.
-    nonisolated private static func pinCheck(_ error: StoreError) -> PINCheck? {
-        switch error {
-        case .wrongPIN(_, let retryAt): .wrong(retryAt: retryAt.map(moment))
-        case .pinLockedOut(_, let until): .locked(until: moment(until))
-        default: nil
         }
     }
 }

@@ -1,3 +1,4 @@
+import ScreenKit
 import Synchronization
 
 /// A PIN check on its way to the store that the person may take back (Esc):

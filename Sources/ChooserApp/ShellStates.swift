@@ -1,3 +1,4 @@
+import BoardUI
 import ChooserUI
 import SwitchboardCore
 import TerminalUI

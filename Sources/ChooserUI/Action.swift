@@ -1,3 +1,4 @@
+import ScreenKit
 import SwitchboardCore
 import TerminalUI
 
@@ -90,18 +91,6 @@ public struct IndexRefresh: Sendable {
         self.revision = revision
         self.reread = reread
     }
-}
-
-/// The store's answer to a PIN typed in the chooser.
-public enum PINCheck: Hashable, Sendable {
-    /// Right: the switch is made.
-    case accepted
-    /// Wrong, and counted; `retryAt` when the next try must wait.
-    case wrong(retryAt: Moment?)
-    /// Too many wrong PINs: nothing is looked at until `until`.
-    case locked(until: Moment)
-    /// The store failed (the account is gone, or no operator PIN is set); the dialog closes.
-    case failed
 }
 
 /// Work the reducer asks the UI loop to do; its results come back as actions.

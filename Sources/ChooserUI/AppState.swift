@@ -1,3 +1,4 @@
+import ScreenKit
 import SwitchboardCore
 import TerminalUI
 
@@ -13,11 +14,9 @@ public struct AccountsPaneState: Sendable {
     /// The order the list shows: the store's (most recent use first), or by
     /// name (a station's, which says nothing about who was there last).
     public var byName = false
-    /// The filter text; empty shows every account. At most `filterLimit`
-    /// bytes (UTF-8): what is typed or pasted beyond is dropped.
+    /// The filter text; empty shows every account. At most
+    /// `FilterLine.limit` bytes (UTF-8): what is typed or pasted beyond is dropped.
     public var filter = ""
-    /// The longest filter kept, in bytes: more than any name or address.
-    public static let filterLimit = 256
     /// Whether keys are typed into the filter.
     public var isFiltering = false
     /// Positions in the list of the accounts that pass the filter, in
@@ -163,7 +162,7 @@ public struct AppState: Sendable {
     /// Whether a one-second tick is needed (a countdown shows).
     public var needsTicks: Bool {
         if case .signIn(let dialog) = dialog, case .waiting = dialog.phase { return true }
-        if case .pin(let pin) = dialog, pin.isLocked(at: now) { return true }
+        if case .pin(let pin) = dialog, pin.field.isLocked(at: now) { return true }
         return kioskSecondsLeft != nil
     }
 

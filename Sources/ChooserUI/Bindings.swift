@@ -1,18 +1,10 @@
+import ScreenKit
 import TerminalUI
 
 /// What a key does on the main screen.
 public enum Command: Hashable, Sendable {
     case select, add, link, signOut, disconnect, filter, favourite, theme, help, quit, suspend
     case up, down, pageUp, pageDown, top, bottom, switchPane, clearFilter
-}
-
-/// What a key does in a dialog or the filter.
-public enum DialogCommand: Hashable, Sendable {
-    case up, down, pageUp, pageDown, confirm, cancel, copy, open, retry, merge, switchAccount, close, erase
-    /// Show or hide the sign-in's inspector.
-    case inspect
-    /// A character typed into the dialog's text field (the filter, a PIN).
-    case type
 }
 
 /// The key tables. Each one dispatches keys and also generates the key bar
@@ -47,15 +39,6 @@ public enum Bindings {
         KeyBinding([.escape], .clearFilter, label: "clear filter", help: "Clear the filter", inKeyBar: false),
         KeyBinding([.tab, .backTab], .switchPane, label: "pane", help: "Move between the accounts and the guide", inKeyBar: false),
     ]
-
-    /// While typing a filter: every other character is typed into it.
-    public static let filter = KeyMap<DialogCommand>([
-        KeyBinding([.enter], .confirm, label: "keep filter", help: "Stop typing and keep the filter"),
-        KeyBinding([.escape], .cancel, label: "clear", help: "Clear the filter"),
-        KeyBinding([.backspace, .delete], .erase, label: "erase", help: "Erase the last character", inKeyBar: false),
-        KeyBinding([.up], .up, label: "up", help: "Move up", inKeyBar: false),
-        KeyBinding([.down], .down, label: "down", help: "Move down", inKeyBar: false),
-    ], typing: .type)
 
     public static let chooseProvider = KeyMap<DialogCommand>([
         KeyBinding([.enter], .confirm, label: "sign in", help: "Sign in with the selected provider"),
@@ -136,17 +119,4 @@ public enum Bindings {
         KeyBinding([.backspace, .delete], .erase, label: "erase", help: "Erase the last digit"),
         KeyBinding([.escape], .cancel, label: "cancel", help: "Close without switching"),
     ], typing: .type)
-
-    /// The PIN dialog while too many wrong PINs make it wait: only closing works.
-    public static let pinLocked = KeyMap<DialogCommand>([
-        KeyBinding([.escape, .enter], .cancel, label: "close", help: "Close; try again when the wait is over"),
-    ])
-
-    public static let help = KeyMap<DialogCommand>([
-        KeyBinding([.escape, .character("?"), .character("q"), .enter], .close, label: "close", help: "Close help"),
-        KeyBinding([.up, .character("k")], .up, label: "up", help: "Scroll up", inKeyBar: false),
-        KeyBinding([.down, .character("j")], .down, label: "down", help: "Scroll down", inKeyBar: false),
-        KeyBinding([.pageUp], .pageUp, label: "page up", help: "Scroll a page up", inKeyBar: false),
-        KeyBinding([.pageDown, .character(" ")], .pageDown, label: "page down", help: "Scroll a page down", inKeyBar: false),
-    ])
 }

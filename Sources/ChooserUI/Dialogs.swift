@@ -1,3 +1,4 @@
+import ScreenKit
 import SwitchboardCore
 
 /// A dialog over the panes. At most one is open.
@@ -28,14 +29,8 @@ public struct PINDialog: Sendable {
     }
 
     public let purpose: Purpose
-    /// What has been typed; never drawn, only counted.
-    public var digits = ""
-    /// Set while the store checks the PIN; keys wait.
-    public var checking = false
-    /// The last try was wrong.
-    public var wasWrong = false
-    /// No try is looked at before this, after too many wrong ones.
-    public var lockedUntil: Moment?
+    /// The PIN typed, and what its last check found.
+    public var field = PINField()
 
     /// An empty dialog for switching to `account`.
     public init(account: Account) { purpose = .switchTo(account) }
@@ -59,9 +54,6 @@ public struct PINDialog: Sendable {
         case .operatorMenu: nil
         }
     }
-
-    /// Whether the wait after wrong PINs is still running at `now`.
-    public func isLocked(at now: Moment) -> Bool { lockedUntil.map { now < $0 } ?? false }
 }
 
 /// The sign-in dialog: pick a provider, show the code, wait, tell the outcome.

@@ -1,3 +1,4 @@
+import ScreenKit
 import SwitchboardCore
 import TerminalUI
 
@@ -15,11 +16,11 @@ extension AppState {
             }
         case .conflict(let conflict): conflict.choices.contains(.merge) ? Bindings.conflict : Bindings.conflictNoMerge
         case .disconnect: Bindings.disconnect
-        case .pin(let pin): pin.isLocked(at: now) ? Bindings.pinLocked : Bindings.pin
+        case .pin(let pin): pin.field.isLocked(at: now) ? PINField.lockedKeys : Bindings.pin
         case .operatorMenu: Bindings.operatorMenu
         case .confirmPower: Bindings.confirmPower
-        case .help: Bindings.help
-        case nil: accounts.isFiltering ? Bindings.filter : nil
+        case .help: HelpPanel.keys
+        case nil: accounts.isFiltering ? FilterLine.keys : nil
         }
     }
 
@@ -48,22 +49,13 @@ extension AppState {
     }
 
     private mutating func filterCommand(_ command: DialogCommand, key: Key) -> [Effect] {
-        switch command {
-        case .type:
-            guard case .character(let c) = key else { break }
-            // A paste goes on arriving key by key: past the limit it is dropped
-            // at once, without a copy of the filter or a search per key.
-            guard accounts.filter.utf8.count + c.utf8.count <= AccountsPaneState.filterLimit else { return [] }
-            setFilter(accounts.filter + String(c))
-        case .erase:
-            if !accounts.filter.isEmpty { setFilter(String(accounts.filter.dropLast())) }
-        case .confirm: accounts.isFiltering = false
-        case .cancel:
+        switch FilterLine.edit(accounts.filter, by: command, key: key) {
+        case .text(let text): setFilter(text)
+        case .stop(let clear):
             accounts.isFiltering = false
-            setFilter("")
-        case .up: moveAccounts(by: -1)
-        case .down: moveAccounts(by: 1)
-        default: break
+            if clear { setFilter("") }
+        case .move(let rows): moveAccounts(by: rows)
+        case .none: break
         }
         return []
     }
@@ -197,36 +189,23 @@ extension AppState {
             default: break
             }
         case .pin(var pin):
-            if pin.checking {
-                // Only Esc is heard while a PIN is checked: it takes the try back, if it is not done yet.
-                guard command == .cancel else { return [] }
+            let outcome = pin.field.handle(command, key: key, at: now)
+            switch outcome {
+            case .edited: dialog = .pin(pin)
+            case .close: dialog = nil
+            case .cancelCheck:
+                // Esc while a PIN is checked takes the try back, if it is not done yet.
                 dialog = nil
                 return [.cancelPINCheck]
-            }
-            switch command {
-            case .type:
-                guard !pin.isLocked(at: now), let typed = PINEntry.typing(key, after: pin.digits) else { break }
-                pin.digits = typed
-                pin.wasWrong = false
-                dialog = .pin(pin)
-            case .erase:
-                pin.digits = PINEntry.erasing(pin.digits)
-                dialog = .pin(pin)
-            case .confirm:
-                guard PINEntry.isComplete(pin.digits) else {
-                    notify(PINEntry.rule, .warning)
-                    return []
-                }
-                pin.checking = true
+            case .submit(let digits):
                 dialog = .pin(pin)
                 switch pin.purpose {
-                case .switchTo(let account): return [.switchWithPIN(account.id, pin: pin.digits)]
+                case .switchTo(let account): return [.switchWithPIN(account.id, pin: digits)]
                 case .disconnect(let identity, _, let byOperator):
-                    return [.disconnect(identity, pin: byOperator ? .operatorPIN(pin.digits) : .account(pin.digits))]
-                case .operatorMenu: return [.checkOperatorPIN(pin.digits)]
+                    return [.disconnect(identity, pin: byOperator ? .operatorPIN(digits) : .account(digits))]
+                case .operatorMenu: return [.checkOperatorPIN(digits)]
                 }
-            case .cancel: dialog = nil
-            default: break
+            case .none: break
             }
         case .operatorMenu(let selection):
             return operatorCommand(command, selection: selection)

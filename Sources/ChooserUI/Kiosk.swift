@@ -1,3 +1,4 @@
+import ScreenKit
 import StationSettings
 import SwitchboardCore
 import TerminalUI

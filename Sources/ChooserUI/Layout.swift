@@ -1,10 +1,11 @@
+import ScreenKit
 import TerminalUI
 
 /// Where each part of the screen goes at a given size. Pure, so the reducer
 /// (scrolling, mouse hits) and the drawing agree.
 public struct ScreenLayout: Hashable, Sendable {
     /// The smallest terminal the chooser draws in.
-    public static let minimum = Size(width: 60, height: 16)
+    public static let minimum = TooSmall.minimum
     /// Rows each item of the accounts pane takes: the name, then its identities.
     public static let accountRows = 2
 
@@ -39,10 +40,3 @@ public struct ScreenLayout: Hashable, Sendable {
     public var guideRowsShown: Int { max(1, guideList.height) }
 }
 
-/// Keeps `selection` within `0..<count` and `scroll` so the selection shows.
-func clampScroll(selection: inout Int, scroll: inout Int, count: Int, shown: Int) {
-    selection = count == 0 ? 0 : min(max(0, selection), count - 1)
-    if selection < scroll { scroll = selection }
-    if selection >= scroll + shown { scroll = selection - shown + 1 }
-    scroll = max(0, min(scroll, max(0, count - shown)))
-}

@@ -1,3 +1,4 @@
+import ScreenKit
 import SwitchboardCore
 import TerminalUI
 
@@ -146,21 +147,18 @@ extension AppState {
             return []
         case .pinChecked(let id, let check):
             guard case .pin(var pin) = dialog, pin.subject?.id == id else { return [] }
-            pin.checking = false
-            pin.digits = ""
-            switch check {
-            case .accepted, .failed:
-                dialog = nil
-                return []
-            case .wrong(let retryAt):
-                pin.wasWrong = true
-                pin.lockedUntil = retryAt
-            case .locked(let until):
-                pin.wasWrong = false
-                pin.lockedUntil = until
-            }
-            dialog = .pin(pin)
+            pinChecked(&pin, check)
             return []
+        }
+    }
+
+    /// The store's answer to the PIN of the dialog open: right or failed
+    /// closes it (what it opened goes on elsewhere), wrong or locked out is said in it.
+    mutating func pinChecked(_ pin: inout PINDialog, _ check: PINCheck) {
+        pin.field.checked(check)
+        switch check {
+        case .accepted, .failed: dialog = nil
+        case .wrong, .locked: dialog = .pin(pin)
         }
     }
 

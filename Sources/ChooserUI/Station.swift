@@ -1,3 +1,4 @@
+import ScreenKit
 import SwitchboardCore
 import TerminalUI
 
@@ -96,18 +97,8 @@ extension AppState {
     /// dialog again with what the try found.
     private mutating func operatorPINChecked(_ check: PINCheck) {
         guard case .pin(var pin) = dialog, case .operatorMenu = pin.purpose else { return }
-        if check == .accepted {
-            dialog = .operatorMenu(selection: 0)
-            return
-        }
-        pin.checking = false
-        pin.digits = ""
-        switch check {
-        case .accepted, .failed: dialog = nil
-        case .wrong(let retryAt): (pin.wasWrong, pin.lockedUntil) = (true, retryAt)
-        case .locked(let until): (pin.wasWrong, pin.lockedUntil) = (false, until)
-        }
-        if dialog != nil { dialog = .pin(pin) }
+        pinChecked(&pin, check)
+        if check == .accepted { dialog = .operatorMenu(selection: 0) }
     }
 }
 

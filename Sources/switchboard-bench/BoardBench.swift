@@ -1,3 +1,4 @@
+import BoardUI
 import Foundation
 import PostgresServer
 import ProcessKit

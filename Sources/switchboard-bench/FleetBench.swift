@@ -1,3 +1,4 @@
+import BoardUI
 import DemoProvider
 import DeviceFlow
 import Foundation

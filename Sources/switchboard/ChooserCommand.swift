@@ -1,3 +1,4 @@
+import ScreenKit
 import ArgumentParser
 import Configuration
 import CursesBackend

@@ -1,3 +1,5 @@
+import ScreenKit
+import BoardUI
 import ArgumentParser
 import ChooserApp
 import ChooserUI

@@ -1,3 +1,4 @@
+import BoardUI
 import Foundation
 import Services
 import Store
@@ -45,7 +46,7 @@ struct BoardLoopTests {
             // Sign lab-1 out: the PIN (a wrong one first), the question, done.
             for key in ["o", "1", "1", "1", "1"] { loop.send(.input(.key(.character(Character(key))))) }
             loop.send(.input(.key(.enter)))
-            try await waitUntil("the wrong PIN refused") { if case .pin(_, _, let problem?) = loop.state.dialog { problem == "That is not the operator PIN." } else { false } }
+            try await waitUntil("the wrong PIN refused") { if case .pin(let field, _) = loop.state.dialog { field.wasWrong } else { false } }
             for key in ["2", "4", "6", "8"] { loop.send(.input(.key(.character(Character(key))))) }
             loop.send(.input(.key(.enter)))
             try await waitUntil("the question") { if case .confirm = loop.state.dialog { true } else { false } }

@@ -1,3 +1,5 @@
+import BoardUI
+import ScreenKit
 import Testing
 @testable import ChooserUI
 import SwitchboardCore
@@ -43,6 +45,13 @@ enum BoardFixture {
     @discardableResult
     static func press(_ keys: Key..., on state: inout BoardState) -> [BoardEffect] {
         keys.flatMap { state.reduce(.input(.key($0))) }
+    }
+
+    /// The operator PIN's field as the board's dialog holds it.
+    static func field(_ digits: String = "", checking: Bool = false, wasWrong: Bool = false, problem: String? = nil) -> PINField {
+        var field = PINField()
+        (field.digits, field.checking, field.wasWrong, field.problem) = (digits, checking, wasWrong, problem)
+        return field
     }
 
     static func type(_ text: String, on state: inout BoardState) {
@@ -166,9 +175,9 @@ struct BoardReducerTests {
         F.press(.character("o"), on: &state)
         F.type("123", on: &state)
         #expect(F.press(.enter, on: &state).isEmpty)
-        #expect(state.dialog == .pin(digits: "123", then: signOut, problem: PINEntry.rule))
+        #expect(state.dialog == .pin(F.field("123", problem: PINEntry.rule), then: signOut))
         F.type("4567890123456", on: &state)
-        #expect(state.dialog == .pin(digits: "123456789012", then: signOut, problem: PINEntry.rule))
+        #expect(state.dialog == .pin(F.field("123456789012"), then: signOut), "a digit typed takes the rule away")
         // The chooser's PIN dialog takes the same.
         var chooser = Fixture.several(size: Size(width: 100, height: 30), protected: [Fixture.grace.id])
         _ = chooser.reduce(.pinNeeded(Fixture.grace.id))
@@ -177,7 +186,7 @@ struct BoardReducerTests {
             Issue.record("no PIN dialog: \(String(describing: chooser.dialog))")
             return
         }
-        #expect(pin.digits == "123456789012")
+        #expect(pin.field.digits == "123456789012")
     }
 
     @Test("help scrolls a line or a page at a time within its lines, on the board as in the chooser; any other key closes it")
@@ -195,16 +204,22 @@ struct BoardReducerTests {
         var state = F.state()
         let signOut = OperatorAction.signOut(session: "lab-1/tty1", who: "Ada Lovelace")
         #expect(F.press(.character("o"), on: &state).isEmpty)
-        #expect(state.dialog == .pin(digits: "", then: signOut, problem: nil))
+        #expect(state.dialog == .pin(PINField(), then: signOut))
         F.type("12a34", on: &state)
-        #expect(state.dialog == .pin(digits: "1234", then: signOut, problem: nil))
+        #expect(state.dialog == .pin(F.field("1234"), then: signOut))
         #expect(F.press(.enter, on: &state) == [.checkOperatorPIN("1234", then: signOut)])
-        _ = state.reduce(.pinChecked(digits: "1234", then: signOut, problem: "wrong operator PIN"))
-        #expect(state.dialog == .pin(digits: "", then: signOut, problem: "wrong operator PIN"))
+        #expect(state.dialog == .pin(F.field("1234", checking: true), then: signOut), "keys wait for the store's answer")
+        _ = state.reduce(.pinChecked(digits: "1234", then: signOut, check: .wrong(retryAt: nil), problem: nil))
+        #expect(state.dialog == .pin(F.field(wasWrong: true), then: signOut))
+        // A PIN the store could not check says why, as the store said it.
+        F.type("1357", on: &state)
+        F.press(.enter, on: &state)
+        _ = state.reduce(.pinChecked(digits: "1357", then: signOut, check: .failed, problem: "The store is busy."))
+        #expect(state.dialog == .pin(F.field(problem: "The store is busy."), then: signOut))
         #expect(!state.isUnlocked)
         F.type("2468", on: &state)
         F.press(.enter, on: &state)
-        _ = state.reduce(.pinChecked(digits: "2468", then: signOut, problem: nil))
+        _ = state.reduce(.pinChecked(digits: "2468", then: signOut, check: .accepted, problem: nil))
         #expect(state.dialog == .confirm(signOut) && state.isUnlocked)
         #expect(F.press(.character("y"), on: &state) == [.perform(signOut, operatorPIN: "2468")])
         #expect(state.dialog == nil)
@@ -219,7 +234,7 @@ struct BoardReducerTests {
         _ = state.reduce(.tick(F.now.advanced(by: 121)))
         #expect(!state.isUnlocked)
         F.press(.character("r"), on: &state)
-        #expect(state.dialog == .pin(digits: "", then: .resetPIN(F.grace, name: "Grace Hopper"), problem: nil))
+        #expect(state.dialog == .pin(PINField(), then: .resetPIN(F.grace, name: "Grace Hopper")))
         F.press(.escape, on: &state)
         #expect(state.dialog == nil)
     }
@@ -238,12 +253,12 @@ struct BoardReducerTests {
         #expect(state.dialog == .chooseIdentity(account: F.ada, name: "Ada Lovelace", identities: [github, demo], selection: 1))
         F.press(.enter, on: &state)
         let action = OperatorAction.disconnect(demo, of: F.ada, name: "Ada Lovelace", isLast: false)
-        #expect(state.dialog == .pin(digits: "", then: action, problem: nil))
+        #expect(state.dialog == .pin(PINField(), then: action))
         #expect(action.question == "Disconnect Ada Lovelace's demo identity (demo:ada) everywhere?")
         #expect(action.consequence.hasSuffix("The account keeps its other identities."))
         F.type("2468", on: &state)
         #expect(F.press(.enter, on: &state) == [.checkOperatorPIN("2468", then: action)])
-        _ = state.reduce(.pinChecked(digits: "2468", then: action, problem: nil))
+        _ = state.reduce(.pinChecked(digits: "2468", then: action, check: .accepted, problem: nil))
         #expect(F.press(.character("y"), on: &state) == [.perform(action, operatorPIN: "2468")])
         _ = state.reduce(.acted(action, .done(aside: nil)))
         #expect(state.message?.text == "Ada Lovelace's demo identity is disconnected everywhere.")
@@ -280,7 +295,7 @@ struct BoardReducerTests {
         #expect(state.selectedStation?.key == "lab-5/tty1")
         _ = state.reduce(.eventsLoaded(F.events, of: "lab-5/tty1"))
         F.press(.character("r"), on: &state)
-        #expect(state.dialog == .pin(digits: "", then: .resetPIN(F.grace, name: "Grace Hopper"), problem: nil))
+        #expect(state.dialog == .pin(PINField(), then: .resetPIN(F.grace, name: "Grace Hopper")))
         F.press(.escape, on: &state)
         // With the store away, nothing is offered that writes to it.
         _ = state.reduce(.storeOffline("connection refused"))
@@ -352,7 +367,9 @@ struct BoardSnapshotTests {
         F.type("12", on: &state)
         Snapshot.check(BoardScreen.draw(state), "board-pin-80x24")
         let signOut = OperatorAction.signOut(session: "lab-1/tty1", who: "Ada Lovelace")
-        _ = state.reduce(.pinChecked(digits: "12", then: signOut, problem: nil))
+        F.type("34", on: &state)
+        F.press(.enter, on: &state)
+        _ = state.reduce(.pinChecked(digits: "1234", then: signOut, check: .accepted, problem: nil))
         Snapshot.check(BoardScreen.draw(state), "board-confirm-80x24")
         F.press(.escape, on: &state)
         let identities = [

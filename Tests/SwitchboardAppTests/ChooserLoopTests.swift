@@ -165,7 +165,7 @@ struct ChooserLoopTests {
             let graceRow = t.loop.state.accounts.itemIndex(of: ids[1])!
             for _ in 0..<graceRow { t.press(.down) }
             t.press(.enter, .character("1"), .character("3"), .character("5"), .character("7"), .enter)
-            try await t.wait("the wrong PIN refused") { if case .pin(let pin) = $0.dialog { pin.wasWrong } else { false } }
+            try await t.wait("the wrong PIN refused") { if case .pin(let pin) = $0.dialog { pin.field.wasWrong } else { false } }
             #expect(try t.rig.database.pinAttempts(of: .account(ids[1])).failures == 1)
             #expect(try t.rig.database.active(in: t.session) == .anonymous)
             t.press(.character("2"), .character("4"), .character("6"), .character("8"), .enter)
@@ -186,7 +186,7 @@ struct ChooserLoopTests {
             t.press(.character("d"), .enter)
             try await t.wait("the PIN dialog") { if case .pin(let pin) = $0.dialog { pin.account?.id == ids[1] } else { false } }
             t.press(.character("1"), .character("3"), .character("5"), .character("7"), .enter)
-            try await t.wait("the wrong PIN refused") { if case .pin(let pin) = $0.dialog { pin.wasWrong } else { false } }
+            try await t.wait("the wrong PIN refused") { if case .pin(let pin) = $0.dialog { pin.field.wasWrong } else { false } }
             #expect(try t.rig.database.pinAttempts(of: .account(ids[1])).failures == 1)
             #expect(try t.rig.database.account(ids[1])?.identities.count == 1, "a wrong PIN disconnects nothing")
             t.press(.character("2"), .character("4"), .character("6"), .character("8"), .enter)

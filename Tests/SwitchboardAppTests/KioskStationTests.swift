@@ -1,3 +1,4 @@
+import ScreenKit
 import DeviceFlow
 import Foundation
 import StationSettings

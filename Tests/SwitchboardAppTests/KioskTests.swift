@@ -1,3 +1,4 @@
+import ScreenKit
 import StationSettings
 import Testing
 @testable import ChooserUI
@@ -137,7 +138,7 @@ struct KioskTests {
         #expect(state.reduce(.input(.key(.enter))) == [.checkOperatorPIN("2468")])
         _ = state.reduce(.operatorPINChecked(.wrong(retryAt: nil)))
         guard case .pin(let wrong) = state.dialog else { Issue.record("the dialog closed on a wrong PIN"); return }
-        #expect(wrong.wasWrong && wrong.digits.isEmpty)
+        #expect(wrong.field.wasWrong && wrong.field.digits.isEmpty)
         #expect(Screen.draw(state).text.contains("Wrong PIN. Try again."))
         _ = state.reduce(.operatorPINChecked(.accepted))
         guard case .operatorMenu(0) = state.dialog else { Issue.record("no operator menu"); return }

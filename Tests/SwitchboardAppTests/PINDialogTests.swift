@@ -1,3 +1,4 @@
+import ScreenKit
 import Foundation
 import Testing
 @testable import Services
@@ -35,20 +36,20 @@ struct PINDialogTests {
         var state = protected()
         _ = Fixture.press(.down, .enter, on: &state)
         Fixture.type("12a3 4", on: &state)
-        #expect(pin(state)?.digits == "1234")
+        #expect(pin(state)?.field.digits == "1234")
         _ = Fixture.press(.backspace, on: &state)
-        #expect(pin(state)?.digits == "123")
-        // Too short: a warning, nothing sent.
+        #expect(pin(state)?.field.digits == "123")
+        // Too short: the rule, in the dialog; nothing sent.
         #expect(Fixture.press(.enter, on: &state).isEmpty)
-        #expect(state.toasts.last?.text == "A PIN has 4 to 12 digits.")
+        #expect(pin(state)?.field.problem == "A PIN has 4 to 12 digits.")
         Fixture.type("4567890123456", on: &state)
-        #expect(pin(state)?.digits == "123456789012")
+        #expect(pin(state)?.field.digits == "123456789012")
         #expect(Fixture.press(.enter, on: &state) == [.switchWithPIN(Fixture.grace.id, pin: "123456789012")])
-        #expect(pin(state)?.checking == true)
+        #expect(pin(state)?.field.checking == true)
         // While checking, keys are not heard: no second check, no digit.
         #expect(Fixture.press(.enter, on: &state).isEmpty)
         Fixture.type("9", on: &state)
-        #expect(pin(state)?.digits == "123456789012" && pin(state)?.checking == true)
+        #expect(pin(state)?.field.digits == "123456789012" && pin(state)?.field.checking == true)
         // But Esc takes the check back, and its late answer finds no dialog to tell.
         #expect(Fixture.press(.escape, on: &state) == [.cancelPINCheck])
         #expect(state.dialog == nil)
@@ -62,14 +63,14 @@ struct PINDialogTests {
         Fixture.type("1111", on: &state)
         _ = Fixture.press(.enter, on: &state)
         _ = state.reduce(.pinChecked(Fixture.grace.id, .wrong(retryAt: nil)))
-        #expect(pin(state)?.wasWrong == true && pin(state)?.digits == "" && pin(state)?.checking == false)
+        #expect(pin(state)?.field.wasWrong == true && pin(state)?.field.digits == "" && pin(state)?.field.checking == false)
         #expect(!state.needsTicks)
         Fixture.type("2468", on: &state)
-        #expect(pin(state)?.wasWrong == false)
+        #expect(pin(state)?.field.wasWrong == false)
         _ = Fixture.press(.enter, on: &state)
         // An answer about another account changes nothing.
         _ = state.reduce(.pinChecked(Fixture.zoe.id, .accepted))
-        #expect(pin(state)?.checking == true)
+        #expect(pin(state)?.field.checking == true)
         _ = state.reduce(.pinChecked(Fixture.grace.id, .accepted))
         #expect(state.dialog == nil)
     }
@@ -84,13 +85,13 @@ struct PINDialogTests {
         #expect(state.needsTicks)
         #expect(Screen.draw(state).lines.last?.trimmingCharacters(in: .whitespaces) == "esc close")
         Fixture.type("2468", on: &state)
-        #expect(pin(state)?.digits == "")
+        #expect(pin(state)?.field.digits == "")
         _ = state.reduce(.tick(Fixture.now.advanced(by: 30)))
         #expect(!state.needsTicks)
         Fixture.type("2468", on: &state)
         #expect(Fixture.press(.enter, on: &state) == [.switchWithPIN(Fixture.grace.id, pin: "2468")])
         _ = state.reduce(.pinChecked(Fixture.grace.id, .locked(until: Fixture.now.advanced(by: 90))))
-        #expect(pin(state)?.isLocked(at: state.now) == true)
+        #expect(pin(state)?.field.isLocked(at: state.now) == true)
         _ = Fixture.press(.enter, on: &state)
         #expect(state.dialog == nil)
     }

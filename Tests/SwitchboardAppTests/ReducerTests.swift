@@ -1,3 +1,4 @@
+import ScreenKit
 import Foundation
 import Testing
 @testable import Services
@@ -45,7 +46,7 @@ struct ReducerTests {
         _ = Fixture.press(.character("/"), .character("q"), .character("a"), on: &state)
         #expect(state.accounts.filter == "qa" && state.isRunning, "q is typed into the filter")
         #expect(Fixture.press(.control("\\"), on: &state) == [.quit])
-        #expect(Bindings.filter.command(for: .character("x")) == .type && Bindings.filter.command(for: .enter) == .confirm)
+        #expect(FilterLine.keys.command(for: .character("x")) == .type && FilterLine.keys.command(for: .enter) == .confirm)
         #expect(Bindings.pin.command(for: .character("7")) == .type && Bindings.main.command(for: .character("x")) == nil)
     }
 
@@ -199,11 +200,11 @@ struct ReducerTests {
         let started = ContinuousClock.now
         for character in paste { _ = state.reduce(.input(.key(.character(character)))) }
         #expect(ContinuousClock.now - started < .seconds(30), "a key past the limit costs next to nothing")
-        #expect(state.accounts.filter.utf8.count == AccountsPaneState.filterLimit)
+        #expect(state.accounts.filter.utf8.count == FilterLine.limit)
         #expect(paste.hasPrefix(state.accounts.filter))
         #expect(state.accounts.isFiltering && state.isRunning)
         _ = Fixture.press(.backspace, on: &state)
-        #expect(state.accounts.filter.utf8.count == AccountsPaneState.filterLimit - 1)
+        #expect(state.accounts.filter.utf8.count == FilterLine.limit - 1)
         _ = Fixture.press(.escape, on: &state)
         _ = Fixture.press(.character("/"), on: &state)
         Fixture.type("grace hopper", on: &state)

@@ -1,3 +1,5 @@
+import ScreenKit
+import BoardUI
 import DeviceFlow
 import Dispatch
 import Foundation
@@ -164,7 +166,7 @@ struct SilentStoreTests {
         for digit in "2468" { loop.send(.input(.key(.character(digit)))) }
         gate.close(true)
         loop.send(.input(.key(.enter)))
-        guard case .pin(let pin) = loop.state.dialog, pin.checking else { Issue.record("no PIN being checked: \(String(describing: loop.state.dialog))"); return }
+        guard case .pin(let pin) = loop.state.dialog, pin.field.checking else { Issue.record("no PIN being checked: \(String(describing: loop.state.dialog))"); return }
         // Typed while the check's answer is on its way, Esc waits for it as long as a frame does, then acts.
         loop.send(.input(.key(.escape)))
         try await waitUntil("the dialog closed by Esc") { loop.state.dialog == nil }

@@ -1,3 +1,4 @@
+import BoardUI
 import Foundation
 import TestBasics
 import Testing

@@ -1,3 +1,4 @@
+import ScreenKit
 import Foundation
 import Store
 import SwitchboardCore

@@ -1,3 +1,4 @@
+import ScreenKit
 import SwitchboardCore
 import TerminalUI
 
@@ -92,17 +93,8 @@ enum AccountsPane {
     }
 
     private static func drawFilter(_ state: AppState, in rect: Rect, into buffer: inout Buffer) {
-        let theme = state.theme, pane = state.accounts
-        let count = pane.filter.isEmpty ? (pane.list.count == 1 ? "1 account" : "\(pane.list.count) accounts") : "\(pane.visibleCount) of \(pane.list.count)"
-        if pane.isFiltering || !pane.filter.isEmpty {
-            let cursor = pane.isFiltering ? "▏" : ""
-            let room = rect.width - count.displayWidth - 3
-            // The end, where the cursor is, stays in view: cut by columns from the start.
-            let shown = ("/" + pane.filter.displaySafe).truncatedFromStart(toWidth: room - 1 - cursor.displayWidth)
-            buffer.write(" " + shown + cursor, x: rect.x, y: rect.y, style: theme[.filter], limit: room)
-        } else {
-            buffer.write(" / filter", x: rect.x, y: rect.y, style: theme[.muted])
-        }
-        buffer.write(count, x: rect.maxX - count.displayWidth - 1, y: rect.y, style: theme[.muted])
+        let pane = state.accounts
+        let count = FilterLine.count(passing: pane.visibleCount, of: pane.list.count, filtered: !pane.filter.isEmpty, one: "account", many: "accounts")
+        FilterLine.draw(pane.filter, typing: pane.isFiltering, count: count, theme: state.theme, in: rect, into: &buffer)
     }
 }

@@ -1,3 +1,4 @@
+import ScreenKit
 import TerminalUI
 
 /// A station's idle countdown, over everything: who will be signed out,

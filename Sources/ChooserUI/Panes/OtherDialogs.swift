@@ -1,3 +1,4 @@
+import ScreenKit
 import SwitchboardCore
 import TerminalUI
 
@@ -31,24 +32,6 @@ enum ConflictDialogView {
     }
 }
 
-/// An account's identities, one a row, the selected one marked: to choose
-/// one to disconnect, in the chooser and on the operator's board.
-enum IdentityList {
-    /// Draws from row `y` of `inner`; returns the row after the last drawn.
-    static func draw(_ identities: [LinkedIdentity], selection: Int, theme: Theme, in inner: Rect, y top: Int, into buffer: inout Buffer) -> Int {
-        var y = top
-        for (index, identity) in identities.enumerated() where y < inner.maxY {
-            let selected = index == selection
-            let style = selected ? theme[.accountSelected] : theme[.text]
-            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
-            buffer.write((selected ? "▸ " : "  ") + identity.provider.rawValue.displaySafe + "  " + identity.label.displaySafe,
-                         x: inner.x, y: y, style: style, limit: inner.width)
-            y += 1
-        }
-        return y
-    }
-}
-
 /// Asks which identity to disconnect, and says what that means.
 enum DisconnectDialogView {
     static func draw(_ dialog: DisconnectDialog, state: AppState, into buffer: inout Buffer) {
@@ -72,7 +55,7 @@ enum HelpOverlay {
     /// The help's lines: the main keys, then the sign-in dialog's and the filter's.
     private static func lines(_ state: AppState) -> [HelpPanel.Line] {
         var lines = state.listed(Bindings.main.bindings).map { HelpPanel.Line.key($0.keyText, $0.help) }
-        for (title, map) in [("Sign-in dialog", Bindings.waiting), ("Filter", Bindings.filter)] {
+        for (title, map) in [("Sign-in dialog", Bindings.waiting), ("Filter", FilterLine.keys)] {
             lines += [.blank, .title(title)] + state.listed(map.bindings).filter(\.inKeyBar).map { HelpPanel.Line.key($0.keyText, $0.help) }
         }
         return lines
@@ -86,43 +69,6 @@ enum HelpOverlay {
 
     static func draw(_ state: AppState, scroll: Int, into buffer: inout Buffer) {
         HelpPanel.draw(lines(state), scroll: scroll, theme: state.theme, screen: state.size, over: state.dialogArea, into: &buffer)
-    }
-}
-
-/// A help overlay's frame and lines, the chooser's and the board's.
-enum HelpPanel {
-    enum Line: Hashable {
-        case key(String, String)
-        case title(String)
-        case blank
-    }
-
-    private static func size(lines: Int, screen: Size) -> Size {
-        Size(width: min(76, screen.width - 4), height: min(screen.height - 2, lines + 4))
-    }
-
-    /// How many lines show at once: the frame, a blank row above and one below left out.
-    static func rowsShown(lines: Int, screen: Size) -> Int { size(lines: lines, screen: screen).height - 4 }
-
-    static func draw(_ all: [Line], scroll: Int, theme: Theme, screen: Size, over area: Rect, into buffer: inout Buffer) {
-        let inner = DialogFrame.draw(title: "Keys", size: size(lines: all.count, screen: screen), theme: theme, over: area, into: &buffer)
-        let shown = max(0, inner.height - 2)
-        let first = min(max(0, scroll), max(0, all.count - shown))
-        for (row, line) in all.dropFirst(first).prefix(shown).enumerated() {
-            let y = inner.y + 1 + row
-            switch line {
-            case .key(let keys, let help):
-                buffer.write(keys, x: inner.x, y: y, style: theme[.keyBarKey], limit: 12)
-                buffer.write(help, x: inner.x + 13, y: y, style: theme[.text], limit: inner.width - 13)
-            case .title(let title):
-                buffer.write(title, x: inner.x, y: y, style: theme[.title])
-            case .blank:
-                break
-            }
-        }
-        // What is scrolled away, marked at the right of the blank rows.
-        if first > 0 { buffer.write("↑ more", x: inner.maxX - 6, y: inner.y, style: theme[.muted]) }
-        if first + shown < all.count { buffer.write("↓ more", x: inner.maxX - 6, y: inner.maxY - 1, style: theme[.muted]) }
     }
 }
 
@@ -144,25 +90,8 @@ enum PINDialogView {
         }
         let size = Size(width: min(52, state.size.width - 4), height: min(state.size.height - 2, 10))
         let inner = DialogFrame.draw(title: title, size: size, state: state, into: &buffer)
-        var y = DialogFrame.paragraph(text, in: inner, y: inner.y + 1, style: theme[.text], into: &buffer) + 1
-        guard y < inner.maxY else { return }
-        let dots = String(repeating: "•", count: dialog.digits.count)
-        let x = inner.x + buffer.write("PIN  ", x: inner.x, y: y, style: theme[.muted])
-        buffer.write(dots + (dialog.checking ? "" : "▏"), x: x, y: y, style: theme[.code], limit: inner.maxX - x)
-        y += 2
-        guard y < inner.maxY else { return }
-        if dialog.checking {
-            buffer.write("Checking…", x: inner.x, y: y, style: theme[.muted], limit: inner.width)
-        } else if dialog.isLocked(at: state.now), let until = dialog.lockedUntil {
-            let wait = Countdown.text(state.now.distance(to: until))
-            if dialog.wasWrong {
-                buffer.write("Wrong PIN.", x: inner.x, y: y, style: theme[.statusError], limit: inner.width)
-                y += 1
-            }
-            DialogFrame.paragraph("Too many wrong PINs: try again in \(wait).", in: inner, y: y, style: theme[.statusError], into: &buffer)
-        } else if dialog.wasWrong {
-            buffer.write("Wrong PIN. Try again.", x: inner.x, y: y, style: theme[.statusError], limit: inner.width)
-        }
+        let y = DialogFrame.paragraph(text, in: inner, y: inner.y + 1, style: theme[.text], into: &buffer) + 1
+        dialog.field.draw(in: inner, y: y, theme: theme, now: state.now, into: &buffer)
     }
 }
 

@@ -1,3 +1,4 @@
+import ScreenKit
 import TerminalUI
 
 /// Draws the whole chooser for a state into a fresh cell buffer. Each pane
@@ -32,37 +33,6 @@ public enum Screen {
         Toasts.draw(state, above: TourCaption.rect(state) ?? layout.keyBar, into: &buffer)
         KioskBanner.draw(state, into: &buffer)
         return buffer
-    }
-}
-
-/// Shown instead of everything when the terminal is below the minimum: the
-/// longest wording whose wrapped lines fit, so the size it needs shows
-/// however small the terminal is.
-enum TooSmall {
-    static func draw(_ state: AppState, into buffer: inout Buffer) { draw(theme: state.theme, size: state.size, into: &buffer) }
-
-    static func draw(theme: Theme, size: Size, into buffer: inout Buffer) {
-        let minimum = "\(ScreenLayout.minimum.width)×\(ScreenLayout.minimum.height)"
-        let current = "\(size.width)×\(size.height)"
-        let wordings: [[String]] = [
-            ["Switchboard needs a terminal of at least \(minimum).", "This one is \(current): enlarge it to go on.", "q quits."],
-            ["Needs at least \(minimum).", "This is \(current).", "q quits."],
-            ["Needs \(minimum)", "q quits"],
-            ["Needs \(minimum)"],
-            [minimum],
-        ]
-        let width = size.width, height = size.height
-        let wrapped = wordings.map { wording in wording.map { DialogFrame.wrap($0, width: width) } }
-        let chosen = wrapped.first { paragraphs in
-            paragraphs.allSatisfy { lines in lines.allSatisfy { $0.displayWidth <= width } }
-                && paragraphs.reduce(0) { $0 + $1.count } <= height
-        } ?? wrapped[wrapped.count - 1]
-        let lines = chosen.enumerated().flatMap { index, paragraph in paragraph.map { (index, $0) } }
-        let top = max(0, (height - lines.count) / 2)
-        for (row, (paragraph, line)) in lines.enumerated() {
-            let x = max(0, (width - line.displayWidth) / 2)
-            buffer.write(line, x: x, y: top + row, style: paragraph == 0 ? theme[.statusWarning] : theme[.text])
-        }
     }
 }
 
@@ -127,4 +97,8 @@ enum StatusBar {
             }
         }
     }
+}
+
+extension TooSmall {
+    static func draw(_ state: AppState, into buffer: inout Buffer) { draw(theme: state.theme, size: state.size, into: &buffer) }
 }

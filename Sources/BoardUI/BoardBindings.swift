@@ -1,4 +1,5 @@
 import SwitchboardCore
+import ScreenKit
 import TerminalUI
 
 /// The board's key tables: they dispatch its keys and make its key bar and
@@ -49,11 +50,11 @@ extension BoardState {
     /// The table in force for a dialog or the filter; nil on the main screen.
     public var dialogKeys: KeyMap<DialogCommand>? {
         switch dialog {
-        case .help: return Bindings.help
-        case .pin: return BoardBindings.pin
+        case .help: return HelpPanel.keys
+        case .pin(let field, _): return field.isLocked(at: now) ? PINField.lockedKeys : BoardBindings.pin
         case .confirm: return BoardBindings.confirm
         case .chooseIdentity: return BoardBindings.chooseIdentity
-        case nil: return isFiltering ? Bindings.filter : nil
+        case nil: return isFiltering ? FilterLine.keys : nil
         }
     }
 

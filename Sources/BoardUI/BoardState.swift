@@ -1,4 +1,5 @@
 import SwitchboardCore
+import ScreenKit
 import TerminalUI
 
 /// Everything the operator's board shows. One loop owns it; only `reduce` changes it.

@@ -1,4 +1,5 @@
 import SwitchboardCore
+import ScreenKit
 import TerminalUI
 
 /// Where each part of the board goes at a size. Pure, so the reducer
@@ -16,7 +17,7 @@ public struct BoardLayout: Hashable, Sendable {
 
     /// The layout, or nil below the chooser's minimum size.
     public init?(_ size: Size) {
-        guard size.width >= ScreenLayout.minimum.width, size.height >= ScreenLayout.minimum.height else { return nil }
+        guard size.width >= TooSmall.minimum.width, size.height >= TooSmall.minimum.height else { return nil }
         let screen = Rect(x: 0, y: 0, width: size.width, height: size.height)
         let (top, rest) = screen.splitRows(1)
         let (bottom, body) = rest.splitRows(-1)
@@ -50,7 +51,7 @@ public enum BoardScreen {
         BoardDetail.draw(state, in: layout.detail, into: &buffer)
         switch state.dialog {
         case .help(let scroll): BoardHelp.draw(state, scroll: scroll, into: &buffer)
-        case .pin(let digits, let then, let problem): BoardDialogs.drawPIN(digits: digits, then: then, problem: problem, state: state, into: &buffer)
+        case .pin(let field, _): BoardDialogs.drawPIN(field, state: state, into: &buffer)
         case .confirm(let action): BoardDialogs.drawConfirm(action, state: state, into: &buffer)
         case .chooseIdentity(_, let name, let identities, let selection):
             BoardDialogs.drawChooseIdentity(name: name, identities: identities, selection: selection, state: state, into: &buffer)
@@ -166,18 +167,9 @@ enum BoardTable {
     }
 
     private static func drawFilter(_ state: BoardState, in rect: Rect, into buffer: inout Buffer) {
-        let theme = state.theme
-        let count = state.filter.isEmpty
-            ? (state.stations.count == 1 ? "1 station" : "\(state.stations.count) stations") : "\(state.visible.count) of \(state.stations.count)"
-        if state.isFiltering || !state.filter.isEmpty {
-            let cursor = state.isFiltering ? "▏" : ""
-            let room = rect.width - count.displayWidth - 3
-            let shown = ("/" + state.filter.displaySafe).truncatedFromStart(toWidth: room - 1 - cursor.displayWidth)
-            buffer.write(" " + shown + cursor, x: rect.x, y: rect.y, style: theme[.filter], limit: room)
-        } else {
-            buffer.write(" / filter", x: rect.x, y: rect.y, style: theme[.muted])
-        }
-        buffer.write(count, x: rect.maxX - count.displayWidth - 1, y: rect.y, style: theme[.muted])
+        let count = FilterLine.count(
+            passing: state.visible.count, of: state.stations.count, filtered: !state.filter.isEmpty, one: "station", many: "stations")
+        FilterLine.draw(state.filter, typing: state.isFiltering, count: count, theme: state.theme, in: rect, into: &buffer)
     }
 }
 
@@ -212,20 +204,14 @@ enum BoardDetail {
 enum BoardDialogs {
     static func area(_ state: BoardState) -> Rect { Rect(x: 0, y: 1, width: state.size.width, height: max(0, state.size.height - 2)) }
 
-    static func drawPIN(digits: String, then: OperatorAction, problem: String?, state: BoardState, into buffer: inout Buffer) {
+    static func drawPIN(_ field: PINField, state: BoardState, into buffer: inout Buffer) {
         let theme = state.theme
         let size = Size(width: min(56, state.size.width - 4), height: min(state.size.height - 2, 10))
         let inner = DialogFrame.draw(title: "Operator PIN", size: size, theme: theme, over: area(state), into: &buffer)
-        var y = DialogFrame.paragraph(
+        let y = DialogFrame.paragraph(
             "Type the operator PIN to act on the fleet. It is kept until the board is idle for \(StationStatus.span(Int(state.idleLimit.timeout))).",
             in: inner, y: inner.y + 1, style: theme[.text], into: &buffer) + 1
-        guard y < inner.maxY else { return }
-        let x = inner.x + buffer.write("PIN  ", x: inner.x, y: y, style: theme[.muted])
-        buffer.write(String(repeating: "•", count: digits.count) + "▏", x: x, y: y, style: theme[.code], limit: inner.maxX - x)
-        y += 2
-        if let problem, y < inner.maxY {
-            DialogFrame.paragraph(problem.displaySafe, in: inner, y: y, style: theme[.statusError], into: &buffer)
-        }
+        field.draw(in: inner, y: y, theme: theme, now: state.now, into: &buffer)
     }
 
     static func drawConfirm(_ action: OperatorAction, state: BoardState, into buffer: inout Buffer) {
@@ -249,7 +235,7 @@ enum BoardDialogs {
 enum BoardHelp {
     static func lines(_ state: BoardState) -> [HelpPanel.Line] {
         var lines = BoardBindings.main.bindings.map { HelpPanel.Line.key($0.keyText, $0.help) }
-        for (title, map) in [("Filter", Bindings.filter), ("Before an action", BoardBindings.confirm)] {
+        for (title, map) in [("Filter", FilterLine.keys), ("Before an action", BoardBindings.confirm)] {
             lines += [.blank, .title(title)] + map.bindings.filter(\.inKeyBar).map { HelpPanel.Line.key($0.keyText, $0.help) }
         }
         return lines

@@ -1,3 +1,4 @@
+import ScreenKit
 import SwitchboardCore
 
 /// One station's row on the operator's board, as read from the store.
@@ -117,8 +118,8 @@ public enum ActionOutcome: Hashable, Sendable {
 public enum BoardDialog: Hashable, Sendable {
     /// The keys, scrolled by `scroll` lines.
     case help(scroll: Int)
-    /// The operator PIN, asked before `then`; `problem` says why the last one was refused.
-    case pin(digits: String, then: OperatorAction, problem: String?)
+    /// The operator PIN, asked before `then`.
+    case pin(PINField, then: OperatorAction)
     /// Asks before `action` is done.
     case confirm(OperatorAction)
     /// Which identity of `name`'s `account` to disconnect.

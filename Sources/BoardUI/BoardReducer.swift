@@ -1,4 +1,5 @@
 import SwitchboardCore
+import ScreenKit
 import TerminalUI
 
 /// What reaches the board: the terminal, the clock, the store.
@@ -15,8 +16,9 @@ public enum BoardAction: Sendable {
     case storeOffline(String?)
     /// A store call has been out a while (true), or none is any more.
     case storeWaiting(Bool)
-    /// The operator PIN was checked for `then`: refused with `problem`, or right (nil).
-    case pinChecked(digits: String, then: OperatorAction, problem: String?)
+    /// The operator PIN was checked for `then`: the store's verdict, and,
+    /// when it could not check it, why (as the store said it).
+    case pinChecked(digits: String, then: OperatorAction, check: PINCheck, problem: String?)
     /// The identities of `name`'s `account`, read for a disconnect at `station` (`station/terminal`).
     case identitiesLoaded([LinkedIdentity], of: AccountID, name: String, station: String)
     /// An operator action was done or refused.
@@ -101,14 +103,19 @@ extension BoardState {
         case .storeWaiting(let waiting):
             storeWaiting = waiting
             return []
-        case .pinChecked(let digits, let then, let problem):
-            guard case .pin = dialog else { return [] }
-            if let problem {
-                dialog = .pin(digits: "", then: then, problem: problem)
-                return []
+        case .pinChecked(let digits, let then, let check, let problem):
+            guard case .pin(var field, let asked) = dialog, asked == then, field.checking else { return [] }
+            switch check {
+            case .accepted:
+                operatorPIN = (digits, now.advanced(by: idleLimit.timeout))
+                dialog = .confirm(then)
+            case .failed:
+                field.refused(problem ?? "The operator PIN could not be checked.")
+                dialog = .pin(field, then: then)
+            case .wrong, .locked:
+                field.checked(check)
+                dialog = .pin(field, then: then)
             }
-            operatorPIN = (digits, now.advanced(by: idleLimit.timeout))
-            dialog = .confirm(then)
             return []
         case .identitiesLoaded(let identities, let account, let name, let key):
             // The selection may have moved on while they were read.
@@ -202,7 +209,7 @@ extension BoardState {
 
     /// Asks for the operator PIN unless it is kept, then whether to do `action`.
     private mutating func ask(_ action: OperatorAction) {
-        dialog = isUnlocked ? .confirm(action) : .pin(digits: "", then: action, problem: nil)
+        dialog = isUnlocked ? .confirm(action) : .pin(PINField(), then: action)
     }
 
     private mutating func dialogCommand(_ command: DialogCommand, key: Key) -> [BoardEffect] {
@@ -211,25 +218,19 @@ extension BoardState {
             let shown = BoardHelp.rowsShown(in: self), most = max(0, BoardHelp.lines(self).count - shown)
             dialog = HelpScroll.scrolled(scroll, by: command, page: shown, most: most).map { .help(scroll: $0) }
             return []
-        case .pin(let digits, let then, let problem):
-            switch command {
-            case .type:
-                guard let typed = PINEntry.typing(key, after: digits) else { return [] }
-                dialog = .pin(digits: typed, then: then, problem: problem)
-            case .erase:
-                dialog = .pin(digits: PINEntry.erasing(digits), then: then, problem: problem)
-            case .confirm:
-                guard PINEntry.isComplete(digits) else {
-                    dialog = .pin(digits: digits, then: then, problem: PINEntry.rule)
+        case .pin(var field, let then):
+            switch field.handle(command, key: key, at: now) {
+            case .edited: dialog = .pin(field, then: then)
+            case .submit(let digits):
+                guard storeOffline == nil else {
+                    field.refused(Unavailable.offline.reason)
+                    dialog = .pin(field, then: then)
                     return []
                 }
-                if storeOffline != nil {
-                    dialog = .pin(digits: "", then: then, problem: Unavailable.offline.reason)
-                    return []
-                }
+                dialog = .pin(field, then: then)
                 return [.checkOperatorPIN(digits, then: then)]
-            default:
-                dialog = nil
+            case .close, .cancelCheck: dialog = nil
+            case .none: break
             }
             return []
         case .chooseIdentity(let account, let name, let identities, let selection):
@@ -249,7 +250,7 @@ extension BoardState {
             dialog = nil
             guard command == .confirm else { return [] }
             guard let pin = operatorPIN, isUnlocked else {
-                dialog = .pin(digits: "", then: action, problem: nil)
+                dialog = .pin(PINField(), then: action)
                 return []
             }
             if storeOffline != nil {
@@ -259,22 +260,18 @@ extension BoardState {
             return [.perform(action, operatorPIN: pin.digits)]
         case nil:
             // The filter, typed into as the account list's is.
-            switch command {
-            case .type:
-                guard case .character(let c) = key, filter.utf8.count < AccountsPaneState.filterLimit else { return [] }
-                filter.append(c)
+            switch FilterLine.edit(filter, by: command, key: key) {
+            case .text(let text):
+                filter = text
                 refilter()
-            case .erase:
-                if !filter.isEmpty { filter.removeLast() }
-                refilter()
-            case .cancel:
-                filter = ""
+            case .stop(let clear):
                 isFiltering = false
-                refilter()
-            case .confirm: isFiltering = false
-            case .up: move(to: selection - 1)
-            case .down: move(to: selection + 1)
-            default: break
+                if clear {
+                    filter = ""
+                    refilter()
+                }
+            case .move(let rows): move(to: selection + rows)
+            case .none: break
             }
             return []
         }

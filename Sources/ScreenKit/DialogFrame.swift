@@ -1,0 +1,48 @@
+import TerminalUI
+
+/// A frame in the middle of the screen for a dialog, with its keys along
+/// the bottom border, taken from the dialog's key table.
+public enum DialogFrame {
+    /// Draws the frame centred in `area` in `theme` and returns the area inside it.
+    public static func draw(title: String, size wanted: Size, theme: Theme, over area: Rect, into buffer: inout Buffer) -> Rect {
+        let rect = area.centered(wanted)
+        buffer.fill(rect, style: theme[.dialog])
+        let inner = buffer.drawBox(rect, title: title, style: theme[.borderFocused], titleStyle: theme[.dialogTitle])
+        return inner.inset(dx: 1, dy: 0)
+    }
+
+    /// Writes word-wrapped text from row `y`; returns the row after it.
+    @discardableResult
+    public static func paragraph(_ text: String, in rect: Rect, y: Int, style: Style, into buffer: inout Buffer) -> Int {
+        var y = y
+        for line in wrap(text, width: rect.width) where y < rect.maxY {
+            buffer.write(line, x: rect.x, y: y, style: style)
+            y += 1
+        }
+        return y
+    }
+
+    /// Splits text into lines of at most `width` columns at spaces.
+    public static func wrap(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = [], line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            let word = String(word)
+            if line.isEmpty {
+                line = word
+            } else if line.displayWidth + 1 + word.displayWidth <= width {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = word
+            }
+            while line.displayWidth > width {
+                let head = line.truncated(toWidth: width, ellipsis: "")
+                lines.append(head)
+                line = String(line.dropFirst(head.count))
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+}

@@ -1,0 +1,20 @@
+import SwitchboardCore
+import TerminalUI
+
+/// An account's identities, one a row, the selected one marked: to choose
+/// one to disconnect, in the chooser and on the operator's board.
+public enum IdentityList {
+    /// Draws from row `y` of `inner`; returns the row after the last drawn.
+    public static func draw(_ identities: [LinkedIdentity], selection: Int, theme: Theme, in inner: Rect, y top: Int, into buffer: inout Buffer) -> Int {
+        var y = top
+        for (index, identity) in identities.enumerated() where y < inner.maxY {
+            let selected = index == selection
+            let style = selected ? theme[.accountSelected] : theme[.text]
+            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
+            buffer.write((selected ? "▸ " : "  ") + identity.provider.rawValue.displaySafe + "  " + identity.label.displaySafe,
+                         x: inner.x, y: y, style: style, limit: inner.width)
+            y += 1
+        }
+        return y
+    }
+}
