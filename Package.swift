@@ -139,7 +139,9 @@ let package = Package(
         // What every test target may use: the one way to wait for something
         // to happen, and the one seeded random generator.
         .target(name: "TestBasics", path: "Tests/TestBasics"),
-        .target(name: "TestSupport", dependencies: ["Store", "DeviceFlow", "ProcessKit", "Postgres", "PostgresServer", "TestBasics"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["Store", "DeviceFlow", "Services", "DemoProvider", "ProcessKit", "Postgres", "PostgresServer", "TestBasics"],
+            path: "Tests/TestSupport"),
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore", "TestBasics"]),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "TestBasics"]),
         .testTarget(name: "ProcessKitTests", dependencies: ["ProcessKit", "processkit-probe", "TestBasics"]),
@@ -159,12 +161,18 @@ let package = Package(
         ),
         .testTarget(name: "ToolCredentialsTests", dependencies: ["ToolCredentials", "DeviceFlow", "SwitchboardCore"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestBasics"], resources: [.copy("Fixtures")]),
+        // The full-screen programs (the chooser, a station, the tour, the
+        // board): their reducers, screens as golden text, and loops.
         .testTarget(
-            name: "SwitchboardAppTests",
+            name: "ScreenProgramTests",
             dependencies: [
                 "Services", "ChooserApp", "ChooserUI", "BoardUI", "ScreenKit", "StationSettings", "DemoProvider", "TestSupport", "TestBasics", "TerminalUI", "Postgres",
             ],
             exclude: ["Snapshots"]
+        ),
+        .testTarget(
+            name: "ServicesTests",
+            dependencies: ["Services", "Store", "DeviceFlow", "DemoProvider", "SwitchboardCore", "TestSupport", "TestBasics", "Postgres", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresServer", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PINHash", "TestSupport", "TestBasics"]),

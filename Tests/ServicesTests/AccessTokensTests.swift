@@ -6,7 +6,6 @@ import Testing
 import TestSupport
 import Store
 import Services
-import ChooserApp
 import SwitchboardCore
 
 /// Passes requests on; before the first refresh request goes out, runs

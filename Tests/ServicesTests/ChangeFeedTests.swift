@@ -7,7 +7,6 @@ import Testing
 import TestBasics
 import TestSupport
 @testable import Services
-@testable import ChooserApp
 
 /// A store of either engine, and how a second program opens it.
 enum FeedStore: String, CaseIterable, Sendable {
