@@ -15,7 +15,7 @@ import TerminalUI
 import ToolCredentials
 
 /// `switchboard` with no subcommand: the full-screen account chooser.
-struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
+struct ChooserCommand: IOCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
         commandName: "choose",
         abstract: "Open the account chooser (what `switchboard` alone does).")
@@ -29,35 +29,34 @@ struct ChooserCommand: AsyncParsableCommand, TakesCommonOptions {
         if options.json { throw ValidationError("the chooser has no --json; scripts use the subcommands (switchboard --help)") }
     }
 
-    func run() async throws {
-        try await Self.open(options: options, configuration: nil, theme: theme, kiosk: nil)
+    func run(io: CommandIO) async throws {
+        try await Self.open(CommandContext(options, io: io), theme: theme, kiosk: nil)
     }
 
-    /// Opens the chooser on this terminal, with `configuration` when it
-    /// was read already; locked as a station with `kiosk`.
-    static func open(options: CommonOptions, configuration: SwitchboardConfiguration?, theme: String?, kiosk: KioskSettings?) async throws {
+    /// Opens the chooser on this terminal; locked as a station with `kiosk`.
+    static func open(_ context: CommandContext, theme: String?, kiosk: KioskSettings?) async throws {
         // The chooser's session is the terminal it draws on.
-        var io = CommandIO.process()
-        io.terminal = { TerminalIdentity.on(STDIN_FILENO) }
+        context.io.terminal = { TerminalIdentity.on(STDIN_FILENO) }
+        let io = context.io
         guard io.stdinIsTerminal, io.stdoutIsTerminal else {
             throw io.fail("the chooser needs a terminal; scripts use the subcommands (switchboard --help)", .usage)
         }
-        let session = try options.sessionKey(io, writes: true)
+        let session = try context.sessionKey(writes: true)
         let database: AppDatabase
         // A store this process may not write is shown, read-only; every change then says why it cannot be made.
-        do { database = try options.openDatabase(io, .readOnlyIfUnwritable, waitForServer: true) } catch {
+        do { database = try context.openDatabase(.readOnlyIfUnwritable, waitForServer: true) } catch {
             throw io.fail(error.description, ExitStatus(error))
         }
         let readOnlyNotice = database.isReadOnly
             ? "The store is read-only (\(database.path)): you can look, but nothing can be changed." : nil
-        let configuration = try configuration ?? options.configuration(io)
+        let configuration = try context.configuration()
         let guide: Guide
         do { guide = try Guide.bundled() } catch { throw io.fail(error.description, .configuration) }
         let environment = io.environment
         let selection = ThemeSelection.chooser(flag: theme, configured: configuration.theme, environment: environment)
-        let notices = [options.missingConfigNotice(environment: environment), readOnlyNotice].compactMap { $0 }
+        let notices = [context.missingConfigNotice(), readOnlyNotice].compactMap { $0 }
         // A station reports itself to the fleet (`switchboard fleet`); a plain chooser does not.
-        let reporter = kiosk == nil ? nil : options.stationReporter(io, database: database, session: session)
+        let reporter = kiosk == nil ? nil : context.stationReporter(database: database, session: session)
         let (failures, signal) = try await Chooser.run(
             session: session, database: database, configuration: configuration.providers, git: configuration.git, guide: guide,
             selection: selection, environment: environment, notices: notices, kiosk: kiosk, keepEvents: configuration.store.eventsKept,

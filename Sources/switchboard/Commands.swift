@@ -12,9 +12,10 @@ struct AccountsCommand: IOCommand, TakesCommonOptions {
     @OptionGroup var options: CommonOptions
 
     func run(io: CommandIO) async throws {
-        let session = try options.sessionKey(io)
+        let context = CommandContext(options, io: io)
+        let session = try context.sessionKey()
         try io.reportingErrors { () throws(StoreError) in
-            let database = try options.openDatabase(io, .readOnlyIfUnwritable)
+            let database = try context.openDatabase(.readOnlyIfUnwritable)
             let active = try database.active(in: session).id
             // Written as read: a page of accounts in memory at a time, whatever the roster's size.
             var output = AccountsOutput(to: io.stdout, json: options.json)
@@ -45,11 +46,12 @@ struct StatusCommand: IOCommand, TakesCommonOptions {
     }
 
     func run(io: CommandIO) async throws {
-        let session = try options.sessionKey(io)
-        let configuration = try options.configuration(io)
+        let context = CommandContext(options, io: io)
+        let session = try context.sessionKey()
+        let configuration = try context.configuration()
         let database: AppDatabase
         // Without --check, status only reads.
-        do { database = try options.openDatabase(io, check ? .readWrite : .readOnlyIfUnwritable) } catch {
+        do { database = try context.openDatabase(check ? .readWrite : .readOnlyIfUnwritable) } catch {
             throw io.fail(error.description, ExitStatus(error))
         }
         if watch {
@@ -125,9 +127,10 @@ struct SwitchCommand: IOCommand, TakesCommonOptions {
     @OptionGroup var pin: PINProofOptions
 
     func run(io: CommandIO) async throws {
-        let session = try options.sessionKey(io, writes: true)
+        let context = CommandContext(options, io: io)
+        let session = try context.sessionKey(writes: true)
         do {
-            let database = try options.openDatabase(io)
+            let database = try context.openDatabase()
             let target = try database.findAccount(account)
             let change = try database.switchAccount(to: target.id, session: session, pin: try pin.proof(for: target, in: database, io: io))
             options.json
@@ -146,9 +149,10 @@ struct SignOutCommand: IOCommand, TakesCommonOptions {
     @OptionGroup var options: CommonOptions
 
     func run(io: CommandIO) async throws {
-        let session = try options.sessionKey(io, writes: true)
+        let context = CommandContext(options, io: io)
+        let session = try context.sessionKey(writes: true)
         try io.reportingErrors { () throws(StoreError) in
-            let change = try options.openDatabase(io).signOut(session: session)
+            let change = try context.openDatabase().signOut(session: session)
             if options.json { return io.printJSON(StatusJSON(session: session, active: change.current)) }
             switch change.previous {
             case .anonymous: io.print("Already anonymous in session \(session).")
@@ -171,11 +175,12 @@ struct DisconnectCommand: IOCommand, TakesCommonOptions {
     @OptionGroup var pin: PINProofOptions
 
     func run(io: CommandIO) async throws {
-        let session = try options.sessionKey(io)
-        let providers = ProviderDirectory(configuration: try options.providerConfiguration(io), transport: URLSessionTransport())
+        let context = CommandContext(options, io: io)
+        let session = try context.sessionKey()
+        let providers = ProviderDirectory(configuration: try context.configuration().providers, transport: URLSessionTransport())
         let result: DisconnectResult, revocation: Revocation
         do {
-            let database = try options.openDatabase(io)
+            let database = try context.openDatabase()
             let target = try resolveIdentity(in: database, session: session)
             let owner = try database.account(owning: target)
             let proof = try owner.flatMap { try pin.proof(for: $0, in: database, io: io) }

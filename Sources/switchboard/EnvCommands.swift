@@ -43,7 +43,7 @@ struct EnvCommand: IOCommand, TakesCommonOptions {
     }
 
     func run(io: CommandIO) async throws {
-        let context = try TokenContext(options, io: io)
+        let context = try TokenContext(CommandContext(options, io: io))
         let account = tokens ? try context.tokenAccount(tokenOptions) : try context.account(tokenOptions.account)
         var environment = AccountEnvironment(account: account, session: context.session)
         environment.addCommitIdentity(of: account, settings: context.git)
@@ -86,7 +86,7 @@ struct ExecCommand: IOCommand, TakesCommonOptions {
     }
 
     func run(io: CommandIO) async throws {
-        let context = try TokenContext(options, io: io)
+        let context = try TokenContext(CommandContext(options, io: io))
         let account = try context.requireTokenAccount(tokenOptions)
         let environment = AccountEnvironment.forCommand(
             account: account, session: context.session, configuration: context.configuration, git: context.git,

@@ -15,17 +15,17 @@ import TerminalUI
 /// live through the store's change watch, until the operator quits.
 @MainActor
 enum FleetBoard {
-    /// Opens the board on this terminal; `io` is the process's own.
-    static func open(options: CommonOptions, theme: String?, io: CommandIO) async throws {
-        var io = io
-        io.terminal = { TerminalIdentity.on(STDIN_FILENO) }
+    /// Opens the board on this terminal, the invocation's own.
+    static func open(_ context: CommandContext, theme: String?) async throws {
+        context.io.terminal = { TerminalIdentity.on(STDIN_FILENO) }
+        let io = context.io
         // The operator's own session: where their actions are logged from.
-        let session = try options.sessionKey(io)
+        let session = try context.sessionKey()
         let database: AppDatabase
-        do { database = try options.openDatabase(io, .readOnlyIfUnwritable, waitForServer: true) } catch {
+        do { database = try context.openDatabase(.readOnlyIfUnwritable, waitForServer: true) } catch {
             throw io.fail(error.description, ExitStatus(error))
         }
-        let configuration = try options.configuration(io)
+        let configuration = try context.configuration()
         let selection = ThemeSelection.chooser(flag: theme, configured: configuration.theme, environment: io.environment)
         let providers = ProviderDirectory(configuration: configuration.providers, transport: URLSessionTransport(timeout: 15))
         let program = TerminalProgram()

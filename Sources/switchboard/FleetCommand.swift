@@ -31,14 +31,15 @@ struct FleetCommand: IOCommand, TakesCommonOptions {
     var once = false
 
     func run(io: CommandIO) async throws {
+        let context = CommandContext(options, io: io)
         if !options.json, !once, io.stdinIsTerminal, io.stdoutIsTerminal {
-            return try await FleetBoard.open(options: options, theme: theme, io: io)
+            return try await FleetBoard.open(context, theme: theme)
         }
         let now = Date()
         var rows: [FleetRow] = []
         var store = ""
         try io.reportingErrors { () throws(StoreError) in
-            let database = try options.openDatabase(io, .readOnlyIfUnwritable)
+            let database = try context.openDatabase(.readOnlyIfUnwritable)
             store = database.path
             rows = try database.fleet().map { FleetRow($0, now: now) }
         }

@@ -30,6 +30,7 @@ struct FleetAddCommand: IOCommand, TakesCommonOptions {
     var pgpass: String?
 
     func run(io: CommandIO) async throws {
+        let context = CommandContext(options, io: io)
         if let problem = AppDatabase.stationNameProblem(station) {
             throw io.fail("invalid station name \(String(reflecting: station)): \(problem)", .usage)
         }
@@ -44,9 +45,9 @@ struct FleetAddCommand: IOCommand, TakesCommonOptions {
         var url: String?
         do {
             try io.reportingErrors { () throws(StoreError) in
-                let database = try options.openDatabase(io)
+                let database = try context.openDatabase()
                 login = try database.addStation(station, role: role)
-                url = try options.storeChoice(io).location.url(asRole: login!.role.role)
+                url = try context.storeChoice().location.url(asRole: login!.role.role)
             }
         } catch {
             close(file)
@@ -93,8 +94,9 @@ struct FleetRemoveCommand: IOCommand, TakesCommonOptions {
     var station: String
 
     func run(io: CommandIO) async throws {
+        let context = CommandContext(options, io: io)
         try io.reportingErrors { () throws(StoreError) in
-            let removed = try options.openDatabase(io).removeStation(station)
+            let removed = try context.openDatabase().removeStation(station)
             if options.json { return io.printJSON(removed) }
             io.print("Station \(removed.station.displaySafe)'s role \(removed.role.displaySafe) is gone: it can no longer connect.")
         }
@@ -109,8 +111,9 @@ struct FleetRolesCommand: IOCommand, TakesCommonOptions {
     @OptionGroup var options: CommonOptions
 
     func run(io: CommandIO) async throws {
+        let context = CommandContext(options, io: io)
         try io.reportingErrors { () throws(StoreError) in
-            let roles = try options.openDatabase(io, .readOnlyIfUnwritable).stationRoles()
+            let roles = try context.openDatabase(.readOnlyIfUnwritable).stationRoles()
             if options.json { return roles.forEach { io.printJSON($0) } }
             if roles.isEmpty { return io.print("No station has a role of its own (`switchboard fleet add STATION` gives one).") }
             let width = max(7, roles.map { $0.station.displaySafe.count }.max() ?? 0)

@@ -41,7 +41,7 @@ struct GitCredentialCommand: IOCommand, TakesCommonOptions {
             }
         }
         guard operation == "get" || operation == "erase", let server = GitServers.server(of: reader.request) else { return }
-        let context = try TokenContext(options, io: io)
+        let context = try TokenContext(CommandContext(options, io: io))
         let serving = GitServers.providers(serving: server, among: context.configuration.providers)
         guard !serving.isEmpty else { return }
         guard let account = try context.account(nil) else {

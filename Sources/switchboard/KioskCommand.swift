@@ -5,7 +5,7 @@ import Foundation
 import StationSettings
 
 /// `switchboard kiosk`: the chooser locked for a station people walk up to.
-struct KioskCommand: AsyncParsableCommand, TakesCommonOptions {
+struct KioskCommand: IOCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
         commandName: "kiosk",
         abstract: "Run the chooser as a station: only choosing, signing in and help work; idle, it goes back to Anonymous.",
@@ -37,16 +37,16 @@ struct KioskCommand: AsyncParsableCommand, TakesCommonOptions {
         if options.json { throw ValidationError("the kiosk has no --json") }
     }
 
-    func run() async throws {
-        let io = CommandIO.process()
-        let configuration = try options.configuration(io)
+    func run(io: CommandIO) async throws {
+        let context = CommandContext(options, io: io)
+        let configuration = try context.configuration()
         do { try configuration.checkOperatorKey(taken: KioskSettings.operatorKeyTaken) } catch { throw io.fail(error.description, .configuration) }
         var settings = configuration.kiosk
         if settings.greeting == nil, let issue = try? String(contentsOfFile: issueFile, encoding: .utf8) {
             // Missing or unreadable: the program's name, as without a greeting.
             settings.greeting = IssueGreeting.greeting(in: issue, context: Self.issueContext())
         }
-        try await ChooserCommand.open(options: options, configuration: configuration, theme: theme, kiosk: settings)
+        try await ChooserCommand.open(context, theme: theme, kiosk: settings)
     }
 
     /// What /etc/issue's escapes name: this machine (uname) and terminal.

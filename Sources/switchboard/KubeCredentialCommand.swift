@@ -35,7 +35,7 @@ struct KubeCredentialCommand: IOCommand, TakesCommonOptions {
         case .success(let requested): version = requested
         case .failure(let problem): throw io.fail(problem.description, .usage)
         }
-        let context = try TokenContext(options, io: io)
+        let context = try TokenContext(CommandContext(options, io: io))
         guard let account = try context.account(nil) else { throw io.fail(context.nobodyChosen(for: "kubectl"), .noActiveAccount) }
         let identity = try provider.map { try context.identity(of: account, at: $0) } ?? openIDIdentity(of: account, context)
         let fresh: FreshToken

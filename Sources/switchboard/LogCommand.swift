@@ -46,9 +46,10 @@ struct LogCommand: IOCommand, TakesCommonOptions {
     }
 
     func run(io: CommandIO) async throws {
+        let context = CommandContext(options, io: io)
         var query = LogQuery(station: station, account: account, since: since.flatMap { LogTime.parse($0, now: Date()) }, limit: limit)
         var opened: AppDatabase?
-        try io.reportingErrors { () throws(StoreError) in opened = try options.openDatabase(io, .readOnlyIfUnwritable) }
+        try io.reportingErrors { () throws(StoreError) in opened = try context.openDatabase(.readOnlyIfUnwritable) }
         guard let database = opened else { return }
         // Watching starts before the first read, so nothing committed in between is missed.
         let wakes = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))

@@ -75,9 +75,10 @@ struct PINSetCommand: IOCommand, TakesCommonOptions {
     @OptionGroup var target: PINTarget
 
     func run(io: CommandIO) async throws {
-        let session = try options.sessionKey(io)
+        let context = CommandContext(options, io: io)
+        let session = try context.sessionKey()
         try io.reportingErrors {
-            let database = try options.openDatabase(io)
+            let database = try context.openDatabase()
             let (owner, name) = try target.resolve(database, session: session)
             let current = try proof(for: owner, in: database, io: io)
             let pin = try PINInput.read(prompt: "New PIN for \(name): ", field: "new PIN", io: io)
@@ -98,9 +99,10 @@ struct PINClearCommand: IOCommand, TakesCommonOptions {
     @OptionGroup var target: PINTarget
 
     func run(io: CommandIO) async throws {
-        let session = try options.sessionKey(io)
+        let context = CommandContext(options, io: io)
+        let session = try context.sessionKey()
         try io.reportingErrors {
-            let database = try options.openDatabase(io)
+            let database = try context.openDatabase()
             let (owner, name) = try target.resolve(database, session: session)
             guard try database.hasPIN(owner) else {
                 return options.json ? io.printJSON(PINJSON(owner, "none")) : io.print("\(name) has no PIN.")
@@ -133,17 +135,18 @@ struct PINResetCommand: IOCommand, TakesCommonOptions {
     }
 
     func run(io: CommandIO) async throws {
+        let context = CommandContext(options, io: io)
         try io.reportingErrors {
-            let database = try options.openDatabase(io)
+            let database = try context.openDatabase()
             guard let account else {
-                try database.clearOperatorLockout(session: try? options.sessionKey(io))
+                try database.clearOperatorLockout(session: try? context.sessionKey())
                 return options.json ? io.printJSON(PINJSON(.operatorPIN, "reset")) : io.print("Wrong tries cleared for the operator PIN.")
             }
             let found = try database.findAccount(account)
             guard try database.hasPIN(.operatorPIN) else { throw StoreError.pinNotSet(PINOwner.operatorPIN.description) }
             let pin = try PINInput.read(prompt: "Operator PIN: ", field: "operator PIN", io: io)
             // Logged in this terminal's session, as the board's reset is in the operator's.
-            try database.resetPINAttempts(of: found.id, operatorPIN: pin, byOperatorAt: try? options.sessionKey(io))
+            try database.resetPINAttempts(of: found.id, operatorPIN: pin, byOperatorAt: try? context.sessionKey())
             options.json ? io.printJSON(PINJSON(.account(found.id), "reset")) : io.print("Wrong tries cleared for \(found.name.displaySafe).")
         }
     }

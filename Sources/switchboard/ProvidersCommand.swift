@@ -11,7 +11,8 @@ struct ProvidersCommand: IOCommand, TakesCommonOptions {
     @OptionGroup var options: CommonOptions
 
     func run(io: CommandIO) async throws {
-        let configuration = try options.configuration(io)
+        let context = CommandContext(options, io: io)
+        let configuration = try context.configuration()
         let providers = configuration.providers.providers
         if options.json {
             return io.printJSON(providers.map(ProviderJSON.init))

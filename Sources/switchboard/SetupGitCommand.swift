@@ -31,7 +31,8 @@ struct SetupGitCommand: IOCommand, TakesCommonOptions {
     var undo = false
 
     func run(io: CommandIO) async throws {
-        let providers = try options.configuration(io).providers.configured
+        let context = CommandContext(options, io: io)
+        let providers = try context.configuration().providers.configured
         var servers: [GitServer] = []
         for server in providers.flatMap(GitServers.of) where !servers.contains(server) { servers.append(server) }
         let git = GitConfigFile(scope: scope, environment: io.environment)

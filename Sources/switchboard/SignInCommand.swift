@@ -56,12 +56,13 @@ struct SignInCommand: IOCommand, TakesCommonOptions {
     }
 
     func run(io: CommandIO) async throws {
-        let session = try options.sessionKey(io, writes: true)
+        let context = CommandContext(options, io: io)
+        let session = try context.sessionKey(writes: true)
         let output = SignInOutput(json: options.json, io: io)
         let database: AppDatabase
-        do { database = try options.openDatabase(io) } catch { throw io.fail(error.description, ExitStatus(error)) }
+        do { database = try context.openDatabase() } catch { throw io.fail(error.description, ExitStatus(error)) }
         let transport = URLSessionTransport(timeout: transportTimeout)
-        let settings = try providerSettings(io)
+        let settings = try providerSettings(context)
         let directory = ProviderDirectory(configuration: ProviderConfiguration(providers: [settings]), transport: transport)
         let trace = self.trace ? FlowTrace { entries in entries.last.map(output.trace) } : nil
         let resolved: ResolvedProvider
@@ -125,7 +126,8 @@ struct SignInCommand: IOCommand, TakesCommonOptions {
     }
 
     /// The provider's settings: ad hoc from --issuer, else from configuration.
-    private func providerSettings(_ io: CommandIO) throws -> ProviderSettings {
+    private func providerSettings(_ context: CommandContext) throws -> ProviderSettings {
+        let io = context.io
         if let issuer {
             let url = try checkedURL(issuer, "--issuer", io)
             guard let id = ProviderID(issuer: url.absoluteString) else {
@@ -136,7 +138,7 @@ struct SignInCommand: IOCommand, TakesCommonOptions {
                 issuer: url, scopes: scope.map { $0.split(separator: " ").map(String.init) },
                 deviceAuthorizationEndpoint: try deviceEndpoint.map { try checkedURL($0, "--device-endpoint", io) })
         }
-        let configuration = try options.providerConfiguration(io)
+        let configuration = try context.configuration().providers
         guard var settings = configuration.provider(ProviderID(provider!)) else {
             throw io.fail("no provider called \(provider!.displaySafe); configured: \(configuration.providers.map(\.id.rawValue).joined(separator: ", "))", .configuration)
         }

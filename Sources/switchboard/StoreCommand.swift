@@ -38,9 +38,10 @@ struct StoreCopyCommand: IOCommand, TakesCommonOptions {
     }
 
     func run(io: CommandIO) async throws {
+        let context = CommandContext(options, io: io)
         try io.reportingErrors { () throws(StoreError) in
             let location = try Self.location(to ?? from ?? "", option: to != nil ? "--to" : "--from")
-            let here = try options.openDatabase(io)
+            let here = try context.openDatabase()
             if let warning = location.transportWarning { io.stderr.write("switchboard: warning: \(warning)\n") }
             let there = try AppDatabase(location, pinRounds: io.pinRounds)
             let (source, target) = to != nil ? (here, there) : (there, here)
@@ -88,8 +89,9 @@ struct StoreMigrateCommand: IOCommand, TakesCommonOptions {
     @OptionGroup var options: CommonOptions
 
     func run(io: CommandIO) async throws {
+        let context = CommandContext(options, io: io)
         try io.reportingErrors { () throws(StoreError) in
-            let database = try options.openDatabase(io)
+            let database = try context.openDatabase()
             let applied = database.migrationsApplied
             if options.json { return io.printJSON(MigrateJSON(store: database.path, applied: applied, known: AppDatabase.migrations)) }
             if applied.isEmpty {
@@ -124,9 +126,10 @@ struct StorePruneCommand: IOCommand, TakesCommonOptions {
     @OptionGroup var options: CommonOptions
 
     func run(io: CommandIO) async throws {
-        let keep = try options.configuration(io).store.eventsKept
+        let context = CommandContext(options, io: io)
+        let keep = try context.configuration().store.eventsKept
         try io.reportingErrors { () throws(StoreError) in
-            let database = try options.openDatabase(io)
+            let database = try context.openDatabase()
             guard try database.mayPruneEvents() else {
                 throw .unavailable(path: database.path, detail: "only the owner of the store's tables may delete events; "
                     + "run switchboard store prune as that role (see docs/FLEET.md)")

@@ -43,7 +43,7 @@ struct Switchboard: AsyncParsableCommand {
             var command = try parseAsRoot(arguments)
             // The chooser and the kiosk show it as a toast instead.
             if !(command is ChooserCommand || command is KioskCommand) {
-                let notice = (command as? TakesCommonOptions).map { $0.options.missingConfigNotice(environment: io.environment) }
+                let notice = (command as? TakesCommonOptions).map { CommandContext($0.options, io: io).missingConfigNotice() }
                     ?? SwitchboardConfiguration.missingFileNotice(explicit: nil, environment: io.environment)
                 if let notice { io.stderr.write("switchboard: \(notice)\n") }
             }

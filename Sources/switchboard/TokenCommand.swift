@@ -36,14 +36,15 @@ struct TokenContext {
     let tokens: AccessTokens
     let io: CommandIO
 
-    init(_ options: CommonOptions, io: CommandIO) throws {
+    init(_ context: CommandContext) throws {
+        let io = context.io
         self.io = io
-        session = try options.sessionKey(io)
-        let settings = try options.configuration(io)
+        session = try context.sessionKey()
+        let settings = try context.configuration()
         configuration = settings.providers
         git = settings.git
         // Handing out a stored token only reads; a refresh says why it cannot be kept.
-        do { database = try options.openDatabase(io, .readOnlyIfUnwritable) } catch { throw io.fail(error.description, ExitStatus(error)) }
+        do { database = try context.openDatabase(.readOnlyIfUnwritable) } catch { throw io.fail(error.description, ExitStatus(error)) }
         tokens = AccessTokens(
             database: database, providers: ProviderDirectory(configuration: configuration, transport: URLSessionTransport()), bus: nil)
     }
@@ -165,7 +166,7 @@ struct TokenCommand: IOCommand, TakesCommonOptions {
     var provider: String?
 
     func run(io: CommandIO) async throws {
-        let context = try TokenContext(options, io: io)
+        let context = try TokenContext(CommandContext(options, io: io))
         let account = try context.requireTokenAccount(tokenOptions)
         let identity = try context.identity(of: account, at: provider)
         let token = try await context.freshToken(identity, minValid: tokenOptions.minValid)

@@ -16,7 +16,7 @@ import ToolCredentials
 /// walking itself through every outcome of a sign-in with a caption each,
 /// in a store of its own in a temporary folder; a key hands it to the
 /// person, and after `--idle` seconds without one it starts again.
-struct DemoTour: AsyncParsableCommand {
+struct DemoTour: IOCommand {
     static let configuration = CommandConfiguration(
         commandName: "tour",
         abstract: "Run the chooser as a booth that demonstrates itself: every sign-in outcome, with captions, again and again.",
@@ -54,8 +54,8 @@ struct DemoTour: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
-        var io = CommandIO.process()
+    func run(io: CommandIO) async throws {
+        var io = io
         io.terminal = { TerminalIdentity.on(STDIN_FILENO) }
         guard io.stdinIsTerminal, io.stdoutIsTerminal else { throw io.fail("the tour needs a terminal", .usage) }
         let session: SessionKey
