@@ -12,9 +12,9 @@ import TerminalUI
 /// scroll into view.
 extension ChooserLoop {
     /// Accounts read with the first frame, at least: a few screens' worth.
-    static let firstPage = 64
+    static var firstPage: Int { RosterReads.firstPage }
     /// The most people a sign-in offers to continue as.
-    static let continueAsLimit = 50
+    static var continueAsLimit: Int { RosterReads.continueAsLimit }
 
     /// The first page of the list, how many accounts there are, who has a
     /// PIN and who is active here; `holdsFrame`: how long a frame waits for
@@ -116,7 +116,7 @@ extension ChooserLoop {
     }
 
     /// Where the filter's index is read: one read at a time, off the main actor and the concurrency pool.
-    nonisolated static let indexQueue = DispatchQueue(label: "switchboard.index")
+    nonisolated static var indexQueue: DispatchQueue { RosterReads.indexQueue }
 
     /// Reads the rows the pane is about to draw and lacks (`rowsWanted`):
     /// a few rows by id, or a page by position. One read at a time; the
@@ -184,4 +184,11 @@ struct RosterReads {
     var lastWanted: RowsWanted?
     /// Counts the list's reads: an answer of an older one is dropped.
     var reloads = 0
+
+    /// Accounts read with the first frame, at least: a few screens' worth.
+    static let firstPage = 64
+    /// The most people a sign-in offers to continue as.
+    static let continueAsLimit = 50
+    /// Where the filter's index is read: one read at a time, off the main actor and the concurrency pool.
+    static let indexQueue = DispatchQueue(label: "switchboard.index")
 }

@@ -40,7 +40,7 @@ extension ChooserLoop {
             do {
                 let code = try await run.requestCode()
                 guard self.signIn?.generation == current else { return }
-                self.send(.codeReady(Self.waiting(code, demoServer: demoServer)))
+                self.send(.codeReady(WaitingCode.of(code, demoServer: demoServer)))
             } catch {
                 return self.ended(current, SignInEnding(outcome: SignInRun.outcome(for: error as? FlowFailure ?? .invalidResponse("\(error)"))))
             }
@@ -105,9 +105,11 @@ extension ChooserLoop {
             }
         }
     }
+}
 
+extension WaitingCode {
     /// The dialog's view of a code: with the QR code of the complete URI.
-    nonisolated static func waiting(_ code: DeviceAuthorization, demoServer: String?) -> WaitingCode {
+    static func of(_ code: DeviceAuthorization, demoServer: String?) -> WaitingCode {
         WaitingCode(
             userCode: code.userCode, verificationURI: code.verificationURI.absoluteString,
             completeURI: code.verificationURIComplete?.absoluteString, expiresAt: Moment(secondsSince1970: code.expiresAt.timeIntervalSince1970), interval: code.interval,
@@ -115,7 +117,7 @@ extension ChooserLoop {
     }
 
     /// The rows of a QR code for `payload`, drawn in half blocks.
-    nonisolated static func qrRows(_ payload: String) -> [String] {
+    static func qrRows(_ payload: String) -> [String] {
         (try? QREncoder.encode(payload, errorCorrection: .low)).map { QRRenderer.halfBlocks($0) } ?? []
     }
 }

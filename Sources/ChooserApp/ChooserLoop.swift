@@ -14,12 +14,15 @@ import TerminalUI
 /// to the next minute. The store is called only through `link`
 /// (`StoreLink`): off the main actor, in order, with a deadline.
 @MainActor
-public final class ChooserLoop {
+public final class ChooserLoop<Program: ChooserProgram> {
     /// The loop every full-screen program runs: state, frames, timers, the store's line.
-    let shell: ProgramShell<AppState>
-    public var state: AppState { shell.state }
+    let shell: ProgramShell<Program>
+    /// The whole program's state: the chooser's, in a station's or the tour's if it runs as one.
+    public var program: Program { shell.state }
+    /// The chooser's state.
+    public var state: AppState { shell.state.chooser }
     /// Its store changes only on tour, for each round (`TourDriver.freshStore`).
-    private(set) var environment: ChooserEnvironment
+    var environment: ChooserEnvironment
     private var subscriptions: [Subscription] = []
     /// The PIN check out now, which Esc takes back.
     var pendingPINCheck: PendingPINCheck?
@@ -29,14 +32,15 @@ public final class ChooserLoop {
     var signIn: (generation: Int, run: SignInRun?, task: Task<Void, Never>)?
     var generation = 0
     var pendingConflict: PendingConflict?
-    private var handOff: Task<Void, Never>?
+    /// A station's hand-off command, while it runs.
+    var handOff: Task<Void, Never>?
     var roster = RosterReads()
 
-    /// - Parameter render: draws a state; called at most once per turn of
-    ///   the main actor, however many actions arrived.
-    public init(state: AppState, environment: ChooserEnvironment, render: @escaping @MainActor (AppState) -> Void) {
+    /// - Parameter render: draws the program's state; called at most once
+    ///   per turn of the main actor, however many actions arrived.
+    public init(program: Program, environment: ChooserEnvironment, render: @escaping @MainActor (Program) -> Void) {
         self.environment = environment
-        shell = ProgramShell(state: state, now: environment.now, deadline: environment.storeDeadline, render: render)
+        shell = ProgramShell(state: program, now: environment.now, deadline: environment.storeDeadline, render: render)
         shell.database = { [weak self] in self?.environment.database }
         shell.perform = { [weak self] in self?.perform($0) }
         // A reload asked for this turn is a call about to go out: frames and keys wait for it too.
@@ -78,11 +82,17 @@ public final class ChooserLoop {
         await handOff?.value
     }
 
-    /// Handles one action: reduce, run effects, schedule a frame. Input
-    /// typed while an answer is on its way waits for it a moment (`Typeahead`).
+    /// Handles one of the chooser's actions: reduce, run effects, schedule
+    /// a frame. Input typed while an answer is on its way waits for it a
+    /// moment (`Typeahead`).
     public func send(_ action: Action) {
         // The change feed's word on the server: the link follows it.
         if case .storeOffline(let detail) = action { link.heard(offline: detail) }
+        shell.send(Program.chooser(action))
+    }
+
+    /// Handles one of the program's own actions (a station's, the tour's).
+    public func send(layer action: Program.LayerAction) {
         shell.send(action)
     }
 
@@ -93,6 +103,11 @@ public final class ChooserLoop {
 
     /// Reduces `action` and carries out its effects: the only way the state changes.
     func reduce(_ action: Action) {
+        shell.reduce(Program.chooser(action))
+    }
+
+    /// Reduces one of the program's own actions and carries out its effects.
+    func reduce(layer action: Program.LayerAction) {
         shell.reduce(action)
     }
 
@@ -103,13 +118,16 @@ public final class ChooserLoop {
 
     // MARK: Effects
 
-    private func perform(_ effect: Effect) {
+    /// Carries out an effect: the chooser's here, the program's own by the program.
+    private func perform(_ effect: Program.LayerEffect) {
+        if let effect = Program.chooserEffect(effect) { return performChooser(effect) }
+        Program.perform(effect, in: self)
+    }
+
+    /// Carries out one of the chooser's effects.
+    private func performChooser(_ effect: Effect) {
         let database = environment.database, session = state.session
         switch effect {
-        case .loadRemembered:
-            link.call(database, { db throws(StoreError) in try db.lastActiveAccount(in: session) }) { [weak self] in
-                self?.answer($0) { .remembered($0) }
-            }
         case .reload:
             // Once per turn, however many changes asked for it.
             guard !reloadScheduled else { return }
@@ -131,8 +149,6 @@ public final class ChooserLoop {
             }
         case .switchWithPIN(let id, let pin):
             switchWithPIN(id, pin: pin)
-        case .checkOperatorPIN(let pin):
-            checkOperatorPIN(pin)
         case .signOut(let reason):
             link.call(database, { db throws(StoreError) in try db.signOut(session: session, reason: reason) }) { [weak self] in
                 self?.answer($0) { .statusChanged($0) }
@@ -169,54 +185,11 @@ public final class ChooserLoop {
             // In force at once, so that the next `t` moves on from it (t t t: three themes on).
             reduce(.themeChanged(theme))
             reduce(.notify(ThemeCycle.said(theme.name), .info))
-        case .handOff(let id):
-            let now = environment.now
-            guard let run = environment.handOff else { return reduce(.handOffEnded(now(), notice: nil)) }
-            handOff = Task { @MainActor [weak self] in
-                let notice = await run(id)
-                self?.send(.handOffEnded(now(), notice: notice))
-            }
-        case .power(let choice, let command):
-            let run = environment.runCommand
-            Task { @MainActor [weak self] in
-                let outcome = await run(command)
-                self?.send(.powerCommandRan(choice, outcome))
-            }
-        case .tour(let request, let id):
-            tour(request, id: id)
-        case .endHandOff:
-            handOff?.cancel()
         case .quit:
             handOff?.cancel()
             subscriptions.forEach { $0.cancel() }
             shell.stop()
         }
-    }
-
-    /// Carries out a request of the tour: an empty store now, in place of
-    /// the one shown (any sign-in ended first); the demo provider's API off
-    /// the main actor. The answer comes back as `.tourAnswered`.
-    private func tour(_ request: TourRequest, id: Int) {
-        guard let driver = environment.tour else { return reduce(.tourAnswered(id: id, problem: "there is no tour here")) }
-        guard request == .freshStore else {
-            Task { @MainActor [weak self] in
-                let problem = await driver.provider(request)
-                self?.send(.tourAnswered(id: id, problem: problem))
-            }
-            return
-        }
-        signIn?.run?.cancel()
-        signIn?.task.cancel()
-        (signIn, pendingConflict) = (nil, nil)
-        do {
-            environment.database = try driver.freshStore()
-        } catch {
-            return reduce(.tourAnswered(id: id, problem: "no empty store: \(error)"))
-        }
-        // The tour layer dropped the list and its index: both come from the new store.
-        loadFirstPage()
-        refreshIndex()
-        reduce(.tourAnswered(id: id, problem: nil))
     }
 
     /// Checks the PIN through the link (the hash takes a moment), then
@@ -243,28 +216,9 @@ public final class ChooserLoop {
         }
     }
 
-    /// Checks the operator PIN through the link (the hash is slow on purpose).
-    private func checkOperatorPIN(_ pin: String) {
-        let now = Date(timeIntervalSince1970: environment.now().secondsSince1970)
-        let check = PendingPINCheck()
-        pendingPINCheck = check
-        link.call(environment.database, { db throws(StoreError) in try db.checkOperatorPIN(pin, at: now, unless: { check.isCancelled }) }) {
-            [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .failure(.cancelled): break
-            case .success: self.send(.operatorPINChecked(.accepted))
-            case .failure(.pinNotSet):
-                self.send(.notify("No operator PIN is set: set one with switchboard pin set --operator.", .warning))
-                self.send(.operatorPINChecked(.failed))
-            case .failure(let error): self.send(.operatorPINChecked(self.pinCheck(error)))
-            }
-        }
-    }
-
     /// What a PIN check's failure tells its dialog: wrong, locked out, or
     /// failed (said as the store's failure is said).
-    private func pinCheck(_ error: StoreError) -> PINCheck {
+    func pinCheck(_ error: StoreError) -> PINCheck {
         if let refusal = PINCheck.refusal(error) { return refusal }
         fail(error)
         return .failed
@@ -311,5 +265,12 @@ public final class ChooserLoop {
                 self?.fail(error)
             }
         }
+    }
+}
+
+extension ChooserLoop where Program == AppState {
+    /// The plain chooser's loop.
+    public convenience init(state: AppState, environment: ChooserEnvironment, render: @escaping @MainActor (AppState) -> Void) {
+        self.init(program: state, environment: environment, render: render)
     }
 }

@@ -7,13 +7,15 @@ import TerminalUI
 /// shell needs to keep time for it. The chooser (with its station and tour
 /// layers) and the board are each one.
 public protocol ShellState: Sendable {
-    associatedtype Action: Sendable
-    associatedtype Effect
+    /// What happens to the program.
+    associatedtype ShellAction: Sendable
+    /// The work its reducer asks for.
+    associatedtype ShellEffect
 
     /// Applies `action`, which came at `now` (the shell's envelope: every
     /// action carries the time it came, none is sent only to move the
     /// clock); returns the work the loop must do.
-    mutating func reduce(_ action: Action, at now: Moment) -> [Effect]
+    mutating func reduce(_ action: ShellAction, at now: Moment) -> [ShellEffect]
     /// False once the program has quit.
     var isRunning: Bool { get }
     /// Whether a tick on each second is wanted (a countdown or an idle time shows).
@@ -22,17 +24,17 @@ public protocol ShellState: Sendable {
     var nextDeadline: Moment? { get }
 
     /// The timer's action.
-    static func tick(_ now: Moment) -> Action
+    static func tick(_ now: Moment) -> ShellAction
     /// What the terminal sends: a key, a click, a resize.
-    static func input(_ event: InputEvent) -> Action
+    static func input(_ event: InputEvent) -> ShellAction
     /// Whether `action` is typed input (which waits for an answer on its way).
-    static func isInput(_ action: Action) -> Bool
+    static func isInput(_ action: ShellAction) -> Bool
     /// A signal asked the program to stop.
-    static var terminate: Action { get }
+    static var terminate: ShellAction { get }
     /// The store went offline (why) or came back (nil).
-    static func storeOffline(_ detail: String?) -> Action
+    static func storeOffline(_ detail: String?) -> ShellAction
     /// A store call has been out a while (true), or none is any more.
-    static func storeWaiting(_ waiting: Bool) -> Action
+    static func storeWaiting(_ waiting: Bool) -> ShellAction
 }
 
 /// The one loop every full-screen program runs (the chooser, a station, the
@@ -51,7 +53,7 @@ public final class ProgramShell<State: ShellState> {
     let now: @Sendable () -> Moment
     private let render: @MainActor (State) -> Void
     /// The program's effects; set once by the loop that owns the shell.
-    var perform: @MainActor (State.Effect) -> Void = { _ in }
+    var perform: @MainActor (State.ShellEffect) -> Void = { _ in }
     /// Called at the end of each turn, before the timers are set and the frame asked for.
     var endOfTurn: @MainActor () -> Void = {}
     /// Called when the link finds the store back (after the state is told).
@@ -78,7 +80,7 @@ public final class ProgramShell<State: ShellState> {
         frames.hold = { [weak self] in self?.answersDue() }
         return frames
     }()
-    private lazy var typeahead = Typeahead<State.Action>(
+    private lazy var typeahead = Typeahead<State.ShellAction>(
         isInput: State.isInput, hold: { [weak self] in self?.answersDue() }, deliver: { [weak self] in self?.handle($0) })
     private var ticker: (any DispatchSourceTimer)?
     private var wakeUp: (timer: any DispatchSourceTimer, due: Moment)?
@@ -104,21 +106,21 @@ public final class ProgramShell<State: ShellState> {
 
     /// Handles one action: reduce, perform its effects, ask for a frame.
     /// Input typed while an answer is on its way waits for it a moment.
-    public func send(_ action: State.Action) {
+    public func send(_ action: State.ShellAction) {
         if typeahead.keep(action) { return }
         handle(action)
         // An answer came, or the hold ended: keys that waited go now, in order.
         typeahead.release()
     }
 
-    private func handle(_ action: State.Action) {
+    private func handle(_ action: State.ShellAction) {
         reduce(action)
         endTurn()
     }
 
     /// Reduces `action` and performs its effects, with no frame asked for
     /// (the turn's end asks): the only way the state changes.
-    func reduce(_ action: State.Action) {
+    func reduce(_ action: State.ShellAction) {
         for effect in state.reduce(action, at: now()) { perform(effect) }
     }
 

@@ -9,9 +9,10 @@ public enum Action: Sendable {
     case input(InputEvent)
     /// A second passed (only while a countdown shows) or a toast ran out.
     case tick(Moment)
-    /// A terminating signal arrived: quit, whatever the mode (a station too).
+    /// A terminating signal arrived: quit.
     case terminate
-    /// The loop has started, before the store is first read.
+    /// The loop has started, before the store is first read (a layer
+    /// around the chooser may read what it needs then).
     case started
     /// The accounts and who is active, as read from the store (a list read
     /// again keeps the index it had, until `indexRead` brings a fresh one).
@@ -51,25 +52,11 @@ public enum Action: Sendable {
     case signedInFound(ProviderID, [Account])
     /// What the store said about the PIN typed for an account.
     case pinChecked(AccountID, PINCheck)
-    /// The store's answer to the operator PIN typed at a station.
-    case operatorPINChecked(PINCheck)
-    /// A station's hand-off command ended at this time; `notice` says how,
-    /// when the next person should know.
-    case handOffEnded(Moment, notice: (text: String, kind: Toast.Kind)?)
-    /// Who this station's session last acted as, from the store (`remember_last`).
-    case remembered(AccountID?)
-    /// A station's reboot or power-off command ended.
-    case powerCommandRan(OperatorChoice, CommandOutcome)
     /// Bus: a shared store's server went away (what went wrong, naming it)
     /// or came back (nil); once back, the list is read again.
     case storeOffline(String?)
-    /// Whether this station holds its name in the fleet: nil once it does,
-    /// else what to say while another machine runs a station of its name.
-    case stationName(taken: String?)
     /// A store call has been out a while (true), or none is any more.
     case storeWaiting(Bool)
-    /// The tour's request `id` was carried out; `problem` says why not.
-    case tourAnswered(id: Int, problem: String?)
 }
 
 /// The filter's index as read from the store: built whole, or the changes
@@ -100,13 +87,9 @@ public enum Effect: Hashable, Sendable {
     case reload
     /// Find whom a sign-in at the provider may continue as (`.signedInFound`).
     case findSignedIn(ProviderID)
-    /// Read who this session last acted as (a station's `remember_last`).
-    case loadRemembered
     case switchAccount(AccountID)
     /// Switch to an account that has a PIN, with the PIN typed for it.
     case switchWithPIN(AccountID, pin: String)
-    /// Check the operator PIN typed at a station (off the UI loop).
-    case checkOperatorPIN(String)
     /// The person pressed Esc while a PIN was being checked: the check is
     /// given up if it has changed nothing yet, and its answer is dropped.
     case cancelPINCheck
@@ -115,7 +98,7 @@ public enum Effect: Hashable, Sendable {
     case startSignIn(ProviderID, AuthMode)
     case cancelSignIn
     case resolveConflict(ConflictChoice)
-    /// Disconnect an identity; an account with a PIN takes it (or the operator PIN).
+    /// Disconnect an identity; an account with a PIN takes it (or, opened by an operator, the operator PIN).
     case disconnect(Identity, pin: PINProof?)
     case setFavourite(String, starred: Bool, account: AccountID)
     /// Read the starred shows of the account now active.
@@ -125,14 +108,5 @@ public enum Effect: Hashable, Sendable {
     /// Open a URL in the browser (only on request).
     case open(String)
     case nextTheme
-    /// Run a station's hand-off command as this account, the terminal given
-    /// to it; `.handOffEnded` follows.
-    case handOff(AccountID)
-    /// End the hand-off command now (its person is no longer active); `.handOffEnded` follows.
-    case endHandOff
-    /// Run a station's reboot or power-off command (no shell).
-    case power(OperatorChoice, command: [String])
-    /// Carry out a request of the tour; `.tourAnswered(id:)` follows.
-    case tour(TourRequest, id: Int)
     case quit
 }

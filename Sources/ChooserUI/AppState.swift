@@ -12,7 +12,7 @@ public enum AccountItem: Hashable, Sendable { case account(AccountID), add, anon
 public struct AccountsPaneState: Sendable {
     public var list: AccountList = .empty
     /// The order the list shows: the store's (most recent use first), or by
-    /// name (a station's, which says nothing about who was there last).
+    /// name (which says nothing about who was there last, as a station wants).
     public var byName = false
     /// The filter text; empty shows every account. At most
     /// `FilterLine.limit` bytes (UTF-8): what is typed or pasted beyond is dropped.
@@ -133,8 +133,8 @@ public struct AppState: Sendable {
     public var providers: [ProviderChoice]
     /// Demo approval hints name this program.
     public var isRunning = true
-    /// Set when the chooser runs as a station (`enterKiosk`).
-    public var kiosk: KioskState?
+    /// What a layer around the chooser (a station, the tour) asks of its screen and keys.
+    public var surround = ChooserSurround()
     /// While a shared store's server cannot be reached: what went wrong,
     /// naming it. The status bar says "Station offline — retrying", and
     /// nothing that changes the store is offered.
@@ -144,8 +144,6 @@ public struct AppState: Sendable {
     public var storeWaiting = false
     /// Whether the sign-in dialog shows its inspector (`i`); kept from one sign-in to the next.
     public var inspectorShown = false
-    /// Set when the chooser walks itself through a tour (`startTour`).
-    public internal(set) var tour: TourState?
 
     public init(session: SessionKey, size: Size, now: Moment, guide: Guide, theme: Theme, providers: [ProviderChoice]) {
         self.session = session
@@ -163,10 +161,9 @@ public struct AppState: Sendable {
     public var needsTicks: Bool {
         if case .signIn(let dialog) = dialog, case .waiting = dialog.phase { return true }
         if case .pin(let pin) = dialog, pin.field.isLocked(at: now) { return true }
-        return kioskSecondsLeft != nil
+        return false
     }
 
-    /// When the state next changes by itself: a toast goes away, or a
-    /// station's idle countdown starts or ends.
-    public var nextDeadline: Moment? { (toasts.map(\.expiresAt) + [nextKioskDeadline, nextTourDeadline].compactMap { $0 }).min() }
+    /// When the state next changes by itself: a toast goes away.
+    public var nextDeadline: Moment? { toasts.map(\.expiresAt).min() }
 }

@@ -4,8 +4,8 @@ import TerminalUI
 extension AppState {
     /// Why the main screen's `command` cannot act now; nil when it can.
     public func unavailable(_ command: Command) -> Unavailable? {
-        if stationRefuses(command) { return .stationLocked }
-        if let taken = kiosk?.nameTaken, Self.changesTheStore.contains(command) { return .nameTaken(taken) }
+        if surround.locked.contains(command) { return surround.lockedReason }
+        if let refused = surround.writesRefused, Self.changesTheStore.contains(command) { return refused }
         if storeOffline != nil, Self.changesTheStore.contains(command) { return .offline }
         switch command {
         case .link where active == .anonymous:
@@ -23,8 +23,8 @@ extension AppState {
 
     /// Why a dialog's `command` cannot act now; nil when it can.
     public func unavailable(_ command: DialogCommand) -> Unavailable? {
-        if stationRefuses(command) { return .stationLocked }
-        if let taken = kiosk?.nameTaken, Self.dialogChangesTheStore.contains(command) { return .nameTaken(taken) }
+        if surround.lockedInDialogs.contains(command) { return surround.lockedReason }
+        if let refused = surround.writesRefused, Self.dialogChangesTheStore.contains(command) { return refused }
         if storeOffline != nil, Self.dialogChangesTheStore.contains(command) { return .offline }
         return nil
     }
@@ -41,7 +41,7 @@ extension AppState {
         return keyBar(Bindings.main.bindings, unavailable: unavailable)
     }
 
-    private func keyBar<C>(_ bindings: [KeyBinding<C>], unavailable: (C) -> Unavailable?) -> [KeyBarItem] {
+    func keyBar<C>(_ bindings: [KeyBinding<C>], unavailable: (C) -> Unavailable?) -> [KeyBarItem] {
         bindings.filter(\.inKeyBar).compactMap { binding in
             let why = unavailable(binding.command)
             if why?.hidden == true { return nil }

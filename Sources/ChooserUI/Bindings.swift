@@ -47,19 +47,6 @@ public enum Bindings {
         KeyBinding([.escape, .character("q")], .cancel, label: "cancel", help: "Close"),
     ])
 
-    public static let operatorMenu = KeyMap<DialogCommand>([
-        KeyBinding([.enter], .confirm, label: "choose", help: "Do what the selected line says"),
-        KeyBinding([.up, .character("k")], .up, label: "up", help: "Move up", inKeyBar: false),
-        KeyBinding([.down, .character("j")], .down, label: "down", help: "Move down", inKeyBar: false),
-        KeyBinding([.escape], .cancel, label: "back", help: "Back to the station"),
-    ])
-
-    /// Before a station reboots or powers off.
-    public static let confirmPower = KeyMap<DialogCommand>([
-        KeyBinding([.character("y"), .enter], .confirm, label: "yes", help: "Run the command"),
-        KeyBinding([.character("n"), .escape], .cancel, label: "no", help: "Back to the operator menu"),
-    ])
-
     public static let continueOrSignIn = KeyMap<DialogCommand>([
         KeyBinding([.enter], .confirm, label: "choose", help: "Continue as the selected person, or sign in with a new code"),
         KeyBinding([.up, .character("k")], .up, label: "up", help: "Move up", inKeyBar: false),

@@ -7,10 +7,6 @@ public enum Dialog: Sendable {
     case conflict(ConflictDialog)
     case disconnect(DisconnectDialog)
     case pin(PINDialog)
-    /// A station's operator, after the operator PIN: `selection` indexes `AppState.operatorChoices`.
-    case operatorMenu(selection: Int)
-    /// The operator chose to reboot or power off the station: asks first.
-    case confirmPower(OperatorChoice)
     /// Every key; `scroll` rows of it scrolled away when it does not fit.
     case help(scroll: Int)
 }
@@ -22,10 +18,8 @@ public struct PINDialog: Sendable {
         /// A switch to this account, once its PIN is right.
         case switchTo(Account)
         /// Disconnecting an identity of an account with a PIN, once its PIN
-        /// (or, from the operator menu, the operator PIN) is right.
+        /// (or, opened by an operator, the operator PIN) is right.
         case disconnect(Identity, from: Account, byOperator: Bool)
-        /// A station's operator menu, once the operator PIN is right.
-        case operatorMenu
     }
 
     public let purpose: Purpose
@@ -38,20 +32,18 @@ public struct PINDialog: Sendable {
     /// An empty dialog for `purpose`.
     public init(_ purpose: Purpose) { self.purpose = purpose }
 
-    /// The account whose PIN is asked for (for a switch or a disconnect);
-    /// nil for the operator menu's.
+    /// The account whose PIN is asked for; nil when it is the operator PIN.
     public var account: Account? {
         switch purpose {
         case .switchTo(let account), .disconnect(_, let account, byOperator: false): account
-        case .disconnect, .operatorMenu: nil
+        case .disconnect: nil
         }
     }
 
     /// The account a PIN typed here acts on, whichever PIN it takes.
-    public var subject: Account? {
+    public var subject: Account {
         switch purpose {
         case .switchTo(let account), .disconnect(_, let account, _): account
-        case .operatorMenu: nil
         }
     }
 }
@@ -169,7 +161,7 @@ public struct ConflictDialog: Sendable {
 public struct DisconnectDialog: Sendable {
     public let account: Account
     public var selection = 0
-    /// Opened from a station's operator menu: an account with a PIN takes the operator PIN.
+    /// Opened by an operator (a station's operator menu): an account with a PIN takes the operator PIN.
     public let byOperator: Bool
 
     public init(account: Account, byOperator: Bool = false) {
@@ -180,16 +172,4 @@ public struct DisconnectDialog: Sendable {
     public var identity: LinkedIdentity? {
         account.identities.indices.contains(selection) ? account.identities[selection] : nil
     }
-}
-
-/// What a station's operator can do, in the operator menu.
-public enum OperatorChoice: String, CaseIterable, Sendable {
-    case leaveKiosk = "Leave kiosk mode (then q quits)"
-    case signOut = "Sign this station's session out"
-    case disconnect = "Disconnect an identity of the selected account"
-    /// Only when `[kiosk] power` has a `reboot` command.
-    case reboot = "Reboot the station"
-    /// Only when `[kiosk] power` has a `poweroff` command.
-    case powerOff = "Power off the station"
-    case back = "Back to the station"
 }

@@ -17,8 +17,6 @@ extension AppState {
         case .conflict(let conflict): conflict.choices.contains(.merge) ? Bindings.conflict : Bindings.conflictNoMerge
         case .disconnect: Bindings.disconnect
         case .pin(let pin): pin.field.isLocked(at: now) ? PINField.lockedKeys : Bindings.pin
-        case .operatorMenu: Bindings.operatorMenu
-        case .confirmPower: Bindings.confirmPower
         case .help: HelpPanel.keys
         case nil: accounts.isFiltering ? FilterLine.keys : nil
         }
@@ -203,14 +201,9 @@ extension AppState {
                 case .switchTo(let account): return [.switchWithPIN(account.id, pin: digits)]
                 case .disconnect(let identity, _, let byOperator):
                     return [.disconnect(identity, pin: byOperator ? .operatorPIN(digits) : .account(digits))]
-                case .operatorMenu: return [.checkOperatorPIN(digits)]
                 }
             case .none: break
             }
-        case .operatorMenu(let selection):
-            return operatorCommand(command, selection: selection)
-        case .confirmPower(let choice):
-            return confirmPowerCommand(command, choice: choice)
         case .help(let scroll):
             dialog = HelpScroll.scrolled(scroll, by: command, page: HelpOverlay.rowsShown(in: self), most: HelpOverlay.maxScroll(in: self))
                 .map { .help(scroll: $0) }

@@ -3,28 +3,21 @@ import SwitchboardCore
 import TerminalUI
 
 extension AppState {
-    /// The one place state changes: applies `action` and returns the work
-    /// the UI loop must do. Pure: no I/O, the time comes with the actions.
-    /// A station's actions go through its layer (`Station.swift`), which
-    /// comes back here for the chooser's part.
+    /// The one place the chooser's state changes: applies `action` and
+    /// returns the work the UI loop must do. Pure: no I/O, the time comes
+    /// with the actions. A layer around the chooser (a station, the tour)
+    /// calls it for the chooser's part.
     public mutating func reduce(_ action: Action) -> [Effect] {
-        if tour != nil { return reduceOnTour(action) }
-        return kiosk == nil ? apply(action) : reduceAtStation(action)
+        apply(action)
     }
 
-    /// `reduce` for an action that came at `now`, as the UI loop sends
-    /// every one: the clock moves first, and typed input counts as someone
-    /// being there (a station's idle time, the tour's hand-over) before it acts.
+    /// `reduce` for an action that came at `now`, as the UI loop sends every one.
     public mutating func reduce(_ action: Action, at now: Moment) -> [Effect] {
         self.now = now
-        if case .input = action {
-            if kiosk != nil { kioskActivity(at: now) }
-            if tour != nil { tour?.lastActivity = now }
-        }
         return reduce(action)
     }
 
-    /// The chooser's reducer, a station or not.
+    /// The chooser's reducer.
     mutating func apply(_ action: Action) -> [Effect] {
         switch action {
         case .input(.resize(let size)):
@@ -40,11 +33,7 @@ extension AppState {
             now = date
             toasts.removeAll { $0.expiresAt <= date }
             return []
-        case .started, .handOffEnded, .remembered, .powerCommandRan, .operatorPINChecked:
-            // A station's own (`Station.swift`); the plain chooser has none.
-            return []
-        case .tourAnswered:
-            // The tour's own (`Tour.swift`).
+        case .started:
             return []
         case .terminate:
             return quit()
@@ -134,9 +123,6 @@ extension AppState {
         case .notify(let text, let kind):
             notify(text, kind)
             return []
-        case .stationName:
-            // A station's alone (`reduceAtStation`).
-            return []
         case .signedInFound(let provider, let people):
             guard case .signIn(var signIn) = dialog, case .choosing = signIn.phase, signIn.provider?.id == provider else { return [] }
             let effects = offer(people, in: &signIn)
@@ -146,7 +132,7 @@ extension AppState {
             openPIN(for: id)
             return []
         case .pinChecked(let id, let check):
-            guard case .pin(var pin) = dialog, pin.subject?.id == id else { return [] }
+            guard case .pin(var pin) = dialog, pin.subject.id == id else { return [] }
             pinChecked(&pin, check)
             return []
         }

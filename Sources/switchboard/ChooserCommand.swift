@@ -99,8 +99,8 @@ enum Chooser {
         }
         defer { feed?.cancel() }
         let listening = feed
-        let program = TerminalProgram()
-        let terminal = program.terminal
+        let screen = TerminalProgram()
+        let terminal = screen.terminal
         // A station takes Ctrl-Z as a key, which it refuses, and is not stopped by kill -TSTP either.
         if kiosk != nil { terminal.allowsSuspend = false }
         // NO_COLOR is decided once, by ThemeSelection: monochrome unless a theme was asked for.
@@ -108,13 +108,6 @@ enum Chooser {
         var state = AppState.opening(
             session: session, size: terminal.size, now: Moment.now(), guide: guide, selection: selection, colors: colors,
             providers: configuration.providers.map { ProviderChoice(id: $0.id, name: $0.name, problem: $0.problem) })
-        if let kiosk {
-            // Local time for the top bar: the offset asked for each moment, so summer time shows.
-            // A station that reports itself acts on its session once the store says this machine holds its name.
-            state.enterKiosk(
-                kiosk, clock: LocalClock { TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: $0.secondsSince1970)) },
-                holdsName: reporter == nil)
-        }
         var handOff: ChooserEnvironment.HandOff?
         if let kiosk, let command = kiosk.command {
             let station = StationHandOff(
@@ -127,36 +120,52 @@ enum Chooser {
             }
         }
         for notice in notices + [feedProblem].compactMap({ $0 }) { state.notify(notice.displaySafe, .warning) }
-        if let (script, _) = tour { state.startTour(script) }
-        let loop = ChooserLoop(
-            state: state,
-            environment: ChooserEnvironment(
-                database: database, bus: bus, providers: providers, clock: clock,
-                copy: { terminal.copyToClipboard($0) },
-                open: ChooserEnvironment.xdgOpen,
-                nextTheme: program.nextTheme,
-                runCommand: { await StationCommand.run($0) }, handOff: handOff, tour: tour?.1, storeDeadline: storeDeadline,
-                storeReturned: { listening?.retryNow() }),
-            render: { terminal.draw(Screen.draw($0)) })
+        let environment = ChooserEnvironment(
+            database: database, bus: bus, providers: providers, clock: clock,
+            copy: { terminal.copyToClipboard($0) },
+            open: ChooserEnvironment.xdgOpen,
+            nextTheme: screen.nextTheme,
+            runCommand: { await StationCommand.run($0) }, handOff: handOff, tour: tour?.1, storeDeadline: storeDeadline,
+            storeReturned: { listening?.retryNow() })
         // Off the paths a person waits on: after the first frame, a batch at a time (a tour's stores are thrown away).
         let pruner = tour == nil ? EventPruner(database: database, keep: keepEvents, onError: { error in
             failures.withLock { $0.append("pruning old events: \(error)") }
         }) : nil
         pruner?.start()
-        reporter?.onName { taken in Task { @MainActor in loop.send(.stationName(taken: taken)) } }
-        reporter?.start()
-        let signal = await program.run(
+        let signal: Int32?
+        if let kiosk {
+            // Local time for the top bar: the offset asked for each moment, so summer time shows.
+            // A station that reports itself acts on its session once the store says this machine holds its name.
+            let station = Station(
+                state, settings: kiosk, clock: LocalClock { TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: $0.secondsSince1970)) },
+                holdsName: reporter == nil)
+            let loop = ChooserLoop(program: station, environment: environment, render: { terminal.draw(StationScreen.draw($0)) })
+            reporter?.onName { taken in Task { @MainActor in loop.send(layer: .stationName(taken: taken)) } }
+            reporter?.start()
+            signal = await run(loop, on: screen) { if case .key = $0 { reporter?.keyPressed(at: Date()) } }
+            reporter?.stop()
+        } else if let (script, _) = tour {
+            let loop = ChooserLoop(program: Tour(state, tour: script), environment: environment, render: { terminal.draw(TourScreen.draw($0)) })
+            signal = await run(loop, on: screen)
+        } else {
+            let loop = ChooserLoop(state: state, environment: environment, render: { terminal.draw(Screen.draw($0)) })
+            signal = await run(loop, on: screen)
+        }
+        pruner?.cancel()
+        await providers.shutdown()
+        return (failures.withLock { $0 }, signal)
+    }
+
+    /// Runs `loop` on the terminal until the person quits (`heard` hears each input first); returns the signal that ended it, if one did.
+    private static func run<P: ChooserProgram>(
+        _ loop: ChooserLoop<P>, on screen: TerminalProgram, heard: @escaping @MainActor (InputEvent) -> Void = { _ in }
+    ) async -> Int32? {
+        await screen.run(
             send: { event in
-                if case .key = event { reporter?.keyPressed(at: Date()) }
+                heard(event)
                 loop.send(.input(event))
             },
             terminate: { loop.send(.terminate) },
-            run: {
-                await loop.run()
-                reporter?.stop()
-                pruner?.cancel()
-            })
-        await providers.shutdown()
-        return (failures.withLock { $0 }, signal)
+            run: loop.run)
     }
 }

@@ -60,12 +60,14 @@ enum Fixture {
         (0..<state.accounts.visibleCount).compactMap { state.accounts.account(at: $0)?.name }
     }
 
-    static func press(_ keys: Key..., on state: inout AppState) -> [Effect] {
-        keys.flatMap { state.reduce(.input(.key($0))) }
+    /// Presses `keys` on the chooser, a station or the tour, at its present time.
+    @discardableResult
+    static func press<Layer: ChooserLayer>(_ keys: Key..., on state: inout Layer) -> [Layer.LayerEffect] {
+        keys.flatMap { state.reduce(Layer.chooser(.input(.key($0))), at: state.chooser.now) }
     }
 
-    static func type(_ text: String, on state: inout AppState) {
-        for c in text { _ = state.reduce(.input(.key(.character(c)))) }
+    static func type<Layer: ChooserLayer>(_ text: String, on state: inout Layer) {
+        for c in text { _ = state.reduce(Layer.chooser(.input(.key(.character(c)))), at: state.chooser.now) }
     }
 
     /// A code as the dialog shows it, with a real QR code.
@@ -74,7 +76,7 @@ enum Fixture {
             userCode: "WDJB-MJHT", verificationURI: "http://127.0.0.1:8628/device",
             completeURI: "http://127.0.0.1:8628/device?user_code=WDJB-MJHT", expiresAt: now.advanced(by: 299),
             interval: 5, demoServer: demo ? "http://127.0.0.1:8628" : nil,
-            qrRows: ChooserLoop.qrRows("http://127.0.0.1:8628/device?user_code=WDJB-MJHT"))
+            qrRows: WaitingCode.qrRows("http://127.0.0.1:8628/device?user_code=WDJB-MJHT"))
         code.polls = polls
         return code
     }

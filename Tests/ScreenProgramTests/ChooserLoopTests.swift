@@ -16,7 +16,7 @@ import TerminalUI
 @MainActor
 final class LoopRig {
     let rig: AppRig
-    let loop: ChooserLoop
+    let loop: ChooserLoop<AppState>
     let session = SessionKey("pts/1")!
 
     init(render: @escaping @MainActor (AppState) -> Void = { _ in }) async throws {
@@ -345,12 +345,11 @@ struct StationLoopTests {
         var cancelled = false
     }
 
-    func station(_ rig: AppRig, handOffs: HandOffs) -> ChooserLoop {
-        var state = AppState(session: SessionKey("station")!, size: Size(width: 100, height: 30), now: Moment.now(), guide: Fixture.guide,
+    func station(_ rig: AppRig, handOffs: HandOffs) -> ChooserLoop<Station> {
+        let state = AppState(session: SessionKey("station")!, size: Size(width: 100, height: 30), now: Moment.now(), guide: Fixture.guide,
                              theme: .builtIn, providers: [ProviderChoice(id: "demo", name: "Demo")])
-        state.enterKiosk(KioskSettings(command: ["station-session"]))
         return ChooserLoop(
-            state: state,
+            program: Station(state, settings: KioskSettings(command: ["station-session"])),
             environment: ChooserEnvironment(
                 database: rig.database, bus: rig.bus, providers: rig.providers, clock: SystemFlowClock(), copy: { _ in }, open: { _ in },
                 nextTheme: { _ in (Theme.monochrome, nil) },
@@ -365,7 +364,7 @@ struct StationLoopTests {
     }
 
     /// A started station, with Ada signed in elsewhere, and whom its stand-in command ran as.
-    func startedStation() async throws -> (AppRig, AccountID, HandOffs, ChooserLoop) {
+    func startedStation() async throws -> (AppRig, AccountID, HandOffs, ChooserLoop<Station>) {
         let rig = try await AppRig(interval: 1, start: Date())
         let ada = try Sample.signIn([Sample.adaGitHub], into: rig.database, session: SessionKey("setup")!)[0]
         let handOffs = HandOffs()
@@ -385,10 +384,10 @@ struct StationLoopTests {
             let session = loop.state.session
             rig.bus.publish(try rig.database.switchAccount(to: ada, session: session))
             try await wait("the command to run") { handOffs.ran == [ada] }
-            #expect(loop.state.kiosk?.handOff == .running(ada))
+            #expect(loop.program.kiosk?.handOff == .running(ada))
             rig.bus.publish(try rig.database.signOut(session: session))
             try await wait("the command to be ended") { handOffs.cancelled }
-            try await wait("the station to be back") { loop.state.kiosk?.handOff == HandOffPhase.none }
+            try await wait("the station to be back") { loop.program.kiosk?.handOff == HandOffPhase.none }
             #expect(try rig.database.active(in: session) == .anonymous)
         }
     }

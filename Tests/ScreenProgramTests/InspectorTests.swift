@@ -62,7 +62,7 @@ struct TracedSignIn {
     func inspecting(_ size: Size, code waiting: WaitingCode? = nil, entries shown: [FlowTraceEntry]? = nil) -> AppState {
         var state = Fixture.state(size: size)
         _ = Fixture.press(.character("a"), .down, .down, .enter, .character("i"), on: &state)
-        _ = state.reduce(.codeReady(waiting ?? ChooserLoop.waiting(code, demoServer: nil)))
+        _ = state.reduce(.codeReady(waiting ?? WaitingCode.of(code, demoServer: nil)))
         _ = state.reduce(.signInTraced(shown ?? entries))
         return state
     }

@@ -19,10 +19,8 @@ struct KioskStationTests {
     static let size = Size(width: 100, height: 30)
 
     func station(_ settings: KioskSettings = KioskSettings(greeting: "Lab station 3"), clock: LocalClock? = nil,
-                 size: Size = Self.size, active: Account? = nil) -> AppState {
-        var state = Fixture.state(size: size, accounts: [Fixture.ada, Fixture.grace, Fixture.zoe], active: active)
-        state.enterKiosk(settings, clock: clock)
-        return state
+                 size: Size = Self.size, active: Account? = nil) -> Station {
+        Station(Fixture.state(size: size, accounts: [Fixture.ada, Fixture.grace, Fixture.zoe], active: active), settings: settings, clock: clock)
     }
 
     // MARK: Settings
@@ -44,7 +42,7 @@ struct KioskStationTests {
         _ = state.reduce(.input(.key(.function(12))))
         #expect(state.dialog == nil)
         _ = state.reduce(.input(.key(.control("o"))))
-        guard case .pin(let pin) = state.dialog, case .operatorMenu = pin.purpose else { Issue.record("no operator PIN dialog"); return }
+        guard case .operatorPIN = state.stationDialog else { Issue.record("no operator PIN dialog"); return }
     }
 
     // MARK: Greeting
@@ -88,11 +86,11 @@ struct KioskStationTests {
     func clockDeadline() {
         var state = station(clock: .fixed(0))
         let start = state.now
-        #expect(state.kioskClockText == "08:00" && !state.needsTicks)
+        #expect(state.clockText == "08:00" && !state.needsTicks)
         #expect(state.nextDeadline == start.advanced(by: 60))
-        #expect(Screen.draw(state).lines[0].contains("08:00"))
+        #expect(StationScreen.draw(state).lines[0].contains("08:00"))
         _ = state.reduce(.tick(start.advanced(by: 60.004)))
-        #expect(state.kioskClockText == "08:01" && Screen.draw(state).lines[0].contains("08:01"))
+        #expect(state.clockText == "08:01" && StationScreen.draw(state).lines[0].contains("08:01"))
         #expect(state.nextDeadline == start.advanced(by: 120), "the next minute, not sooner")
         // Away from the first screen: the countdown's start still wakes it, and the minutes in between.
         _ = state.reduce(.input(.key(.down)), at: start.advanced(by: 61))
@@ -100,20 +98,20 @@ struct KioskStationTests {
         _ = state.reduce(.tick(start.advanced(by: 120)))
         #expect(state.nextDeadline == start.advanced(by: 180) && !state.needsTicks)
         var plain = Fixture.state(size: Self.size)
-        #expect(plain.kioskClockText == nil && plain.nextDeadline == nil, "no clock outside a station")
+        #expect(plain.surround.clock == nil && plain.nextDeadline == nil, "no clock outside a station")
         _ = plain.reduce(.tick(start))
         #expect(!Screen.draw(plain).lines[0].contains("08:00"))
         var unset = station()
-        #expect(unset.kioskClockText == nil && unset.nextDeadline == nil, "a station without a clock never wakes when resting")
+        #expect(unset.clockText == nil && unset.nextDeadline == nil, "a station without a clock never wakes when resting")
         _ = unset.reduce(.tick(start))
     }
 
     @Test("the clock stays in the middle of the top bar only while it clears the greeting and the person")
     func clockRoom() {
         let narrow = station(KioskSettings(greeting: String(repeating: "Welcome ", count: 6)), clock: .fixed(0), size: Size(width: 60, height: 24), active: Fixture.ada)
-        #expect(!Screen.draw(narrow).lines[0].contains("08:00"))
+        #expect(!StationScreen.draw(narrow).lines[0].contains("08:00"))
         let wide = station(clock: .fixed(0), size: Size(width: 80, height: 24), active: Fixture.ada)
-        let bar = Screen.draw(wide).lines[0]
+        let bar = StationScreen.draw(wide).lines[0]
         #expect(bar.contains(" Lab station 3") && bar.contains("08:00") && bar.contains("● Ada Lovelace"))
     }
 
@@ -122,7 +120,7 @@ struct KioskStationTests {
         var settings = KioskSettings(greeting: "Lab station 3 — welcome")
         settings.power = StationPower(reboot: ["systemctl", "reboot"])
         let state = station(settings, clock: .fixed(3600), size: size)
-        Snapshot.check(Screen.draw(state), "kiosk-greeting-clock-\(size.width)x\(size.height)")
+        Snapshot.check(StationScreen.draw(state), "kiosk-greeting-clock-\(size.width)x\(size.height)")
     }
 
     // MARK: Remember the last person
@@ -131,8 +129,7 @@ struct KioskStationTests {
     func rememberedSelection() {
         var settings = KioskSettings()
         settings.rememberLast = true
-        var state = AppState(session: Fixture.session, size: Self.size, now: Fixture.now, guide: Fixture.guide, theme: .builtIn, providers: Fixture.providers)
-        state.enterKiosk(settings, clock: .fixed(0))
+        var state = Station(AppState(session: Fixture.session, size: Self.size, now: Fixture.now, guide: Fixture.guide, theme: .builtIn, providers: Fixture.providers), settings: settings, clock: .fixed(0))
         // As the loop does it: who it was, then the list.
         _ = state.reduce(.remembered(Fixture.grace.id))
         _ = state.reduce(.loaded(AccountList([Fixture.ada, Fixture.grace, Fixture.zoe], protected: []), active: .anonymous))
@@ -140,16 +137,16 @@ struct KioskStationTests {
         #expect(state.nextDeadline == Fixture.now.advanced(by: 60), "resting there: only the clock wakes it")
         // Someone else comes and goes: the station comes back to them.
         _ = state.reduce(.input(.key(.up)))
-        #expect(state.reduce(.input(.key(.enter))) == [.switchAccount(Fixture.ada.id)])
+        #expect(state.reduce(.input(.key(.enter))) == [.chooser(.switchAccount(Fixture.ada.id))])
         // The switch's fact, as the loop reduces it (no reload follows).
         _ = state.reduce(.statusChanged(UserStatusChanged(session: Fixture.session, previous: .anonymous, current: .account(Fixture.ada), reason: .switched)))
         #expect(state.accounts.list.accounts.map(\.name) == ["Ada Lovelace", "Grace Hopper", "Zoë Ångström"], "still by name")
         _ = state.reduce(.input(.key(.down)))
         _ = state.reduce(.input(.key(.down)))
-        #expect(state.reduce(.tick(Fixture.now.advanced(by: 135))) == [.signOut(.idle)])
+        #expect(state.reduce(.tick(Fixture.now.advanced(by: 135))) == [.chooser(.signOut(.idle))])
         #expect(state.accounts.selectedItem == .account(Fixture.ada.id))
         _ = state.reduce(.loaded(AccountList([Fixture.ada, Fixture.grace, Fixture.zoe], protected: []), active: .anonymous))
-        #expect(state.accounts.selectedItem == .account(Fixture.ada.id) && state.kioskSecondsLeft == nil)
+        #expect(state.accounts.selectedItem == .account(Fixture.ada.id) && state.secondsLeft == nil)
         #expect(state.nextDeadline == Fixture.now.advanced(by: 180), "at rest on Ada: no countdown")
 
         // Without remember_last, the store's answer changes nothing.
@@ -180,16 +177,15 @@ struct KioskStationTests {
         let ada = try #require(try database.lastActiveAccount(in: station))
         var settings = KioskSettings()
         settings.rememberLast = true
-        var state = AppState(session: station, size: Self.size, now: Moment.now(), guide: Fixture.guide, theme: .builtIn, providers: [])
-        state.enterKiosk(settings)
+        let state = Station(AppState(session: station, size: Self.size, now: Moment.now(), guide: Fixture.guide, theme: .builtIn, providers: []), settings: settings)
         let bus = NotificationBus()
         let providers = ProviderDirectory(configuration: ProviderConfiguration(providers: []), transport: URLSessionTransport(timeout: 5))
         var frames: [Buffer] = []
         let loop = ChooserLoop(
-            state: state,
+            program: state,
             environment: ChooserEnvironment(
                 database: database, bus: bus, providers: providers, copy: { _ in }, open: { _ in }, nextTheme: { _ in (Theme.monochrome, nil) }),
-            render: { frames.append(Screen.draw($0)) })
+            render: { frames.append(StationScreen.draw($0)) })
         try await loop.startSettled()
         #expect(loop.state.active == .anonymous, "selected, not made active")
         #expect(loop.state.accounts.selectedItem == .account(ada))
@@ -203,7 +199,7 @@ struct KioskStationTests {
 
     // MARK: Power
 
-    func operatorMenu(_ power: StationPower) -> AppState {
+    func operatorMenu(_ power: StationPower) -> Station {
         var settings = KioskSettings()
         settings.power = power
         var state = station(settings)
@@ -221,20 +217,20 @@ struct KioskStationTests {
         // An argument with spaces or quotes is shown quoted, so what runs reads as it is.
         var quoted = operatorMenu(StationPower(reboot: ["sh", "-c", "echo it's late; reboot"]))
         _ = Fixture.press(.down, .down, .down, .enter, on: &quoted)
-        #expect(Screen.draw(quoted).text.contains(#"Runs: sh -c 'echo it'\''s late; reboot'"#), "\(Screen.draw(quoted).text)")
+        #expect(StationScreen.draw(quoted).text.contains(#"Runs: sh -c 'echo it'\''s late; reboot'"#), "\(StationScreen.draw(quoted).text)")
         var state = operatorMenu(StationPower(reboot: ["systemctl", "reboot"], powerOff: ["systemctl", "poweroff"]))
         #expect(state.operatorChoices == [.leaveKiosk, .signOut, .disconnect, .reboot, .powerOff, .back])
-        #expect(Screen.draw(state).text.contains("Reboot the station") && Screen.draw(state).text.contains("Power off the station"))
+        #expect(StationScreen.draw(state).text.contains("Reboot the station") && StationScreen.draw(state).text.contains("Power off the station"))
         _ = Fixture.press(.down, .down, .down, .down, on: &state)
         #expect(Fixture.press(.enter, on: &state).isEmpty)
-        guard case .confirmPower(.powerOff) = state.dialog else { Issue.record("no confirmation"); return }
-        let asked = Screen.draw(state).text
+        guard case .confirmPower(.powerOff) = state.stationDialog else { Issue.record("no confirmation"); return }
+        let asked = StationScreen.draw(state).text
         #expect(asked.contains("Power off the station?") && asked.contains("Runs: systemctl poweroff"))
         var declined = state
         #expect(Fixture.press(.character("n"), on: &declined).isEmpty)
-        guard case .operatorMenu(4) = declined.dialog else { Issue.record("not back in the menu, on the same line"); return }
+        guard case .operatorMenu(4) = declined.stationDialog else { Issue.record("not back in the menu, on the same line"); return }
         #expect(Fixture.press(.character("y"), on: &state) == [.power(.powerOff, command: ["systemctl", "poweroff"])])
-        #expect(state.dialog == nil)
+        #expect(state.stationDialog == nil)
         _ = state.reduce(.powerCommandRan(.powerOff, .failed("systemctl exited with status 1: Access denied")))
         #expect(state.toasts.last?.text == "Could not power off the station: systemctl exited with status 1: Access denied")
         #expect(state.toasts.last?.kind == .error)
@@ -243,7 +239,7 @@ struct KioskStationTests {
         // The last line goes back to the station, as before.
         var back = operatorMenu(StationPower(reboot: ["true"]))
         _ = Fixture.press(.end, .down, .down, .down, .down, .down, on: &back)
-        #expect(Fixture.press(.enter, on: &back).isEmpty && back.dialog == nil)
+        #expect(Fixture.press(.enter, on: &back).isEmpty && back.stationDialog == nil)
     }
 
     @Test("a station command runs without a shell, input from /dev/null; a failure says its status and its last line")

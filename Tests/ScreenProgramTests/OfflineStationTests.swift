@@ -14,22 +14,35 @@ struct OfflineStationTests {
 
     @Test("the status bar says so; switching, signing in and out are refused with the reason; coming back reloads", arguments: [false, true])
     func offlineAndBack(station: Bool) {
-        var state = Fixture.state(size: Self.size, accounts: [Fixture.ada, Fixture.grace], active: Fixture.ada)
-        if station { state.enterKiosk(KioskSettings(greeting: "Lab 3")) }
-        #expect(state.reduce(.storeOffline(Self.detail)).isEmpty)
-        #expect(Screen.draw(state).lines.first?.contains("⚠ Station offline — retrying") == true, "\(Screen.draw(state).lines.first ?? "")")
-        for key: Key in [.enter, .character("a"), .character("s")] {
-            #expect(state.reduce(.input(.key(key))).isEmpty, "\(key) does nothing while offline")
-            #expect(state.dialog == nil)
+        let chooser = Fixture.state(size: Self.size, accounts: [Fixture.ada, Fixture.grace], active: Fixture.ada)
+        if station {
+            var state = Station(chooser, settings: KioskSettings(greeting: "Lab 3"))
+            check(&state, draw: StationScreen.draw)
+        } else {
+            var state = chooser
+            check(&state, draw: Screen.draw)
         }
-        #expect(state.toasts.last?.text.hasPrefix("Station offline — retrying") == true, "\(state.toasts.map(\.text))")
-        let keyBar = Screen.draw(state).lines.last ?? ""
+    }
+
+    /// The same rules for the chooser and a station.
+    private func check<Layer: ChooserLayer>(_ state: inout Layer, draw: (Layer) -> Buffer) where Layer.LayerEffect: Equatable {
+        func reduce(_ action: Action) -> [Effect] {
+            state.reduce(Layer.chooser(action), at: state.chooser.now).compactMap(Layer.chooserEffect)
+        }
+        #expect(reduce(.storeOffline(Self.detail)).isEmpty)
+        #expect(draw(state).lines.first?.contains("⚠ Station offline — retrying") == true, "\(draw(state).lines.first ?? "")")
+        for key: Key in [.enter, .character("a"), .character("s")] {
+            #expect(reduce(.input(.key(key))).isEmpty, "\(key) does nothing while offline")
+            #expect(state.chooser.dialog == nil)
+        }
+        #expect(state.chooser.toasts.last?.text.hasPrefix("Station offline — retrying") == true, "\(state.chooser.toasts.map(\.text))")
+        let keyBar = draw(state).lines.last ?? ""
         #expect(keyBar.contains("⏎ switch"), "dimmed, still shown: it will work again")
         // Still offline on the next failed try: nothing new to do.
-        #expect(state.reduce(.storeOffline(Self.detail)).isEmpty)
-        #expect(state.reduce(.storeOffline(nil)) == [.reload])
-        #expect(Screen.draw(state).lines.first?.contains("offline") == false)
-        #expect(state.reduce(.input(.key(.character("s")))).contains(.signOut(.asked)))
+        #expect(reduce(.storeOffline(Self.detail)).isEmpty)
+        #expect(reduce(.storeOffline(nil)) == [.reload])
+        #expect(draw(state).lines.first?.contains("offline") == false)
+        #expect(reduce(.input(.key(.character("s")))).contains(.signOut(.asked)))
     }
 
     @Test("the offline status bar, as golden text", arguments: [Size(width: 80, height: 24), Size(width: 120, height: 40)])

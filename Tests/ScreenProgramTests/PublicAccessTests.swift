@@ -6,6 +6,7 @@ import TestSupport
 import Store
 @testable import Services
 @testable import ChooserApp
+import ChooserUI
 import SwitchboardCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -39,8 +40,8 @@ struct PublicAccessTests {
             let complete = "\(pages)/device?user_code=\(code.userCode)"
             #expect(code.verificationURIComplete?.absoluteString == complete)
             // The chooser's QR code is the complete URI's, with the public address in it.
-            let waiting = ChooserLoop.waiting(code, demoServer: base.absoluteString)
-            #expect(!waiting.qrRows.isEmpty && waiting.qrRows == ChooserLoop.qrRows(complete))
+            let waiting = WaitingCode.of(code, demoServer: base.absoluteString)
+            #expect(!waiting.qrRows.isEmpty && waiting.qrRows == WaitingCode.qrRows(complete))
             #expect(waiting.verificationURI == "\(pages)/device")
 
             // A phone opens the QR code's page on the public address and approves there.

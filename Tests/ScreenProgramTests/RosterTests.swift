@@ -170,11 +170,11 @@ struct RosterTests {
             }
             let ids = try Sample.signIn(people, into: rig.database, session: SessionKey("setup")!)
             try await loop.startSettled()
-            #expect(loop.state.accounts.list.rows.count == ChooserLoop.firstPage, "the first frame read one page")
+            #expect(loop.state.accounts.list.rows.count == RosterReads.firstPage, "the first frame read one page")
             #expect(frames.first?.contains("150 accounts") == true)
             try await waitUntil("the index") { loop.state.accounts.list.index?.count == 150 }
             loop.send(.input(.key(.end)))
-            try await waitUntil("the end of the list read") { loop.state.accounts.list.rows.count > ChooserLoop.firstPage }
+            try await waitUntil("the end of the list read") { loop.state.accounts.list.rows.count > RosterReads.firstPage }
             loop.flush()
             #expect(frames.last?.contains("Person 0") == true, "the oldest account, at the end of the list by use")
             // Another process signs someone in: the index follows, no full read.
@@ -201,7 +201,7 @@ struct RosterTests {
                 Issue.record("expected the continue-as choice: \(String(describing: loop.state.dialog))")
                 return
             }
-            #expect(offered.count == ChooserLoop.continueAsLimit && offered.first?.name == "Newcomer Q")
+            #expect(offered.count == RosterReads.continueAsLimit && offered.first?.name == "Newcomer Q")
             #expect(!ids.isEmpty)
             loop.send(.input(.key(.escape)))
         }

@@ -74,12 +74,12 @@ struct SilentStoreTests {
     static let size = Size(width: 100, height: 30)
 
     /// A chooser on `database`, with no providers, its frames handed to `render`.
-    static func chooser(
-        _ state: AppState, database: AppDatabase, storeDeadline: Double = StoreDeadline.standard,
-        render: @escaping @MainActor (AppState) -> Void = { _ in }
-    ) -> ChooserLoop {
+    static func chooser<Program: ChooserProgram>(
+        _ state: Program, database: AppDatabase, storeDeadline: Double = StoreDeadline.standard,
+        render: @escaping @MainActor (Program) -> Void = { _ in }
+    ) -> ChooserLoop<Program> {
         ChooserLoop(
-            state: state,
+            program: state,
             environment: ChooserEnvironment(
                 database: database, bus: NotificationBus(),
                 providers: ProviderDirectory(configuration: ProviderConfiguration(providers: []), transport: URLSessionTransport(timeout: 5)),
@@ -215,9 +215,16 @@ struct SilentStoreTests {
         let folder = TemporaryFolder()
         defer { folder.remove() }
         let (database, _) = try Self.store(folder)
-        var state = AppState(session: SessionKey("pts/1")!, size: Self.size, now: Moment.now(), guide: Fixture.guide, theme: .builtIn, providers: [])
-        if station { state.enterKiosk(KioskSettings(greeting: "Lab 3")) }
-        let loop = Self.chooser(state, database: database)
+        let state = AppState(session: SessionKey("pts/1")!, size: Self.size, now: Moment.now(), guide: Fixture.guide, theme: .builtIn, providers: [])
+        if station {
+            try await settlesAfterEachChange(Self.chooser(Station(state, settings: KioskSettings(greeting: "Lab 3")), database: database))
+        } else {
+            try await settlesAfterEachChange(Self.chooser(state, database: database))
+        }
+    }
+
+    /// One read of the list and one refresh of the index for each change of the accounts.
+    private func settlesAfterEachChange<Program: ChooserProgram>(_ loop: ChooserLoop<Program>) async throws {
         try await loop.startSettled()
         func settled() -> Bool { !loop.link.isBusy && !loop.roster.reading && !loop.reloadScheduled && loop.state.accounts.list.index != nil }
         try await waitUntil("the index") { settled() }
@@ -257,7 +264,7 @@ struct SilentStoreTests {
         loop.send(.terminate)
     }
 
-    private func select(_ id: AccountID, in loop: ChooserLoop) async throws {
+    private func select(_ id: AccountID, in loop: ChooserLoop<AppState>) async throws {
         for _ in 0..<10 where loop.state.accounts.selectedItem != .account(id) { loop.send(.input(.key(.down))) }
         #expect(loop.state.accounts.selectedItem == .account(id))
     }

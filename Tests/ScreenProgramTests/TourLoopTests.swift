@@ -56,30 +56,30 @@ struct TourLoopTests {
                 } catch { return "\(error)" }
             },
             freshStore: newStore)
-        var state = AppState(session: SessionKey("pts/1")!, size: Size(width: 100, height: 30), now: Moment.now(), guide: Fixture.guide,
+        let chooser = AppState(session: SessionKey("pts/1")!, size: Size(width: 100, height: 30), now: Moment.now(), guide: Fixture.guide,
                              theme: .builtIn, providers: [ProviderChoice(id: first.id, name: first.name), ProviderChoice(id: second.id, name: "Demo Lab")])
-        state.startTour(TourState(script: TourState.script(first: first.id, second: second.id, expiry: 4), beat: 0.02, idle: 600))
+        let state = Tour(chooser, tour: TourState(script: TourState.script(first: first.id, second: second.id, expiry: 4), beat: 0.02, idle: 600))
         var captions: [String] = []
         var endOfRound: (accounts: [Account], active: ActiveAccount)?
-        var loop: ChooserLoop?
+        var loop: ChooserLoop<Tour>?
         loop = ChooserLoop(
-            state: state,
+            program: state,
             environment: ChooserEnvironment(
                 database: try newStore(), bus: NotificationBus(),
                 providers: ProviderDirectory(configuration: ProviderConfiguration(providers: [first, second]), transport: transport),
                 clock: clock, copy: { _ in }, open: { _ in }, nextTheme: { _ in (Theme.monochrome, nil) }, tour: driver),
             render: { state in
-                guard let caption = state.tourCaption, captions.last != caption else { return }
+                guard let caption = state.caption, captions.last != caption else { return }
                 captions.append(caption)
                 if caption.hasPrefix("Once more"), let database = loop?.environment.database {
-                    endOfRound = (try! database.accounts(), try! database.active(in: state.session))
+                    endOfRound = (try! database.accounts(), try! database.active(in: state.chooser.session))
                 }
             })
         let running = try #require(loop)
         running.start()
-        try await waitUntil("round two", within: 120) { running.state.tour?.round == 2 && running.state.tour?.pending == nil }
+        try await waitUntil("round two", within: 120) { running.program.tour.round == 2 && running.program.tour.pending == nil }
         #expect(captions.map { String($0.prefix(3)) } == ["1/8", "2/8", "3/8", "4/8", "5/8", "6/8", "7/8", "8/8", "Onc"], "\(captions)")
-        #expect(running.state.tourCaption?.hasPrefix("1/8") == true, "round two from its first step, nothing gone wrong")
+        #expect(running.program.caption?.hasPrefix("1/8") == true, "round two from its first step, nothing gone wrong")
         let (accounts, active) = try #require(endOfRound)
         #expect(active == .anonymous, "signed out at the end")
         let shapes = accounts.map { "\($0.name): \($0.identities.map(\.provider.rawValue).sorted().joined(separator: " "))" }.sorted()

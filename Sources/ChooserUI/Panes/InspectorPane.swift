@@ -13,8 +13,8 @@ extension AppState {
         return Rect(x: 0, y: 1 + body - height, width: size.width, height: height)
     }
 
-    /// The rows between the bars (and above the tour's caption).
-    private var bodyRows: Int { size.height - 2 - (tour == nil ? 0 : 1) }
+    /// The rows between the bars (and above a layer's own rows).
+    private var bodyRows: Int { size.height - 2 - surround.bottomRows }
 
     /// The fewest rows the inspector takes: the dialog gives way first.
     static let inspectorRows = 6

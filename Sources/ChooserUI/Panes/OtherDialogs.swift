@@ -85,30 +85,10 @@ enum PINDialogView {
              "\(account.name.displaySafe) has a PIN. Type it to disconnect \(identity.provider.rawValue.displaySafe).")
         case .disconnect(let identity, let account, byOperator: true):
             ("Operator", "\(account.name.displaySafe) has a PIN. Type the operator PIN to disconnect \(identity.provider.rawValue.displaySafe).")
-        case .operatorMenu:
-            ("Operator", "Type the operator PIN to open the operator menu.")
         }
         let size = Size(width: min(52, state.size.width - 4), height: min(state.size.height - 2, 10))
         let inner = DialogFrame.draw(title: title, size: size, state: state, into: &buffer)
         let y = DialogFrame.paragraph(text, in: inner, y: inner.y + 1, style: theme[.text], into: &buffer) + 1
         dialog.field.draw(in: inner, y: y, theme: theme, now: state.now, into: &buffer)
-    }
-}
-
-/// A station's operator menu, after the operator PIN.
-enum OperatorMenuView {
-    static func draw(selection: Int, state: AppState, into buffer: inout Buffer) {
-        let theme = state.theme
-        let choices = state.operatorChoices
-        let size = Size(width: min(60, state.size.width - 4), height: min(state.size.height - 2, choices.count + 4))
-        let inner = DialogFrame.draw(title: "Operator", size: size, state: state, into: &buffer)
-        for (index, choice) in choices.enumerated() {
-            let y = inner.y + 1 + index
-            guard y < inner.maxY else { break }
-            let selected = index == selection
-            let style = selected ? theme[.accountSelected] : theme[.text]
-            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
-            buffer.write((selected ? "▸ " : "  ") + choice.rawValue, x: inner.x, y: y, style: selected ? style.adding(.bold) : style, limit: inner.width)
-        }
     }
 }

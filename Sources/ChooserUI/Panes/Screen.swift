@@ -5,6 +5,13 @@ import TerminalUI
 /// draws its own part from its own slice of the state.
 public enum Screen {
     public static func draw(_ state: AppState) -> Buffer {
+        draw(state, layerDialog: nil, keyBar: nil)
+    }
+
+    /// The chooser with a layer's own dialog drawn over its panes and
+    /// dialog (a station's operator menu), and that dialog's keys in the
+    /// key bar; toasts stay over both.
+    public static func draw(_ state: AppState, layerDialog: ((inout Buffer) -> Void)?, keyBar layerKeys: [KeyBarItem]?) -> Buffer {
         var buffer = Buffer(size: state.size, fill: Cell(" ", style: state.theme[.text]))
         guard let layout = ScreenLayout(state.size) else {
             TooSmall.draw(state, into: &buffer)
@@ -21,17 +28,16 @@ public enum Screen {
             case .conflict(let conflict): ConflictDialogView.draw(conflict, state: state, into: &buffer)
             case .disconnect(let confirm): DisconnectDialogView.draw(confirm, state: state, into: &buffer)
             case .pin(let pin): PINDialogView.draw(pin, state: state, into: &buffer)
-            case .operatorMenu(let selection): OperatorMenuView.draw(selection: selection, state: state, into: &buffer)
-            case .confirmPower(let choice): ConfirmPowerView.draw(choice, state: state, into: &buffer)
             case .help(let scroll): HelpOverlay.draw(state, scroll: scroll, into: &buffer)
             }
         }
+        layerDialog?(&buffer)
         buffer.drawKeyBar(
-            state.keyBar, in: layout.keyBar, keyStyle: state.theme[.keyBarKey], labelStyle: state.theme[.keyBarLabel],
+            layerKeys ?? state.keyBar, in: layout.keyBar, keyStyle: state.theme[.keyBarKey], labelStyle: state.theme[.keyBarLabel],
             dimStyle: state.theme[.keyBarLabel].adding(.dim))
-        TourCaption.draw(state, into: &buffer)
-        Toasts.draw(state, above: TourCaption.rect(state) ?? layout.keyBar, into: &buffer)
-        KioskBanner.draw(state, into: &buffer)
+        // Above a layer's own rows, if it keeps any.
+        let keyBar = layout.keyBar
+        Toasts.draw(state, above: Rect(x: keyBar.x, y: keyBar.y - state.surround.bottomRows, width: keyBar.width, height: 1), into: &buffer)
         return buffer
     }
 }
@@ -41,7 +47,7 @@ enum StatusBar {
     static func draw(_ state: AppState, in rect: Rect, into buffer: inout Buffer) {
         let theme = state.theme
         buffer.fill(rect, style: theme[.statusBar])
-        let title = state.kiosk?.settings.greeting.map { " " + $0.displaySafe } ?? " Switchboard"
+        let title = " " + (state.surround.title?.displaySafe ?? "Switchboard")
         var titleEnd = rect.x + buffer.write(title, x: rect.x, y: rect.y, style: theme[.statusBar].adding(.bold), limit: max(0, rect.width - 14))
         let session = "⌂ \(state.session.description.displaySafe) "
         var who: [(String, Style)]
@@ -73,11 +79,10 @@ enum StatusBar {
         var x = rect.maxX - width(who) - (showsMarker ? 0 : 1)
         let whoStart = x
         for (text, style) in who { x += buffer.write(text, x: x, y: rect.y, style: style) }
-        // Another machine running as this station, or a shared store's server away: said after the title, in full where there is room.
-        if state.kiosk?.nameTaken != nil {
+        // A layer's warning, or a shared store's server away: said after the title, in full where there is room.
+        if let warning = state.surround.warning {
             let room = whoStart - titleEnd - 2
-            let notice = ["  ⚠ Station name in use elsewhere — waiting", "  ⚠ Name in use — waiting", "  ⚠ Name in use"]
-                .first { $0.displayWidth <= room }
+            let notice = warning.map { "  ⚠ " + $0 }.first { $0.displayWidth <= room }
             if let notice { titleEnd += buffer.write(notice, x: titleEnd, y: rect.y, style: theme[.statusWarning]) }
         } else if state.storeOffline != nil {
             let room = whoStart - titleEnd - 2
@@ -88,8 +93,8 @@ enum StatusBar {
             let notice = ["  ⋯ waiting for the store", "  ⋯ waiting"].first { $0.displayWidth <= room }
             if let notice { titleEnd += buffer.write(notice, x: titleEnd, y: rect.y, style: theme[.statusBar].adding(.dim)) }
         }
-        // A station's clock: in the middle, or as near it as it clears both sides by two columns.
-        if let clock = state.kioskClockText {
+        // A layer's clock: in the middle, or as near it as it clears both sides by two columns.
+        if let clock = state.surround.clock {
             let lowest = titleEnd + 2, highest = whoStart - 2 - clock.displayWidth
             if lowest <= highest {
                 let clockX = min(highest, max(lowest, rect.x + (rect.width - clock.displayWidth) / 2))
