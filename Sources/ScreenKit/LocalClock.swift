@@ -1,4 +1,3 @@
-import ScreenKit
 import SwitchboardCore
 
 /// Local time for the top bar's clock. The offset from UTC comes from

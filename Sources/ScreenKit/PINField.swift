@@ -1,4 +1,3 @@
-import ScreenKit
 import SwitchboardCore
 import TerminalUI
 

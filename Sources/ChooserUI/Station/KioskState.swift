@@ -6,8 +6,8 @@ import SwitchboardCore
 /// hand-off command, the remembered person, its name in the fleet.
 public struct KioskState: Sendable {
     public let settings: KioskSettings
-    /// When the station last had input.
-    public var lastActivity: Moment
+    /// The idle rule: `idleTimeout` without input, then `countdown` seconds of warning.
+    public internal(set) var idle: IdleClock
     /// The input that ended a countdown is used up by that.
     var swallowNextKey = false
     /// Where the hand-off command is for the person chosen here.
@@ -38,13 +38,11 @@ public struct KioskState: Sendable {
 
     public init(settings: KioskSettings, now: Moment) {
         self.settings = settings
-        lastActivity = now
+        idle = IdleClock(since: now, timeout: settings.idleTimeout, warning: settings.countdown)
     }
 
-    /// When the countdown starts.
-    public var countdownStart: Moment { lastActivity.advanced(by: settings.idleTimeout) }
-    /// When the session signs out.
-    public var signOutAt: Moment { countdownStart.advanced(by: settings.countdown) }
+    /// When the station last had input.
+    public var lastActivity: Moment { idle.lastActivity }
 }
 
 /// Where a station's hand-off command stands for the person chosen there.

@@ -142,16 +142,16 @@ extension Station {
     /// that ends a countdown does nothing else.
     mutating func activity(at date: Moment) {
         guard var kiosk else { return }
-        if isAway && date >= kiosk.countdownStart { kiosk.swallowNextKey = true }
-        kiosk.lastActivity = date
+        if isAway && kiosk.idle.isWarning(at: date) { kiosk.swallowNextKey = true }
+        kiosk.idle.activity(at: date)
         self.kiosk = kiosk
     }
 
     /// The clock moved to `date`: past the countdown, the station goes back
     /// to its first screen and this session to Anonymous.
     private mutating func idleTick(_ date: Moment) -> [StationEffect] {
-        guard var kiosk, isAway, date >= kiosk.signOutAt else { return [] }
-        kiosk.lastActivity = date
+        guard var kiosk, isAway, kiosk.idle.hasRunOut(at: date) else { return [] }
+        kiosk.idle.activity(at: date)
         kiosk.swallowNextKey = false
         self.kiosk = kiosk
         return returnToFirstScreen(signingOut: .idle)
@@ -159,8 +159,8 @@ extension Station {
 
     /// Seconds left before this session signs out, while the countdown shows.
     public var secondsLeft: Int? {
-        guard let kiosk, isAway, chooser.now >= kiosk.countdownStart else { return nil }
-        return max(0, Int(chooser.now.distance(to: kiosk.signOutAt).rounded(.up)))
+        guard let kiosk, isAway else { return nil }
+        return kiosk.idle.secondsLeft(at: chooser.now)
     }
 
     /// Whether the station is away from its first screen: someone active, a
@@ -181,7 +181,7 @@ extension Station {
         let now = chooser.now
         let nextMinute = kiosk?.clock?.nextMinute(after: now)
         guard let kiosk, isAway else { return nextMinute }
-        return [now < kiosk.countdownStart ? kiosk.countdownStart : kiosk.signOutAt, nextMinute].compactMap { $0 }.min()
+        return [kiosk.idle.nextChange(after: now), nextMinute].compactMap { $0 }.min()
     }
 
     /// The station's first screen again, with this session Anonymous.
@@ -278,7 +278,7 @@ extension Station {
     private mutating func handOffEnded(at date: Moment, notice: (text: String, kind: Toast.Kind)?) -> [StationEffect] {
         guard chooser.isRunning, var kiosk, let id = kiosk.handOff.person, kiosk.handOff.isRunning else { return [] }
         kiosk.handOff = .ended(id)
-        kiosk.lastActivity = date
+        kiosk.idle.activity(at: date)
         kiosk.swallowNextKey = false
         chooser.now = date
         self.kiosk = kiosk

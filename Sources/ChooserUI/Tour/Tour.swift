@@ -129,7 +129,7 @@ extension Tour {
             return []
         case .tick(let date):
             effects = apply(action)
-            if case .person(let last) = tour.mode, date >= last.advanced(by: tour.idle) {
+            if let idle = tour.personIdle, idle.hasRunOut(at: date) {
                 effects += restartTour(notice: nil)
             }
             return effects + advanceTour()
@@ -146,7 +146,7 @@ extension Tour {
     /// time runs out.
     var nextTourDeadline: Moment? {
         switch tour.mode {
-        case .person(let last): return tour.idle.isFinite ? last.advanced(by: tour.idle) : nil
+        case .person: return tour.personIdle?.nextChange(after: chooser.now)
         case .touring:
             // Too small a terminal makes no moves: the resize that ends it comes as an action.
             if tour.pending != nil || ScreenLayout(chooser.size) == nil { return nil }

@@ -1,3 +1,4 @@
+import ScreenKit
 import SwitchboardCore
 import TerminalUI
 
@@ -112,6 +113,12 @@ public struct TourState: Sendable {
     var due = true
     /// When input last arrived (the loop's stamp on it).
     var lastActivity: Moment?
+
+    /// While the person has the chooser: the idle rule that gives it back to the tour.
+    var personIdle: IdleClock? {
+        guard case .person(let last) = mode else { return nil }
+        return IdleClock(since: last, timeout: idle)
+    }
 
     /// The longest a `.until` waits before the tour gives up and starts again.
     public static let waitLimit = 60.0
