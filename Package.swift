@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "TerminalUI", dependencies: ["ConfigFile"]),
         // A station's settings as plain values, below both the chooser that
         // runs by them and Configuration, which reads them from [kiosk].
-        .target(name: "StationSettings", dependencies: ["SwitchboardCore", "TerminalUI"]),
+        .target(name: "StationConfig", dependencies: ["SwitchboardCore", "TerminalUI"]),
         // The parts every full-screen program's screen is built from: the
         // dialog frame, help, the filter line, PIN entry, the keys of dialogs.
         .target(name: "ScreenKit", dependencies: ["SwitchboardCore", "TerminalUI"]),
@@ -71,7 +71,7 @@ let package = Package(
         // to them).
         .target(
             name: "ChooserUI",
-            dependencies: ["SwitchboardCore", "TerminalUI", "ConfigFile", "StationSettings", "ScreenKit"],
+            dependencies: ["SwitchboardCore", "TerminalUI", "ConfigFile", "StationConfig", "ScreenKit"],
             resources: [
                 .embedInCode("Resources/guide.toml"),
                 .embedInCode("Resources/themes/default.toml"),
@@ -83,7 +83,7 @@ let package = Package(
         // config.toml, read once into the values each module takes: DeviceFlow's
         // providers, the chooser's theme, a station's settings, [store] and [git].
         .target(
-            name: "Configuration", dependencies: ["SwitchboardCore", "ConfigFile", "Postgres", "DeviceFlow", "TerminalUI", "StationSettings", "ToolCredentials"]),
+            name: "Configuration", dependencies: ["SwitchboardCore", "ConfigFile", "Postgres", "DeviceFlow", "TerminalUI", "StationConfig", "ToolCredentials"]),
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
         .target(name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI"]),
         .target(name: "CSystem"),
@@ -108,7 +108,7 @@ let package = Package(
             name: "switchboard",
             dependencies: [
                 "SwitchboardCore", "Store", "PINHash", "DeviceFlow", "Configuration", "QRCode", "DemoProvider", "Services", "ChooserApp", "ChooserUI",
-                "BoardUI", "ScreenKit", "StationSettings", "ToolCredentials",
+                "BoardUI", "ScreenKit", "StationConfig", "ToolCredentials",
                 "TerminalUI", "CNcurses", "CursesBackend", "ProcessKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -157,7 +157,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ConfigurationTests",
-            dependencies: ["Configuration", "ConfigFile", "DeviceFlow", "StationSettings", "ChooserUI", "TerminalUI", "SwitchboardCore", "ToolCredentials"]
+            dependencies: ["Configuration", "ConfigFile", "DeviceFlow", "StationConfig", "ChooserUI", "TerminalUI", "SwitchboardCore", "ToolCredentials"]
         ),
         .testTarget(name: "ToolCredentialsTests", dependencies: ["ToolCredentials", "DeviceFlow", "SwitchboardCore"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestBasics"], resources: [.copy("Fixtures")]),
@@ -166,7 +166,7 @@ let package = Package(
         .testTarget(
             name: "ScreenProgramTests",
             dependencies: [
-                "Services", "ChooserApp", "ChooserUI", "BoardUI", "ScreenKit", "StationSettings", "DemoProvider", "TestSupport", "TestBasics", "TerminalUI", "Postgres",
+                "Services", "ChooserApp", "ChooserUI", "BoardUI", "ScreenKit", "StationConfig", "DemoProvider", "TestSupport", "TestBasics", "TerminalUI", "Postgres",
             ],
             exclude: ["Snapshots"]
         ),

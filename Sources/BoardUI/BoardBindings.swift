@@ -3,7 +3,7 @@ import ScreenKit
 import TerminalUI
 
 /// The board's key tables: they dispatch its keys and make its key bar and
-/// help, as the chooser's do. The filter and help dialogs are the chooser's own tables.
+/// help, as the chooser's do. The filter's and help's tables are ScreenKit's, the chooser's too.
 public enum BoardBindings {
     public static let main = KeyMap<BoardCommand>([
         KeyBinding([.character("/")], .filter, label: "filter", help: "Filter stations by name, person or state as you type"),

@@ -1,9 +1,9 @@
 import ConfigFile
-import StationSettings
+import StationConfig
 import SwitchboardCore
 import TerminalUI
 
-/// The `[kiosk]` table into ``KioskSettings`` (`StationSettings`):
+/// The `[kiosk]` table into ``StationSettings`` (`StationSettings`):
 ///
 /// ```toml
 /// [kiosk]
@@ -22,8 +22,8 @@ enum KioskSection {
 
     /// The station's settings, and `operator_key` as written when it is
     /// set; the defaults when there is no table.
-    static func parse(_ table: TOMLTable?) throws(ConfigError) -> (KioskSettings, WrittenOperatorKey?) {
-        var settings = KioskSettings()
+    static func parse(_ table: TOMLTable?) throws(ConfigError) -> (StationSettings, WrittenOperatorKey?) {
+        var settings = StationSettings()
         var written: WrittenOperatorKey?
         guard let table else { return (settings, nil) }
         try table.rejectUnknownKeys(allowed: keys)
@@ -115,7 +115,7 @@ struct WrittenOperatorKey: Sendable {
 extension SwitchboardConfiguration {
     /// Refuses `[kiosk] operator_key` when `taken` says why its key cannot
     /// be a station's operator key (the chooser's key table knows:
-    /// `KioskSettings.operatorKeyTaken` in `ChooserUI`), with the file, line
+    /// `StationSettings.operatorKeyTaken` in `ChooserUI`), with the file, line
     /// and key as every error about the file; nothing to refuse when the
     /// file sets no operator key. `switchboard kiosk` checks it after
     /// reading the file: the commands that read it without a station have

@@ -1,7 +1,7 @@
 import ConfigFile
 import DeviceFlow
 import Foundation
-import StationSettings
+import StationConfig
 import SwitchboardCore
 import TerminalUI
 import ToolCredentials
@@ -17,7 +17,7 @@ import ToolCredentials
 /// issuer = "https://login.example.com"
 /// client_id = "switchboard"
 ///
-/// [kiosk]                          # StationSettings' KioskSettings
+/// [kiosk]                          # StationSettings' StationSettings
 /// idle_timeout = 120
 ///
 /// [store]                          # StoreSettings
@@ -43,7 +43,7 @@ public struct SwitchboardConfiguration: Sendable {
     /// it when it starts (a theme that cannot be used is a warning there).
     public var theme: ThemeRequest?
     /// The `[kiosk]` table; the defaults when there is none.
-    public var kiosk: KioskSettings
+    public var kiosk: StationSettings
     /// `[kiosk] operator_key` as written, for `checkOperatorKey(taken:)`;
     /// nil when the file sets none.
     var operatorKeyWritten: WrittenOperatorKey?
@@ -56,7 +56,7 @@ public struct SwitchboardConfiguration: Sendable {
     public var warnings: [String]
 
     public init(
-        file: String? = nil, providers: [ProviderSettings] = [], theme: ThemeRequest? = nil, kiosk: KioskSettings = KioskSettings(),
+        file: String? = nil, providers: [ProviderSettings] = [], theme: ThemeRequest? = nil, kiosk: StationSettings = StationSettings(),
         store: StoreSettings = StoreSettings(), git: GitSettings = GitSettings(), warnings: [String] = []
     ) {
         self.file = file

@@ -4,7 +4,7 @@ import Configuration
 import CursesBackend
 import DeviceFlow
 import Foundation
-import StationSettings
+import StationConfig
 import Store
 import Services
 import ChooserApp
@@ -30,11 +30,11 @@ struct ChooserCommand: IOCommand, TakesCommonOptions {
     }
 
     func run(io: CommandIO) async throws {
-        try await Self.open(CommandContext(options, io: io), theme: theme, kiosk: nil)
+        try await Self.open(CommandContext(options, io: io), theme: theme, station: nil)
     }
 
-    /// Opens the chooser on this terminal; locked as a station with `kiosk`.
-    static func open(_ context: CommandContext, theme: String?, kiosk: KioskSettings?) async throws {
+    /// Opens the chooser on this terminal; locked as a station with `station`'s settings.
+    static func open(_ context: CommandContext, theme: String?, station: StationSettings?) async throws {
         // The chooser's session is the terminal it draws on.
         context.io.terminal = { TerminalIdentity.on(STDIN_FILENO) }
         let io = context.io
@@ -56,10 +56,10 @@ struct ChooserCommand: IOCommand, TakesCommonOptions {
         let selection = ThemeSelection.chooser(flag: theme, configured: configuration.theme, environment: environment)
         let notices = [context.missingConfigNotice(), readOnlyNotice].compactMap { $0 }
         // A station reports itself to the fleet (`switchboard fleet`); a plain chooser does not.
-        let reporter = kiosk == nil ? nil : context.stationReporter(database: database, session: session)
+        let reporter = station == nil ? nil : context.stationReporter(database: database, session: session)
         let (failures, signal) = try await Chooser.run(
             session: session, database: database, configuration: configuration.providers, git: configuration.git, guide: guide,
-            selection: selection, environment: environment, notices: notices, kiosk: kiosk, keepEvents: configuration.store.eventsKept,
+            selection: selection, environment: environment, notices: notices, station: station, keepEvents: configuration.store.eventsKept,
             reporter: reporter, storeDeadline: configuration.store.deadline)
         for failure in failures { io.stderr.write("switchboard: \(failure)\n") }
         // Ended by a signal: the terminal is back; the status says which, as a shell's would.
@@ -71,7 +71,7 @@ struct ChooserCommand: IOCommand, TakesCommonOptions {
 @MainActor
 enum Chooser {
     /// Shows `notices` (a configuration file not found, a read-only store) as toasts; runs as
-    /// a station when `kiosk` is given; prunes events older than `keepEvents`
+    /// a station when `station` is given; prunes events older than `keepEvents`
     /// in the background (`EventPruner`). Returns what went wrong on the way
     /// (failing bus subscribers), to print once the terminal is back, and
     /// the signal (SIGTERM, SIGHUP, SIGQUIT, SIGINT) that ended it, if one did.
@@ -80,7 +80,7 @@ enum Chooser {
     /// time by `clock` (the tour's may run fast).
     static func run(
         session: SessionKey, database: AppDatabase, configuration: ProviderConfiguration, git: GitSettings, guide: Guide,
-        selection: ThemeSelection, environment: [String: String], notices: [String], kiosk: KioskSettings?, keepEvents: Duration,
+        selection: ThemeSelection, environment: [String: String], notices: [String], station: StationSettings?, keepEvents: Duration,
         reporter: StationReporter? = nil, storeDeadline: Double = StoreDeadline.standard, clock: any FlowClock = SystemFlowClock(),
         tour: (TourState, TourDriver)? = nil
     ) async throws -> (failures: [String], signal: Int32?) {
@@ -102,21 +102,21 @@ enum Chooser {
         let screen = TerminalProgram()
         let terminal = screen.terminal
         // A station takes Ctrl-Z as a key, which it refuses, and is not stopped by kill -TSTP either.
-        if kiosk != nil { terminal.allowsSuspend = false }
+        if station != nil { terminal.allowsSuspend = false }
         // NO_COLOR is decided once, by ThemeSelection: monochrome unless a theme was asked for.
         let colors = terminal.colors
         var state = AppState.opening(
             session: session, size: terminal.size, now: Moment.now(), guide: guide, selection: selection, colors: colors,
             providers: configuration.providers.map { ProviderChoice(id: $0.id, name: $0.name, problem: $0.problem) })
         var handOff: ChooserEnvironment.HandOff?
-        if let kiosk, let command = kiosk.command {
-            let station = StationHandOff(
-                command: command, idleLimit: kiosk.idleTimeout + kiosk.countdown, grace: StationHandOff.grace(environment), session: session,
+        if let station, let command = station.command {
+            let handOffCommand = StationHandOff(
+                command: command, idleLimit: station.idleTimeout + station.countdown, grace: StationHandOff.grace(environment), session: session,
                 database: database, configuration: configuration, git: git, tokens: AccessTokens(database: database, providers: providers, bus: bus))
             handOff = { id in
                 reporter?.handOff(running: true)
                 defer { reporter?.handOff(running: false) }
-                return await station.run(id, terminal: terminal)
+                return await handOffCommand.run(id, terminal: terminal)
             }
         }
         for notice in notices + [feedProblem].compactMap({ $0 }) { state.notify(notice.displaySafe, .warning) }
@@ -133,13 +133,13 @@ enum Chooser {
         }) : nil
         pruner?.start()
         let signal: Int32?
-        if let kiosk {
+        if let station {
             // Local time for the top bar: the offset asked for each moment, so summer time shows.
             // A station that reports itself acts on its session once the store says this machine holds its name.
-            let station = Station(
-                state, settings: kiosk, clock: LocalClock { TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: $0.secondsSince1970)) },
+            let program = Station(
+                state, settings: station, clock: LocalClock { TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: $0.secondsSince1970)) },
                 holdsName: reporter == nil)
-            let loop = ChooserLoop(program: station, environment: environment, render: { terminal.draw(StationScreen.draw($0)) })
+            let loop = ChooserLoop(program: program, environment: environment, render: { terminal.draw(StationScreen.draw($0)) })
             reporter?.onName { taken in Task { @MainActor in loop.send(layer: .stationName(taken: taken)) } }
             reporter?.start()
             signal = await run(loop, on: screen) { if case .key = $0 { reporter?.keyPressed(at: Date()) } }

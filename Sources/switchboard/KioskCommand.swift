@@ -2,7 +2,7 @@ import ArgumentParser
 import ChooserUI
 import Configuration
 import Foundation
-import StationSettings
+import StationConfig
 
 /// `switchboard kiosk`: the chooser locked for a station people walk up to.
 struct KioskCommand: IOCommand, TakesCommonOptions {
@@ -40,13 +40,13 @@ struct KioskCommand: IOCommand, TakesCommonOptions {
     func run(io: CommandIO) async throws {
         let context = CommandContext(options, io: io)
         let configuration = try context.configuration()
-        do { try configuration.checkOperatorKey(taken: KioskSettings.operatorKeyTaken) } catch { throw io.fail(error.description, .configuration) }
+        do { try configuration.checkOperatorKey(taken: StationSettings.operatorKeyTaken) } catch { throw io.fail(error.description, .configuration) }
         var settings = configuration.kiosk
         if settings.greeting == nil, let issue = try? String(contentsOfFile: issueFile, encoding: .utf8) {
             // Missing or unreadable: the program's name, as without a greeting.
             settings.greeting = IssueGreeting.greeting(in: issue, context: Self.issueContext())
         }
-        try await ChooserCommand.open(context, theme: theme, kiosk: settings)
+        try await ChooserCommand.open(context, theme: theme, station: settings)
     }
 
     /// What /etc/issue's escapes name: this machine (uname) and terminal.

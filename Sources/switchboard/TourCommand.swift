@@ -90,7 +90,7 @@ struct DemoTour: IOCommand {
         let selection = ThemeSelection.chooser(flag: theme, configured: nil, environment: io.environment)
         let (failures, signal) = try await Chooser.run(
             session: session, database: database, configuration: ProviderConfiguration(providers: [first, second]), git: GitSettings(),
-            guide: guide, selection: selection, environment: io.environment, notices: [], kiosk: nil,
+            guide: guide, selection: selection, environment: io.environment, notices: [], station: nil,
             keepEvents: StoreSettings.defaultKeepEvents, clock: clock, tour: (tour, driver))
         await server.stop()
         for failure in failures { io.stderr.write("switchboard: \(failure)\n") }

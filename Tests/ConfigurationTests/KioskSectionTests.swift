@@ -1,20 +1,20 @@
 import ChooserUI
 import ConfigFile
 import Configuration
-import StationSettings
+import StationConfig
 import SwitchboardCore
 import TerminalUI
 import Testing
 
 @Suite("Configuration: [kiosk]")
 struct KioskSectionTests {
-    static func kiosk(_ text: String) throws -> KioskSettings { try read(text).kiosk }
+    static func kiosk(_ text: String) throws -> StationSettings { try read(text).kiosk }
 
     @Test("no table, or an empty one: the defaults")
     func defaults() throws {
-        #expect(try Self.kiosk("") == KioskSettings())
+        #expect(try Self.kiosk("") == StationSettings())
         let empty = try Self.kiosk("[kiosk]\n")
-        #expect(empty == KioskSettings())
+        #expect(empty == StationSettings())
         #expect(empty.idleTimeout == 120 && empty.countdown == 15 && empty.greeting == nil && empty.providers == nil)
         #expect(empty.operatorKey == .function(12) && !empty.rememberLast && empty.power == StationPower() && empty.command == nil)
     }
@@ -22,7 +22,7 @@ struct KioskSectionTests {
     @Test("idle_timeout, countdown, greeting and providers")
     func values() throws {
         let parsed = try Self.kiosk("[kiosk]\nidle_timeout = 30\ncountdown = 5\ngreeting = \"Hi\"\nproviders = [\"demo\"]\n")
-        #expect(parsed == KioskSettings(idleTimeout: 30, countdown: 5, greeting: "Hi", providers: ["demo"]))
+        #expect(parsed == StationSettings(idleTimeout: 30, countdown: 5, greeting: "Hi", providers: ["demo"]))
     }
 
     @Test("operator_key, remember_last and power: values read")
@@ -77,7 +77,7 @@ struct KioskSectionTests {
         let said: String
         do {
             // As `switchboard kiosk` reads the file: the chooser's keys checked after.
-            try read(text).checkOperatorKey(taken: KioskSettings.operatorKeyTaken)
+            try read(text).checkOperatorKey(taken: StationSettings.operatorKeyTaken)
             said = "no error"
         } catch {
             said = error.description

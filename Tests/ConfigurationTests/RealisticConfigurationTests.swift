@@ -1,7 +1,7 @@
 import Configuration
 import DeviceFlow
 import Foundation
-import StationSettings
+import StationConfig
 import SwitchboardCore
 import TerminalUI
 import ToolCredentials
@@ -73,7 +73,7 @@ struct RealisticConfigurationTests {
         #expect(providers.provider("gitlab")?.host == URL(string: "https://gitlab.example.org"))
         #expect(providers.providers.allSatisfy { $0.problem == nil })
 
-        #expect(configuration.kiosk == KioskSettings(
+        #expect(configuration.kiosk == StationSettings(
             idleTimeout: 300, countdown: 20, greeting: "Lab station 3", providers: ["work", "demo"], operatorKey: .control("o"),
             rememberLast: true, power: StationPower(reboot: ["systemctl", "reboot"], powerOff: ["systemctl", "poweroff"]),
             command: ["/usr/local/bin/station-session", "--quiet"]))
@@ -88,7 +88,7 @@ struct RealisticConfigurationTests {
         let configuration = try read("")
         #expect(configuration.providers.providers.map(\.id) == ["demo"])
         #expect(configuration.theme == nil)
-        #expect(configuration.kiosk == KioskSettings())
+        #expect(configuration.kiosk == StationSettings())
         #expect(configuration.store == StoreSettings())
         #expect(configuration.git == GitSettings())
     }

@@ -1,7 +1,7 @@
 import DemoProvider
 import DeviceFlow
 import Foundation
-import StationSettings
+import StationConfig
 import Store
 import Testing
 import TestSupport
@@ -349,7 +349,7 @@ struct StationLoopTests {
         let state = AppState(session: SessionKey("station")!, size: Size(width: 100, height: 30), now: Moment.now(), guide: Fixture.guide,
                              theme: .builtIn, providers: [ProviderChoice(id: "demo", name: "Demo")])
         return ChooserLoop(
-            program: Station(state, settings: KioskSettings(command: ["station-session"])),
+            program: Station(state, settings: StationSettings(command: ["station-session"])),
             environment: ChooserEnvironment(
                 database: rig.database, bus: rig.bus, providers: rig.providers, clock: SystemFlowClock(), copy: { _ in }, open: { _ in },
                 nextTheme: { _ in (Theme.monochrome, nil) },
@@ -384,10 +384,10 @@ struct StationLoopTests {
             let session = loop.state.session
             rig.bus.publish(try rig.database.switchAccount(to: ada, session: session))
             try await wait("the command to run") { handOffs.ran == [ada] }
-            #expect(loop.program.kiosk?.handOff == .running(ada))
+            #expect(loop.program.own?.handOff == .running(ada))
             rig.bus.publish(try rig.database.signOut(session: session))
             try await wait("the command to be ended") { handOffs.cancelled }
-            try await wait("the station to be back") { loop.program.kiosk?.handOff == HandOffPhase.none }
+            try await wait("the station to be back") { loop.program.own?.handOff == HandOffPhase.none }
             #expect(try rig.database.active(in: session) == .anonymous)
         }
     }

@@ -1,4 +1,4 @@
-import StationSettings
+import StationConfig
 import Testing
 @testable import ChooserUI
 import SwitchboardCore
@@ -16,7 +16,7 @@ struct OfflineStationTests {
     func offlineAndBack(station: Bool) {
         let chooser = Fixture.state(size: Self.size, accounts: [Fixture.ada, Fixture.grace], active: Fixture.ada)
         if station {
-            var state = Station(chooser, settings: KioskSettings(greeting: "Lab 3"))
+            var state = Station(chooser, settings: StationSettings(greeting: "Lab 3"))
             check(&state, draw: StationScreen.draw)
         } else {
             var state = chooser

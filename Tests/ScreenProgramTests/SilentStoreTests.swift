@@ -10,7 +10,7 @@ import TestSupport
 @testable import ChooserUI
 @testable import Services
 @testable import Store
-import StationSettings
+import StationConfig
 import SwitchboardCore
 import TerminalUI
 
@@ -217,7 +217,7 @@ struct SilentStoreTests {
         let (database, _) = try Self.store(folder)
         let state = AppState(session: SessionKey("pts/1")!, size: Self.size, now: Moment.now(), guide: Fixture.guide, theme: .builtIn, providers: [])
         if station {
-            try await settlesAfterEachChange(Self.chooser(Station(state, settings: KioskSettings(greeting: "Lab 3")), database: database))
+            try await settlesAfterEachChange(Self.chooser(Station(state, settings: StationSettings(greeting: "Lab 3")), database: database))
         } else {
             try await settlesAfterEachChange(Self.chooser(state, database: database))
         }

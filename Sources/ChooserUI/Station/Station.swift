@@ -1,5 +1,5 @@
 import ScreenKit
-import StationSettings
+import StationConfig
 import SwitchboardCore
 import TerminalUI
 
@@ -17,7 +17,7 @@ public struct Station: Sendable {
     public internal(set) var chooser: AppState
     /// The station's own state; nil once the operator left kiosk mode (the
     /// chooser is then a plain one until the next start).
-    public internal(set) var kiosk: KioskState?
+    public internal(set) var own: StationState?
     /// The station's own dialog over the chooser, if one is open.
     public internal(set) var stationDialog: StationDialog?
 
@@ -28,12 +28,12 @@ public struct Station: Sendable {
     /// `holdsName` false: the station reports itself to a fleet, and acts
     /// on its session only once the store says this machine holds its name
     /// (`.stationName(taken:)`).
-    public init(_ chooser: AppState, settings: KioskSettings, clock: LocalClock? = nil, holdsName: Bool = true) {
+    public init(_ chooser: AppState, settings: StationSettings, clock: LocalClock? = nil, holdsName: Bool = true) {
         self.chooser = chooser
-        var kiosk = KioskState(settings: settings, now: chooser.now)
-        kiosk.clock = clock
-        kiosk.nameHeld = holdsName
-        self.kiosk = kiosk
+        var own = StationState(settings: settings, now: chooser.now)
+        own.clock = clock
+        own.nameHeld = holdsName
+        self.own = own
         self.chooser.accounts.byName = true
         if let allowed = settings.providers { self.chooser.providers = chooser.providers.filter { allowed.contains($0.id) } }
         surround()

@@ -1,5 +1,5 @@
 import ScreenKit
-import StationSettings
+import StationConfig
 import SwitchboardCore
 import TerminalUI
 
@@ -90,7 +90,7 @@ extension Station {
 
     /// The operator menu's lines: reboot and power off only when configured.
     public var operatorChoices: [OperatorChoice] {
-        let power = kiosk?.settings.power ?? StationPower()
+        let power = own?.settings.power ?? StationPower()
         return OperatorChoice.allCases.filter { choice in
             choice != .reboot && choice != .powerOff || power.command(for: choice) != nil
         }
@@ -107,7 +107,7 @@ extension Station {
             stationDialog = nil
             switch choices[min(selection, choices.count - 1)] {
             case .leaveKiosk:
-                kiosk = nil
+                own = nil
                 chooser.accounts.byName = false
                 chooser.surround = ChooserSurround()
                 chooser.notify("Kiosk mode is off until the next start: every key but Ctrl-Z works again.", .warning)
@@ -137,7 +137,7 @@ extension Station {
         switch command {
         case .confirm:
             stationDialog = nil
-            guard let program = kiosk?.settings.power.command(for: choice) else { return [] }
+            guard let program = own?.settings.power.command(for: choice) else { return [] }
             return [.power(choice, command: program)]
         case .cancel:
             stationDialog = .operatorMenu(selection: operatorChoices.firstIndex(of: choice) ?? 0)

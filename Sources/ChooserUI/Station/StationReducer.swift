@@ -1,5 +1,5 @@
 import ScreenKit
-import StationSettings
+import StationConfig
 import SwitchboardCore
 import TerminalUI
 
@@ -21,14 +21,14 @@ extension Station {
 
     /// Applies `action` at the chooser's present time.
     public mutating func reduce(_ action: StationAction) -> [StationEffect] {
-        guard kiosk != nil else {
+        guard own != nil else {
             // Kiosk mode left: a plain chooser until the next start.
             guard case .chooser(let action) = action else { return [] }
             return apply(action)
         }
         var effects = stationEffects(action)
         // While another machine runs a station of this name, its session is that machine's: nothing here signs it out.
-        if kiosk?.nameTaken != nil { effects.removeAll { if case .chooser(.signOut) = $0 { true } else { false } } }
+        if own?.nameTaken != nil { effects.removeAll { if case .chooser(.signOut) = $0 { true } else { false } } }
         surround()
         return effects
     }
@@ -49,8 +49,8 @@ extension Station {
         case .chooser(let action):
             return chooserAction(action) + handOff(after: action)
         case .stationName(let taken):
-            kiosk?.nameTaken = taken
-            kiosk?.nameHeld = taken == nil
+            own?.nameTaken = taken
+            own?.nameHeld = taken == nil
             return (taken == nil ? signOutLeftOver() : []) + handOff(after: nil)
         case .remembered(let id):
             remember(id)
@@ -69,16 +69,16 @@ extension Station {
     private mutating func chooserAction(_ action: Action) -> [StationEffect] {
         switch action {
         case .started:
-            return apply(action) + (kiosk?.settings.rememberLast == true ? [.loadRemembered] : [])
+            return apply(action) + (own?.settings.rememberLast == true ? [.loadRemembered] : [])
         case .input(let event):
-            if !event.isResize { kiosk?.startChecked = true }
-            if kiosk?.handOff.isRunning == true, !event.isResize {
+            if !event.isResize { own?.startChecked = true }
+            if own?.handOff.isRunning == true, !event.isResize {
                 // The hand-off command is about to have the terminal, or has it: no key or click counts.
                 return []
             }
-            if !event.isResize, kiosk?.swallowNextKey == true {
+            if !event.isResize, own?.swallowNextKey == true {
                 // The key or click that ended a countdown does nothing else.
-                kiosk?.swallowNextKey = false
+                own?.swallowNextKey = false
                 return []
             }
             if stationDialog != nil, !event.isResize {
@@ -86,7 +86,7 @@ extension Station {
                 guard case .key(let key) = event else { return [] }
                 return stationDialogKey(key)
             }
-            if case .key(let key) = event, key == kiosk?.settings.operatorKey, chooser.dialog == nil {
+            if case .key(let key) = event, key == own?.settings.operatorKey, chooser.dialog == nil {
                 stationDialog = .operatorPIN(PINField())
                 return []
             }
@@ -99,7 +99,7 @@ extension Station {
         case .loaded:
             var effects = apply(action)
             listRead()
-            kiosk?.listLoaded = true
+            own?.listLoaded = true
             effects += signOutLeftOver()
             return effects
         case .indexRead, .rowsRead:
@@ -110,14 +110,14 @@ extension Station {
         case .storeOffline(let detail):
             var effects = apply(action)
             // Back: the sign-out the station owes is written first.
-            if detail == nil, let owed = kiosk?.signOutOwed { effects.insert(.chooser(.signOut(owed)), at: 0) }
+            if detail == nil, let owed = own?.signOutOwed { effects.insert(.chooser(.signOut(owed)), at: 0) }
             return effects
         case .statusChanged(let change):
             let effects = apply(action)
-            if change.session == chooser.session, change.current == .anonymous { kiosk?.signOutOwed = nil }
+            if change.session == chooser.session, change.current == .anonymous { own?.signOutOwed = nil }
             if change.session == chooser.session {
                 // Chosen here or elsewhere after the start: no one left over to sign out; and the one to remember.
-                kiosk?.startChecked = true
+                own?.startChecked = true
                 listRead()
             }
             return effects
@@ -130,9 +130,9 @@ extension Station {
     /// the station's name is left from a stop that could not sign out, and
     /// is signed out; a key pressed before that means someone is here.
     private mutating func signOutLeftOver() -> [StationEffect] {
-        guard var kiosk, !kiosk.startChecked, kiosk.listLoaded, kiosk.nameHeld else { return [] }
-        kiosk.startChecked = true
-        self.kiosk = kiosk
+        guard var own, !own.startChecked, own.listLoaded, own.nameHeld else { return [] }
+        own.startChecked = true
+        self.own = own
         return chooser.active == .anonymous ? [] : [.chooser(.signOut(.leftOver))]
     }
 
@@ -141,26 +141,26 @@ extension Station {
     /// Input arrived at `date`: the idle time starts again, and an input
     /// that ends a countdown does nothing else.
     mutating func activity(at date: Moment) {
-        guard var kiosk else { return }
-        if isAway && kiosk.idle.isWarning(at: date) { kiosk.swallowNextKey = true }
-        kiosk.idle.activity(at: date)
-        self.kiosk = kiosk
+        guard var own else { return }
+        if isAway && own.idle.isWarning(at: date) { own.swallowNextKey = true }
+        own.idle.activity(at: date)
+        self.own = own
     }
 
     /// The clock moved to `date`: past the countdown, the station goes back
     /// to its first screen and this session to Anonymous.
     private mutating func idleTick(_ date: Moment) -> [StationEffect] {
-        guard var kiosk, isAway, kiosk.idle.hasRunOut(at: date) else { return [] }
-        kiosk.idle.activity(at: date)
-        kiosk.swallowNextKey = false
-        self.kiosk = kiosk
+        guard var own, isAway, own.idle.hasRunOut(at: date) else { return [] }
+        own.idle.activity(at: date)
+        own.swallowNextKey = false
+        self.own = own
         return returnToFirstScreen(signingOut: .idle)
     }
 
     /// Seconds left before this session signs out, while the countdown shows.
     public var secondsLeft: Int? {
-        guard let kiosk, isAway else { return nil }
-        return kiosk.idle.secondsLeft(at: chooser.now)
+        guard let own, isAway else { return nil }
+        return own.idle.secondsLeft(at: chooser.now)
     }
 
     /// Whether the station is away from its first screen: someone active, a
@@ -168,7 +168,7 @@ extension Station {
     /// — and not while the hand-off command has the terminal, which counts
     /// its own idleness.
     var isAway: Bool {
-        guard kiosk?.handOff.isRunning != true else { return false }
+        guard own?.handOff.isRunning != true else { return false }
         let chooser = chooser
         return chooser.active != .anonymous || chooser.dialog != nil || stationDialog != nil || !chooser.accounts.filter.isEmpty
             || chooser.accounts.isFiltering || chooser.accounts.selection != homeSelection || chooser.focus != .accounts
@@ -179,9 +179,9 @@ extension Station {
     /// start, or its end; else the top bar's clock's next minute, if any.
     var nextStationDeadline: Moment? {
         let now = chooser.now
-        let nextMinute = kiosk?.clock?.nextMinute(after: now)
-        guard let kiosk, isAway else { return nextMinute }
-        return [kiosk.idle.nextChange(after: now), nextMinute].compactMap { $0 }.min()
+        let nextMinute = own?.clock?.nextMinute(after: now)
+        guard let own, isAway else { return nextMinute }
+        return [own.idle.nextChange(after: now), nextMinute].compactMap { $0 }.min()
     }
 
     /// The station's first screen again, with this session Anonymous.
@@ -198,7 +198,7 @@ extension Station {
         chooser.accounts.selection = homeSelection
         if chooser.active != .anonymous {
             effects.append(.chooser(.signOut(reason)))
-            kiosk?.signOutOwed = reason
+            own?.signOutOwed = reason
             // The store cannot say it now: nothing of the person stays shown meanwhile.
             if chooser.storeOffline != nil { effects += chooser.becomeActive(.anonymous).map(StationEffect.chooser) }
         }
@@ -211,30 +211,30 @@ extension Station {
     /// Where a resting station's selection is: the remembered person's row,
     /// else the first.
     var homeSelection: Int {
-        guard let id = kiosk?.remembered, chooser.accounts.filter.isEmpty, let index = chooser.accounts.itemIndex(of: id) else { return 0 }
+        guard let id = own?.remembered, chooser.accounts.filter.isEmpty, let index = chooser.accounts.itemIndex(of: id) else { return 0 }
         return index
     }
 
     /// The store says who this session last acted as (`remember_last`):
     /// the list rests on them, as soon as it holds them.
     private mutating func remember(_ id: AccountID?) {
-        guard var kiosk, kiosk.settings.rememberLast else { return }
-        kiosk.remembered = id
-        kiosk.preselectPending = id != nil
-        self.kiosk = kiosk
+        guard var own, own.settings.rememberLast else { return }
+        own.remembered = id
+        own.preselectPending = id != nil
+        self.own = own
         listRead()
     }
 
     /// The accounts were read again: the person now active is the one to
     /// remember; a pending preselection happens once the list holds them.
     private mutating func listRead() {
-        guard var kiosk, kiosk.settings.rememberLast else { return }
-        if let id = chooser.active.id { kiosk.remembered = id }
-        self.kiosk = kiosk
-        guard kiosk.preselectPending, chooser.dialog == nil, stationDialog == nil, chooser.accounts.filter.isEmpty,
-            let id = kiosk.remembered, chooser.accounts.itemIndex(of: id) != nil
+        guard var own, own.settings.rememberLast else { return }
+        if let id = chooser.active.id { own.remembered = id }
+        self.own = own
+        guard own.preselectPending, chooser.dialog == nil, stationDialog == nil, chooser.accounts.filter.isEmpty,
+            let id = own.remembered, chooser.accounts.itemIndex(of: id) != nil
         else { return }
-        self.kiosk?.preselectPending = false
+        self.own?.preselectPending = false
         chooser.accounts.selection = homeSelection
         chooser.clampAll()
     }
@@ -246,42 +246,42 @@ extension Station {
     /// dialog shows. Who another program made active does not, nor does
     /// the account an identity was linked or merged into.
     private mutating func handOff(after action: Action?) -> [StationEffect] {
-        guard var kiosk, kiosk.settings.command != nil else { return [] }
-        if case .statusChanged(let change) = action, change.session == chooser.session, let id = change.current.id, kiosk.handOff == .none {
+        guard var own, own.settings.command != nil else { return [] }
+        if case .statusChanged(let change) = action, change.session == chooser.session, let id = change.current.id, own.handOff == .none {
             switch change.reason {
-            case .switched, .signedIn: kiosk.handOff = .due(id)
+            case .switched, .signedIn: own.handOff = .due(id)
             default: break
             }
         }
         var effects: [StationEffect] = []
-        switch kiosk.handOff {
+        switch own.handOff {
         case .due(let id) where chooser.active.id != id:
-            kiosk.handOff = .none
+            own.handOff = .none
         case .due(let id) where chooser.dialog == nil && stationDialog == nil && chooser.isRunning:
-            kiosk.handOff = .running(id)
+            own.handOff = .running(id)
             effects.append(.handOff(id))
         case .running(let id) where chooser.active.id != id:
             // Signed out or switched from elsewhere meanwhile: the command is not theirs to go on with.
-            kiosk.handOff = .ending(id)
+            own.handOff = .ending(id)
             effects.append(.endHandOff)
         case .ended where chooser.active == .anonymous:
-            kiosk.handOff = .none
+            own.handOff = .none
         default:
             break
         }
-        self.kiosk = kiosk
+        self.own = own
         return effects
     }
 
     /// The hand-off command ended: the station goes back to its first
     /// screen and this session to Anonymous; the idle time starts again.
     private mutating func handOffEnded(at date: Moment, notice: (text: String, kind: Toast.Kind)?) -> [StationEffect] {
-        guard chooser.isRunning, var kiosk, let id = kiosk.handOff.person, kiosk.handOff.isRunning else { return [] }
-        kiosk.handOff = .ended(id)
-        kiosk.idle.activity(at: date)
-        kiosk.swallowNextKey = false
+        guard chooser.isRunning, var own, let id = own.handOff.person, own.handOff.isRunning else { return [] }
+        own.handOff = .ended(id)
+        own.idle.activity(at: date)
+        own.swallowNextKey = false
         chooser.now = date
-        self.kiosk = kiosk
+        self.own = own
         if let notice { chooser.notify(notice.text, notice.kind) }
         return returnToFirstScreen(signingOut: .handOffEnded)
     }

@@ -1,5 +1,5 @@
 import ScreenKit
-import StationSettings
+import StationConfig
 import SwitchboardCore
 import TerminalUI
 
@@ -21,7 +21,7 @@ public enum StationScreen {
         switch dialog {
         case .operatorPIN(let field): OperatorPIN.draw(field, state: station.chooser, into: &buffer)
         case .operatorMenu(let selection): OperatorMenu.draw(selection: selection, choices: station.operatorChoices, state: station.chooser, into: &buffer)
-        case .confirmPower(let choice): ConfirmPower.draw(choice, command: station.kiosk?.settings.power.command(for: choice) ?? [], state: station.chooser, into: &buffer)
+        case .confirmPower(let choice): ConfirmPower.draw(choice, command: station.own?.settings.power.command(for: choice) ?? [], state: station.chooser, into: &buffer)
         }
     }
 
@@ -96,11 +96,11 @@ extension Station {
     /// greeting, the clock, another machine holding the name, the keys a
     /// station refuses whoever asks.
     mutating func surround() {
-        guard let kiosk else { return }
+        guard let own else { return }
         var surround = ChooserSurround()
-        surround.title = kiosk.settings.greeting
-        surround.clock = kiosk.clock?.text(at: chooser.now)
-        if let taken = kiosk.nameTaken {
+        surround.title = own.settings.greeting
+        surround.clock = own.clock?.text(at: chooser.now)
+        if let taken = own.nameTaken {
             surround.warning = ["Station name in use elsewhere — waiting", "Name in use — waiting", "Name in use"]
             surround.writesRefused = .nameTaken(taken)
         }

@@ -1,5 +1,5 @@
 import ScreenKit
-import StationSettings
+import StationConfig
 import SwitchboardCore
 import TerminalUI
 
@@ -18,7 +18,7 @@ extension StationPower {
     }
 }
 
-extension KioskSettings {
+extension StationSettings {
     /// Why `key` cannot be a station's operator key, or nil when it can:
     /// the chooser already uses it (every key a station refuses is one of
     /// the chooser's, in `Bindings.main`). The words

@@ -8,7 +8,7 @@ import TerminalUI
 /// How a station runs the chooser locked (`switchboard kiosk`): the
 /// `[kiosk]` table of config.toml, which the `Configuration` module reads
 /// and `ChooserUI` runs by.
-public struct KioskSettings: Hashable, Sendable {
+public struct StationSettings: Hashable, Sendable {
     /// Seconds without input before the countdown to Anonymous starts.
     public var idleTimeout: Double = 120
     /// Seconds the countdown shows before this session signs out.

@@ -1,7 +1,7 @@
 import ScreenKit
 import DeviceFlow
 import Foundation
-import StationSettings
+import StationConfig
 import Store
 import Testing
 import TestSupport
@@ -14,11 +14,11 @@ import TerminalUI
 /// What a station has beyond the locked chooser: the greeting from an issue
 /// file, the clock, the last person preselected, its own operator key, and
 /// reboot and power-off in the operator menu.
-@Suite("kiosk station")
-struct KioskStationTests {
+@Suite("a station's extras: greeting, clock, remembered person, operator key, power")
+struct StationExtrasTests {
     static let size = Size(width: 100, height: 30)
 
-    func station(_ settings: KioskSettings = KioskSettings(greeting: "Lab station 3"), clock: LocalClock? = nil,
+    func station(_ settings: StationSettings = StationSettings(greeting: "Lab station 3"), clock: LocalClock? = nil,
                  size: Size = Self.size, active: Account? = nil) -> Station {
         Station(Fixture.state(size: size, accounts: [Fixture.ada, Fixture.grace, Fixture.zoe], active: active), settings: settings, clock: clock)
     }
@@ -27,16 +27,16 @@ struct KioskStationTests {
 
     @Test("an operator key may not be one the chooser or the station already uses")
     func operatorKeyTaken() {
-        #expect(KioskSettings.operatorKeyTaken(.control("c")) == "is already the chooser's key for quit")
-        #expect(KioskSettings.operatorKeyTaken(.control("z")) == "is already the chooser's key for suspend")
+        #expect(StationSettings.operatorKeyTaken(.control("c")) == "is already the chooser's key for quit")
+        #expect(StationSettings.operatorKeyTaken(.control("z")) == "is already the chooser's key for suspend")
         for key: Key in [.function(12), .function(1), .control("o"), .control("x")] {
-            #expect(KioskSettings.operatorKeyTaken(key) == nil, "\(key)")
+            #expect(StationSettings.operatorKeyTaken(key) == nil, "\(key)")
         }
     }
 
     @Test("the configured operator key opens the operator PIN; F12 then is an ordinary (unbound) key")
     func operatorKey() {
-        var settings = KioskSettings()
+        var settings = StationSettings()
         settings.operatorKey = .control("o")
         var state = station(settings)
         _ = state.reduce(.input(.key(.function(12))))
@@ -108,7 +108,7 @@ struct KioskStationTests {
 
     @Test("the clock stays in the middle of the top bar only while it clears the greeting and the person")
     func clockRoom() {
-        let narrow = station(KioskSettings(greeting: String(repeating: "Welcome ", count: 6)), clock: .fixed(0), size: Size(width: 60, height: 24), active: Fixture.ada)
+        let narrow = station(StationSettings(greeting: String(repeating: "Welcome ", count: 6)), clock: .fixed(0), size: Size(width: 60, height: 24), active: Fixture.ada)
         #expect(!StationScreen.draw(narrow).lines[0].contains("08:00"))
         let wide = station(clock: .fixed(0), size: Size(width: 80, height: 24), active: Fixture.ada)
         let bar = StationScreen.draw(wide).lines[0]
@@ -117,7 +117,7 @@ struct KioskStationTests {
 
     @Test("snapshot: a station with its greeting and the clock", arguments: [Size(width: 80, height: 24), Size(width: 120, height: 40)])
     func snapshot(size: Size) {
-        var settings = KioskSettings(greeting: "Lab station 3 — welcome")
+        var settings = StationSettings(greeting: "Lab station 3 — welcome")
         settings.power = StationPower(reboot: ["systemctl", "reboot"])
         let state = station(settings, clock: .fixed(3600), size: size)
         Snapshot.check(StationScreen.draw(state), "kiosk-greeting-clock-\(size.width)x\(size.height)")
@@ -127,7 +127,7 @@ struct KioskStationTests {
 
     @Test("remember_last: the remembered person is selected, not made active; the station rests there and comes back there")
     func rememberedSelection() {
-        var settings = KioskSettings()
+        var settings = StationSettings()
         settings.rememberLast = true
         var state = Station(AppState(session: Fixture.session, size: Self.size, now: Fixture.now, guide: Fixture.guide, theme: .builtIn, providers: Fixture.providers), settings: settings, clock: .fixed(0))
         // As the loop does it: who it was, then the list.
@@ -175,7 +175,7 @@ struct KioskStationTests {
         // The restart: a new process opens the file.
         let database = try AppDatabase(testing: path)
         let ada = try #require(try database.lastActiveAccount(in: station))
-        var settings = KioskSettings()
+        var settings = StationSettings()
         settings.rememberLast = true
         let state = Station(AppState(session: station, size: Self.size, now: Moment.now(), guide: Fixture.guide, theme: .builtIn, providers: []), settings: settings)
         let bus = NotificationBus()
@@ -200,7 +200,7 @@ struct KioskStationTests {
     // MARK: Power
 
     func operatorMenu(_ power: StationPower) -> Station {
-        var settings = KioskSettings()
+        var settings = StationSettings()
         settings.power = power
         var state = station(settings)
         _ = state.reduce(.input(.key(.function(12))))

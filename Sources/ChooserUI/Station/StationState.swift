@@ -1,11 +1,11 @@
 import ScreenKit
-import StationSettings
+import StationConfig
 import SwitchboardCore
 
 /// A station's own state: its settings, the time of the last input, the
 /// hand-off command, the remembered person, its name in the fleet.
-public struct KioskState: Sendable {
-    public let settings: KioskSettings
+public struct StationState: Sendable {
+    public let settings: StationSettings
     /// The idle rule: `idleTimeout` without input, then `countdown` seconds of warning.
     public internal(set) var idle: IdleClock
     /// The input that ended a countdown is used up by that.
@@ -36,7 +36,7 @@ public struct KioskState: Sendable {
     /// store says it is done.
     var signOutOwed: SignOutReason?
 
-    public init(settings: KioskSettings, now: Moment) {
+    public init(settings: StationSettings, now: Moment) {
         self.settings = settings
         idle = IdleClock(since: now, timeout: settings.idleTimeout, warning: settings.countdown)
     }

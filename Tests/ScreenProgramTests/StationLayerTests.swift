@@ -1,15 +1,15 @@
 import ScreenKit
-import StationSettings
+import StationConfig
 import Testing
 @testable import ChooserUI
 import SwitchboardCore
 import TerminalUI
 
 /// A station's rules on an injected clock: the reducer gets time only in actions.
-@Suite("kiosk mode")
-struct KioskTests {
+@Suite("a station: the layer around the chooser")
+struct StationLayerTests {
     static let size = Size(width: 100, height: 30)
-    static let settings = KioskSettings(idleTimeout: 120, countdown: 15, greeting: "Welcome to the lab")
+    static let settings = StationSettings(idleTimeout: 120, countdown: 15, greeting: "Welcome to the lab")
 
     func station(active: Account? = Fixture.ada) -> Station {
         Station(Fixture.state(size: Self.size, accounts: [Fixture.ada, Fixture.grace], active: active), settings: Self.settings)
@@ -118,7 +118,7 @@ struct KioskTests {
 
     @Test("[kiosk] settings as values: only the listed providers are offered, the greeting heads the top bar")
     func settings() {
-        let settings = KioskSettings(idleTimeout: 30, countdown: 5, greeting: "Hi", providers: ["demo"])
+        let settings = StationSettings(idleTimeout: 30, countdown: 5, greeting: "Hi", providers: ["demo"])
         let state = Station(Fixture.state(size: Self.size), settings: settings)
         #expect(state.providers.map(\.id) == ["demo"])
         #expect(StationScreen.draw(state).lines.first?.hasPrefix(" Hi") == true)
@@ -154,7 +154,7 @@ struct KioskTests {
         guard case .disconnect = disconnect.dialog else { Issue.record("no disconnect dialog"); return }
 
         #expect(state.reduce(.input(.key(.enter))) == [.chooser(.reload)], "the list by use is read from the store")
-        #expect(state.kiosk == nil && state.dialog == nil, "kiosk mode left")
+        #expect(state.own == nil && state.dialog == nil, "kiosk mode left")
         #expect(state.reduce(.input(.key(.character("q")))) == [.chooser(.quit)])
         var plain = Fixture.state(size: Self.size)
         #expect(plain.reduce(.input(.key(.function(12)))).isEmpty && plain.dialog == nil, "F12 is nothing outside a station")
@@ -174,9 +174,9 @@ struct KioskTests {
         state.chooser.dialog = .help(scroll: 0)
         let ada = UserStatusChanged(session: Fixture.session, previous: .anonymous, current: .account(Fixture.ada), reason: .signedIn(isNew: false))
         #expect(state.reduce(.statusChanged(ada)) == [.chooser(.loadFavourites(Fixture.ada.id)), .chooser(.reload)])
-        #expect(state.kiosk?.handOff == .due(Fixture.ada.id))
+        #expect(state.own?.handOff == .due(Fixture.ada.id))
         #expect(state.reduce(.input(.key(.escape))) == [.handOff(Fixture.ada.id)])
-        #expect(state.kiosk?.handOff == .running(Fixture.ada.id))
+        #expect(state.own?.handOff == .running(Fixture.ada.id))
         #expect(state.reduce(.statusChanged(ada)) == [.chooser(.reload)], "once")
 
         // While it runs the station's own idle clock is still.
@@ -188,11 +188,11 @@ struct KioskTests {
         // It ends: the first screen, signed out, the idle clock from now.
         let end = start.advanced(by: 10_001)
         #expect(state.reduce(.handOffEnded(end, notice: ("The station's command ended with status 3.", .warning))) == [.chooser(.signOut(.handOffEnded))])
-        #expect(state.kiosk?.handOff == .ended(Fixture.ada.id) && state.kiosk?.lastActivity == end)
+        #expect(state.own?.handOff == .ended(Fixture.ada.id) && state.own?.lastActivity == end)
         #expect(state.toasts.map(\.text) == ["The station's command ended with status 3."])
         #expect(state.accounts.selection == 0 && state.dialog == nil)
         _ = state.reduce(.statusChanged(UserStatusChanged(session: Fixture.session, previous: .account(Fixture.ada), current: .anonymous, reason: .signedOut)))
-        #expect(state.kiosk?.handOff == HandOffPhase.none)
+        #expect(state.own?.handOff == HandOffPhase.none)
 
         // Chosen again (a switch): the command again, at once.
         let grace = UserStatusChanged(session: Fixture.session, previous: .anonymous, current: .account(Fixture.grace), reason: .switched)
@@ -201,13 +201,13 @@ struct KioskTests {
         var elsewhere = state
         let out = UserStatusChanged(session: Fixture.session, previous: .account(Fixture.grace), current: .anonymous, reason: .external)
         #expect(elsewhere.reduce(.statusChanged(out)) == [.chooser(.reload), .endHandOff])
-        #expect(elsewhere.kiosk?.handOff == .ending(Fixture.grace.id))
+        #expect(elsewhere.own?.handOff == .ending(Fixture.grace.id))
         #expect(elsewhere.reduce(.accountsChanged(AccountsChanged(accounts: []))) == [.chooser(.reload)], "asked once")
         let selection = elsewhere.accounts.selection
         _ = elsewhere.reduce(.input(.key(.down)))
         #expect(elsewhere.accounts.selection == selection, "keys still count for nothing")
         #expect(elsewhere.reduce(.handOffEnded(end, notice: nil)).isEmpty, "nobody to sign out")
-        #expect(elsewhere.kiosk?.handOff == HandOffPhase.none)
+        #expect(elsewhere.own?.handOff == HandOffPhase.none)
         // The station is stopped meanwhile: nobody stays signed in.
         #expect(state.reduce(.terminate) == [.chooser(.signOut(.stopped)), .chooser(.quit)])
 
@@ -216,12 +216,12 @@ struct KioskTests {
         #expect(linked.reduce(.statusChanged(UserStatusChanged(
             session: Fixture.session, previous: .account(Fixture.ada), current: .account(Fixture.ada),
             reason: .linked(Identity(provider: "google", subject: "1"))))) == [.chooser(.reload)])
-        #expect(linked.kiosk?.handOff == HandOffPhase.none)
+        #expect(linked.own?.handOff == HandOffPhase.none)
 
         // Keys and clicks count for nothing once the command is due to have the terminal; a late end after quitting is dropped.
         var starting = linked
         _ = starting.reduce(.statusChanged(grace))
-        #expect(starting.kiosk?.handOff == .running(Fixture.grace.id))
+        #expect(starting.own?.handOff == .running(Fixture.grace.id))
         #expect(starting.reduce(.input(.key(.down))).isEmpty && starting.reduce(.input(.key(.enter))).isEmpty)
         #expect(starting.accounts.selection == linked.accounts.selection)
         _ = starting.reduce(.terminate)
@@ -258,7 +258,7 @@ struct KioskTests {
         _ = left.reduce(.operatorPINChecked(.accepted))
         #expect(left.stationDialog.map { if case .operatorMenu = $0 { true } else { false } } == true)
         _ = left.reduce(.input(.key(.enter)))
-        #expect(left.kiosk == nil && !left.accounts.byName)
+        #expect(left.own == nil && !left.accounts.byName)
         _ = left.reduce(.loaded(recentFirst, active: .anonymous))
         #expect(left.accounts.list.accounts.map(\.name) == ["zoë", "Grace Hopper", "Bob", "Ada Lovelace"])
     }
