@@ -1,6 +1,7 @@
 import DeviceFlow
 import Foundation
 import Store
+import Synchronization
 import SwitchboardCore
 
 /// An access token ready to hand to a tool.
@@ -131,6 +132,7 @@ public struct AccessTokens: Sendable {
     private func fresh(
         _ identity: Identity, minValid: TimeInterval, stale: @Sendable (TokenSet, Moment) -> Bool
     ) async throws(TokenFailure) -> FreshToken {
+        if let kept = try await unsaved(identity, stale: stale) { return kept }
         let stored = try credential(identity)
         if !stale(stored, now) { return FreshToken(identity: identity, tokens: stored, refreshed: false) }
         // A refresh spends the refresh token: without a place to keep the new one, none is spent.
@@ -165,7 +167,11 @@ public struct AccessTokens: Sendable {
                     if try database.replaceCredential(fresh, for: identity, refreshedWith: spent, at: clock.now()) {
                         try markAuthorized(identity)
                     }
-                } catch { throw .store(error) }
+                } catch {
+                    // The refresh token is spent: the new tokens are all there is. Kept here and handed
+                    // out until the store takes them; never thrown away.
+                    UnsavedRefreshes.shared.keep(UnsavedRefreshes.Refresh(tokens: fresh, spent: spent), for: key(identity))
+                }
                 return FreshToken(identity: identity, tokens: fresh, refreshed: true)
             case .revoked:
                 let latest = try credential(identity)
@@ -182,6 +188,41 @@ public struct AccessTokens: Sendable {
     }
 
     private var now: Moment { Moment(secondsSince1970: clock.now().timeIntervalSince1970) }
+
+    private func key(_ identity: Identity) -> UnsavedRefreshes.Key { UnsavedRefreshes.Key(store: database.path, identity: identity) }
+
+    /// Tokens an earlier refresh in this process got but could not store:
+    /// stored now if the store takes them (then the store's tokens are read
+    /// as usual: nil). While it still cannot, they are handed out; and when
+    /// they are stale themselves, refreshed with their own refresh token
+    /// (the stored one is spent: refused, it would read as a revocation)
+    /// and the newer ones kept in their place.
+    private func unsaved(_ identity: Identity, stale: @Sendable (TokenSet, Moment) -> Bool) async throws(TokenFailure) -> FreshToken? {
+        let key = key(identity)
+        guard let pending = UnsavedRefreshes.shared.pending(for: key) else { return nil }
+        do {
+            _ = try database.replaceCredential(pending.tokens, for: identity, refreshedWith: pending.spent, at: clock.now())
+            UnsavedRefreshes.shared.stored(pending, for: key)
+            return nil
+        } catch {}
+        if !stale(pending.tokens, now) { return FreshToken(identity: identity, tokens: pending.tokens, refreshed: false) }
+        guard pending.tokens.refreshToken != nil else { throw .expired(identity) }
+        let provider: ResolvedProvider
+        do { provider = try await providers.resolve(identity.provider) } catch { throw .provider(identity, error) }
+        let client = provider.tokenClient(transport: providers.transport, clock: clock)
+        let result: TokenClient.RefreshResult
+        do { result = try await client.refresh(pending.tokens, at: provider.endpoints.token) } catch { throw .provider(identity, error) }
+        switch result {
+        case .refreshed(let fresh):
+            // The first spent token stays the one the store must replace.
+            UnsavedRefreshes.shared.keep(UnsavedRefreshes.Refresh(tokens: fresh, spent: pending.spent), for: key)
+            return FreshToken(identity: identity, tokens: fresh, refreshed: true)
+        case .revoked:
+            // Refused while the store cannot be told: said as the store's failure, recorded by nobody.
+            throw .store(.unavailable(path: database.path, detail: "\(identity.provider) refused to refresh the tokens of \(identity), "
+                + "and the store cannot be reached to say so; sign in again once it can"))
+        }
+    }
 
     private func credential(_ identity: Identity) throws(TokenFailure) -> TokenSet {
         let tokens: TokenSet?
@@ -207,5 +248,37 @@ public struct AccessTokens: Sendable {
     private func publish(_ result: CredentialCheckResult) {
         if let change = result.stateChange { bus?.publish(change) }
         for change in result.signedOut { bus?.publish(change) }
+    }
+}
+
+/// Tokens a refresh got that the store could not take (it was offline, or
+/// busy past its deadline), kept in this process until it can: with a
+/// provider that rotates refresh tokens, the stored refresh token is spent,
+/// so these are the only live ones. Kept in memory only: secrets never go
+/// to a file of their own.
+final class UnsavedRefreshes: Sendable {
+    static let shared = UnsavedRefreshes()
+
+    /// Whose tokens, in which store.
+    struct Key: Hashable, Sendable {
+        let store: String
+        let identity: Identity
+    }
+
+    /// The tokens got, and the refresh token the store's copy must still hold for them to replace it.
+    struct Refresh: Sendable, Equatable {
+        let tokens: TokenSet
+        let spent: String
+    }
+
+    private let kept = Mutex<[Key: Refresh]>([:])
+
+    func keep(_ refresh: Refresh, for key: Key) { kept.withLock { $0[key] = refresh } }
+
+    func pending(for key: Key) -> Refresh? { kept.withLock { $0[key] } }
+
+    /// `refresh` reached the store: forgotten here, unless a newer one took its place meanwhile.
+    func stored(_ refresh: Refresh, for key: Key) {
+        kept.withLock { if $0[key] == refresh { $0[key] = nil } }
     }
 }

@@ -14,57 +14,6 @@ import StationConfig
 import SwitchboardCore
 import TerminalUI
 
-/// A store that stops answering, as a paused server does: every call
-/// waits at a gate until the test opens it. The engine under it is a
-/// real SQLite file.
-final class GatedEngine: StoreEngine, @unchecked Sendable {
-    private let inner: any StoreEngine
-    private let condition = NSCondition()
-    private var open = true
-
-    init(_ inner: any StoreEngine) { self.inner = inner }
-
-    /// Makes every call from now on wait (`true`), or lets them all go.
-    func close(_ closed: Bool) {
-        condition.lock()
-        open = !closed
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    private func pass() {
-        condition.lock()
-        while !open { condition.wait() }
-        condition.unlock()
-    }
-
-    var location: String { inner.location }
-    var isReadOnly: Bool { inner.isReadOnly }
-    var isShared: Bool { inner.isShared }
-    var migratedNow: [String] { inner.migratedNow }
-    var readerMarksPath: String? { inner.readerMarksPath }
-    func write<T>(_ body: (any SQLConnection) throws -> T, signal: (any SQLConnection) throws -> String?) throws -> T {
-        pass()
-        return try inner.write(body, signal: signal)
-    }
-    func writeUnannounced<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
-        pass()
-        return try inner.writeUnannounced(body)
-    }
-    func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
-        pass()
-        return try inner.read(body)
-    }
-    func storeError(_ error: any Error) -> StoreError { inner.storeError(error) }
-    func lockRefreshes(of identity: Identity, timeout: Double) async throws(StoreError) -> RefreshLock {
-        try await inner.lockRefreshes(of: identity, timeout: timeout)
-    }
-    func follower() throws(StoreError) -> any ChangeFollower { try inner.follower() }
-    func watch(on queue: DispatchQueue, _ events: @escaping @Sendable (ChangeWatchEvent) -> Void) throws(StoreError) -> any ChangeWatch {
-        try inner.watch(on: queue, events)
-    }
-}
-
 /// The chooser and the board over a store that stops answering: the screen
 /// never waits for it. Keys are answered at once, the loop says offline
 /// soon after its deadline, and is live again as soon as the store answers.
@@ -91,13 +40,12 @@ struct SilentStoreTests {
     /// (so the loop checks nobody's credentials: no call of its own goes
     /// to the store from the concurrency pool, where a gate would hold one
     /// of its few threads).
-    static func store(_ folder: TemporaryFolder) throws -> (AppDatabase, GatedEngine) {
+    static func store(_ folder: TemporaryFolder) throws -> (AppDatabase, StoreGate) {
         // Another program's store on the same file is `AppDatabase(testing: folder.file("store.sqlite"))`.
         let path = folder.file("store.sqlite")
         let seeded = try AppDatabase(testing: path)
         _ = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: seeded, session: SessionKey("elsewhere")!)
-        let gate = GatedEngine(try SQLiteEngine(path: path, access: .readWrite))
-        return (AppDatabase(engine: gate, pinRounds: seeded.pinRounds), gate)
+        return try AppDatabase.gated(path: path, pinRounds: seeded.pinRounds)
     }
 
     @Test("the chooser: keys answered at once while the store is silent, offline after its deadline, live again when it answers")

@@ -136,3 +136,41 @@ struct AccessTokensTests {
         await rig.stop()
     }
 }
+
+/// A refresh whose new tokens the store cannot take: with a provider that
+/// rotates refresh tokens, the stored refresh token is spent, so the new
+/// tokens are the only live ones.
+@Suite("Access tokens: rotated tokens kept through an outage")
+struct UnsavedRefreshTests {
+    @Test("new tokens whose write fails are handed out, refreshed with their own refresh token, and written once the store takes them; the spent stored one never reads as a revocation")
+    func keptThroughOutage() async throws {
+        let rig = try await AppRig(interval: 1)
+        _ = try await rig.signIn(as: "ada")
+        await rig.server.updateSettings(DemoSettings(interval: 1, rotateRefreshTokens: true))
+        let original = try #require(try rig.database.credential(for: AccessTokensTests.ada))
+        // The same file, through a double whose writes can be made to fail.
+        let (database, gate) = try AppDatabase.gated(path: rig.database.path, pinRounds: rig.database.pinRounds)
+        let tokens = AccessTokens(database: database, providers: rig.providers, bus: rig.bus, clock: rig.clock)
+        gate.failWrites(.offline(server: database.path, detail: "the server does not answer"))
+
+        // The refresh works; its write does not: the new token is handed out all the same.
+        let first = try await tokens.token(for: AccessTokensTests.ada, minValid: 7200)
+        #expect(first.refreshed && first.tokens.refreshToken != original.refreshToken)
+        #expect(try rig.database.credential(for: AccessTokensTests.ada)?.refreshToken == original.refreshToken, "the store still holds the spent one")
+        // Asked again: the kept tokens, not the store's.
+        let again = try await tokens.token(for: AccessTokensTests.ada, minValid: 60)
+        #expect(!again.refreshed && again.tokens == first.tokens)
+        // Stale again while the store is still away: refreshed with the kept refresh token (the stored one would be refused).
+        let second = try await tokens.token(for: AccessTokensTests.ada, minValid: 7200)
+        #expect(second.refreshed && second.tokens.refreshToken != first.tokens.refreshToken)
+
+        // The store is back: the kept tokens are written, and the store's are handed out from then on.
+        gate.failWrites(nil)
+        let after = try await tokens.token(for: AccessTokensTests.ada, minValid: 60)
+        #expect(after.tokens == second.tokens)
+        #expect(try rig.database.credential(for: AccessTokensTests.ada)?.refreshToken == second.tokens.refreshToken)
+        #expect(try rig.database.accounts().first?.identities.first?.state == .authorized)
+        #expect(rig.identityChanges.all.isEmpty, "nothing was read as a revocation")
+        await rig.stop()
+    }
+}
