@@ -6,6 +6,7 @@ import Foundation
 import Services
 import Store
 import SwitchboardCore
+import Synchronization
 import TerminalUI
 
 /// What the operator's board needs of the world, each piece swappable in tests.
@@ -59,10 +60,15 @@ public final class BoardLoop {
     /// The looks after a SQLite wake-up, in milliseconds after the one before (as the change feed's).
     static let lookAgain = [1, 4, 16, 64]
     private var looks = 0
+    /// Seconds the fleet's clock (the server's) is ahead of this machine's, as the last read of the fleet found.
+    private let fleetOffset = SharedOffset()
 
     public init(state: BoardState, environment: BoardEnvironment, render: @escaping @MainActor (BoardState) -> Void) {
         self.environment = environment
-        shell = ProgramShell(state: state, now: environment.now, deadline: environment.storeDeadline, render: render)
+        // The board judges stations by the fleet's clock (the server's): this machine's, moved by how far it is off.
+        let offset = fleetOffset, local = environment.now
+        shell = ProgramShell(
+            state: state, now: { local().advanced(by: offset.seconds) }, deadline: environment.storeDeadline, render: render)
         let database = environment.database
         shell.database = { database }
         shell.perform = { [weak self] in self?.perform($0) }
@@ -171,7 +177,14 @@ public final class BoardLoop {
 
     /// Reads every station and hands the rows to the reducer (unless they are what it has, when asked).
     private func readFleet(onlyIfChanged: Bool = false, holdsFrame: Duration? = StoreLink.frameHold) {
-        link.call(environment.database, holdsFrame: holdsFrame, { db throws(StoreError) in try db.fleet().map(Self.row) }) {
+        let local = environment.now, offset = fleetOffset
+        link.call(environment.database, holdsFrame: holdsFrame, { db throws(StoreError) in
+            let before = local()
+            let server = try db.serverTime()
+            let after = local()
+            offset.set(server.timeIntervalSince1970 - (before.secondsSince1970 + after.secondsSince1970) / 2)
+            return try db.fleet().map(Self.row)
+        }) {
             [weak self] result in
             guard let self else { return }
             switch result {
@@ -314,4 +327,11 @@ public final class BoardLoop {
         default: false
         }
     }
+}
+
+/// A number of seconds read and written from any thread (the board's fleet clock offset).
+final class SharedOffset: Sendable {
+    private let value = Mutex<Double>(0)
+    var seconds: Double { value.withLock { $0 } }
+    func set(_ seconds: Double) { value.withLock { $0 = seconds } }
 }

@@ -24,13 +24,25 @@ public final class StationReporter: Sendable {
     private let interval: Duration
     private let now: @Sendable () -> Date
     private let onError: @Sendable (StoreError) -> Void
-    private let state = Mutex<(lastKey: Date?, handOff: Bool, task: Task<Void, Never>?, started: Bool)>((nil, false, nil, false))
+    private let state = Mutex<(lastKey: Date?, handOff: Bool, task: Task<Void, Never>?, started: Bool, skew: Double)>((nil, false, nil, false, 0))
     private let nameHandler = Mutex<(@Sendable (String?) -> Void)?>(nil)
+    private let skewHandler = Mutex<(@Sendable (Double?) -> Void)?>(nil)
+
+    /// How far this machine's clock may be from the fleet's (the server's)
+    /// before the station says so on its screen.
+    public static let skewTolerance = 5.0
 
     /// Hears whether this machine holds the station's name: nil once it
     /// does, else what to say on its screen. Set before `start()`.
     public func onName(_ handler: @escaping @Sendable (String?) -> Void) {
         nameHandler.withLock { $0 = handler }
+    }
+
+    /// Hears, at each beat, how many seconds this machine's clock is ahead
+    /// of the fleet's (behind: negative) when that is past `skewTolerance`,
+    /// else nil. Set before `start()`.
+    public func onClockSkew(_ handler: @escaping @Sendable (Double?) -> Void) {
+        skewHandler.withLock { $0 = handler }
     }
 
     /// This machine and boot: the kernel's boot id (a station restarted on
@@ -74,7 +86,8 @@ public final class StationReporter: Sendable {
                 do throws(StoreError) {
                     if !started {
                         var report = report
-                        report.heartbeatAt = now()
+                        report.heartbeatAt = try fleetTime()
+                        report.startedAt = report.startedAt.addingTimeInterval(-self.state.withLock { $0.skew })
                         // Logged once a refusal streak, not at every beat.
                         switch try database.stationStarted(report, instance: instance, logClash: !refused) {
                         case .started:
@@ -100,10 +113,10 @@ public final class StationReporter: Sendable {
         state.withLock { $0.task = task }
     }
 
-    /// A key was pressed at `date` (kept to the minute).
+    /// A key was pressed at `date`, by this machine's clock (written to the
+    /// minute, by the fleet's).
     public func keyPressed(at date: Date) {
-        let minute = StationReport.minute(date)
-        state.withLock { $0.lastKey = minute }
+        state.withLock { $0.lastKey = date }
     }
 
     /// The hand-off command started or ended: said at once, not at the next beat.
@@ -124,7 +137,7 @@ public final class StationReporter: Sendable {
         // A machine that never held the name leaves the row of the one that does alone.
         guard state.withLock({ $0.started }) else { return }
         do throws(StoreError) {
-            try database.stationStopped(station: report.station, terminal: report.terminal, instance: instance, at: now())
+            try database.stationStopped(station: report.station, terminal: report.terminal, instance: instance, at: try fleetTime())
         } catch {
             onError(error)
         }
@@ -132,10 +145,28 @@ public final class StationReporter: Sendable {
 
     /// One heartbeat; false when the row is gone (or another machine's now).
     private func beat() throws(StoreError) -> Bool {
-        let (lastKey, handOff, started) = state.withLock { ($0.lastKey, $0.handOff, $0.started) }
+        let (handOff, started) = state.withLock { ($0.handOff, $0.started) }
         guard started else { return false }
+        let at = try fleetTime()
+        // The last key by the fleet's clock.
+        let lastKey = state.withLock { state in state.lastKey.map { StationReport.minute($0.addingTimeInterval(-state.skew)) } }
         return try database.stationHeartbeat(
-            station: report.station, terminal: report.terminal, instance: instance, lastKeyAt: lastKey, handOffRunning: handOff, at: now())
+            station: report.station, terminal: report.terminal, instance: instance, lastKeyAt: lastKey, handOffRunning: handOff, at: at)
+    }
+
+    /// The fleet's time now (the server's, on a shared store): what every
+    /// time this station writes is stamped with, so that stations and the
+    /// board compare one clock. How far this machine's is off is told
+    /// (`onClockSkew`) when past the tolerance.
+    private func fleetTime() throws(StoreError) -> Date {
+        let before = now()
+        let server = try database.serverTime()
+        let after = now()
+        // The server read its clock about halfway through the round trip.
+        let skew = before.addingTimeInterval(after.timeIntervalSince(before) / 2).timeIntervalSince(server)
+        state.withLock { $0.skew = skew }
+        skewHandler.withLock { $0 }?(abs(skew) > Self.skewTolerance ? skew : nil)
+        return server
     }
 
     /// What the station's screen says while another machine holds its name.

@@ -141,6 +141,7 @@ enum Chooser {
                 holdsName: reporter == nil)
             let loop = ChooserLoop(program: program, environment: environment, render: { terminal.draw(StationScreen.draw($0)) })
             reporter?.onName { taken in Task { @MainActor in loop.send(layer: .stationName(taken: taken)) } }
+            reporter?.onClockSkew { skew in Task { @MainActor in loop.send(layer: .clockSkew(skew)) } }
             reporter?.start()
             signal = await run(loop, on: screen) { if case .key = $0 { reporter?.keyPressed(at: Date()) } }
             reporter?.stop()

@@ -35,12 +35,13 @@ struct FleetCommand: IOCommand, TakesCommonOptions {
         if !options.json, !once, io.stdinIsTerminal, io.stdoutIsTerminal {
             return try await FleetBoard.open(context, theme: theme)
         }
-        let now = Date()
         var rows: [FleetRow] = []
         var store = ""
         try io.reportingErrors { () throws(StoreError) in
             let database = try context.openDatabase(.readOnlyIfUnwritable)
             store = database.path
+            // Stations' times are the fleet's (the server's): judged by its clock, not this machine's.
+            let now = try database.serverTime()
             rows = try database.fleet().map { FleetRow($0, now: now) }
         }
         if options.json {

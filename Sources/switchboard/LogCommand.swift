@@ -47,10 +47,15 @@ struct LogCommand: IOCommand, TakesCommonOptions {
 
     func run(io: CommandIO) async throws {
         let context = CommandContext(options, io: io)
-        var query = LogQuery(station: station, account: account, since: since.flatMap { LogTime.parse($0, now: Date()) }, limit: limit)
         var opened: AppDatabase?
-        try io.reportingErrors { () throws(StoreError) in opened = try context.openDatabase(.readOnlyIfUnwritable) }
+        // A span back from now is back from the fleet's now: the server's clock stamps its events.
+        var now = Date()
+        try io.reportingErrors { () throws(StoreError) in
+            opened = try context.openDatabase(.readOnlyIfUnwritable)
+            if since != nil, let database = opened { now = try database.serverTime() }
+        }
         guard let database = opened else { return }
+        var query = LogQuery(station: station, account: account, since: since.flatMap { LogTime.parse($0, now: now) }, limit: limit)
         // Watching starts before the first read, so nothing committed in between is missed.
         let wakes = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         var watch: (any ChangeWatch)?

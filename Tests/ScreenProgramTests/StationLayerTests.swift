@@ -262,4 +262,22 @@ struct StationLayerTests {
         _ = left.reduce(.loaded(recentFirst, active: .anonymous))
         #expect(left.accounts.list.accounts.map(\.name) == ["zoë", "Grace Hopper", "Bob", "Ada Lovelace"])
     }
+
+    @Test("a clock off the server's by more than 5 s is said in the top bar, which way and how far; a name in use elsewhere is said first")
+    func clockSkew() {
+        var state = station(active: nil)
+        _ = state.reduce(.clockSkew(12.4))
+        #expect(StationScreen.draw(state).lines[0].contains("⚠ Clock 12 s ahead of the server's — set its time"), "\(StationScreen.draw(state).lines[0])")
+        _ = state.reduce(.clockSkew(-95))
+        #expect(StationScreen.draw(state).lines[0].contains("Clock 95 s behind the server's"))
+        // With less room (someone active), a shorter form.
+        var busy = station()
+        _ = busy.reduce(.clockSkew(-95))
+        #expect(StationScreen.draw(busy).lines[0].contains("⚠ Clock 95 s off"), "\(StationScreen.draw(busy).lines[0])")
+        _ = state.reduce(.stationName(taken: "Another machine is running as station lab-3."))
+        #expect(StationScreen.draw(state).lines[0].contains("name in use elsewhere"))
+        _ = state.reduce(.stationName(taken: nil))
+        _ = state.reduce(.clockSkew(nil))
+        #expect(!StationScreen.draw(state).lines[0].contains("⚠"))
+    }
 }

@@ -32,4 +32,39 @@ struct StationReporterTests {
         let stopped = try #require(try database.stations().first)
         #expect(stopped.stoppedAt != nil && stopped.isOffline(at: Date()))
     }
+
+    @Test("a machine whose clock is a minute ahead writes the fleet's times, not its own, and hears how far off it is; within 5 s it hears nothing")
+    func clockSkew() async throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let database = try AppDatabase(path: folder.file("switchboard.sqlite"))
+        let skews = Recorder<Double?>()
+        let ahead = StationReporter(
+            database: database, station: "lab-3", terminal: "tty1", session: "tty1", version: "9.9.9", interval: .seconds(1),
+            now: { Date().addingTimeInterval(60) })
+        ahead.onClockSkew { skews.add($0) }
+        ahead.start()
+        try await waitUntil("the station's row") { try database.stations().count == 1 }
+        let row = try #require(try database.stations().first)
+        #expect(abs(row.heartbeatAt.timeIntervalSinceNow) < 5, "the fleet's time, not the machine's minute ahead")
+        #expect(abs(row.startedAt.timeIntervalSinceNow) < 5)
+        let skew = try #require(skews.all.first ?? nil)
+        #expect(abs(skew - 60) < 2, "\(skew)")
+        // Its last key, pressed by its own clock, is written by the fleet's.
+        ahead.keyPressed(at: Date().addingTimeInterval(60))
+        try await waitUntil("a heartbeat carrying the last key") { try database.stations().first?.lastKeyAt != nil }
+        let key = try #require(try database.stations().first?.lastKeyAt)
+        #expect(abs(key.timeIntervalSinceNow) < 61, "to the minute, by the fleet's clock")
+        ahead.stop()
+
+        let right = StationReporter(
+            database: database, station: "lab-4", terminal: "tty1", session: "tty1", version: "9.9.9", interval: .seconds(1),
+            now: { Date().addingTimeInterval(2) })
+        let near = Recorder<Double?>()
+        right.onClockSkew { near.add($0) }
+        right.start()
+        try await waitUntil("lab-4's row") { try database.stations().count == 2 }
+        #expect(near.all.allSatisfy { $0 == nil }, "2 s off is within the tolerance")
+        right.stop()
+    }
 }

@@ -19,6 +19,17 @@ struct StationTests {
             heartbeatAt: start, heartbeatSeconds: seconds)
     }
 
+    @Test("the fleet's clock is the server's on a shared store and this machine's on a file, read as one moment", arguments: Engine.allCases)
+    func fleetClock(_ engine: Engine) throws {
+        let fixture = try Fixture(engine), db = fixture.database
+        let before = Date()
+        let server = try db.serverTime()
+        let after = Date()
+        // The test's server runs on this machine: its clock is this one's, to within the round trip.
+        #expect(server >= before.addingTimeInterval(-1) && server <= after.addingTimeInterval(1), "\(before) \(server) \(after)")
+        #expect(try db.serverTime() >= server, "it moves on")
+    }
+
     @Test("a started station is listed; its heartbeat moves its time, its last key is kept to the minute, never finer", arguments: Engine.allCases)
     func heartbeat(_ engine: Engine) throws {
         let fixture = try Fixture(engine), db = fixture.database

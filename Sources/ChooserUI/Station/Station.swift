@@ -68,6 +68,9 @@ public enum StationAction: Sendable {
     /// Whether this station holds its name in the fleet: nil once it does,
     /// else what to say while another machine runs a station of its name.
     case stationName(taken: String?)
+    /// How many seconds this machine's clock is off the fleet's (the
+    /// server's), when past the tolerance; nil when it is close enough.
+    case clockSkew(Double?)
 }
 
 /// Work a station asks of the loop beyond the chooser's.

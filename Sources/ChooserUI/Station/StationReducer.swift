@@ -55,6 +55,9 @@ extension Station {
         case .remembered(let id):
             remember(id)
             return handOff(after: nil)
+        case .clockSkew(let skew):
+            own?.clockSkew = skew
+            return handOff(after: nil)
         case .powerCommandRan(let choice, let outcome):
             powerCommandRan(choice, outcome)
             return handOff(after: nil)

@@ -30,6 +30,9 @@ public struct StationState: Sendable {
     /// While another machine runs a station of this name: what to say.
     /// Nothing of the session is changed meanwhile.
     public internal(set) var nameTaken: String?
+    /// Seconds this machine's clock is ahead of the fleet's (behind:
+    /// negative), while past the tolerance: said in the top bar.
+    public internal(set) var clockSkew: Double?
     /// A sign-out of this session is owed to the store: asked for while it
     /// could not be reached (an idle return during an outage), it is asked
     /// for again, for the same reason, when the store is back, until the

@@ -165,6 +165,12 @@ extension AppDatabase {
         return try read { db in try db.value("SELECT switchboard_station()", as: String.self) }
     }
 
+    /// The fleet's clock: on a shared store the server's time (every station
+    /// reads the same clock, whatever its own says), on a file this machine's.
+    public func serverTime() throws(StoreError) -> Date {
+        guard engine.isShared else { return Date() }
+        return try read { db in try db.value("SELECT clock_timestamp()", as: Date.self) } ?? Date()
+    }
 
     /// Runs `body` on the server's own connection (roles are PostgreSQL's
     /// alone), mapping its errors; on a file, refuses.
