@@ -30,6 +30,32 @@ struct StationTests {
         #expect(try db.serverTime() >= server, "it moves on")
     }
 
+    @Test("a shared store keeps one connection open at rest: those opened while calls overlapped are closed when they end")
+    func oneConnectionAtRest() async throws {
+        let url = try TestPostgres.freshStore(suite: #fileID)
+        let name = "switchboard pool-\(UInt32.random(in: 0...UInt32.max))"
+        let db = try AppDatabase(url: url, pinRounds: 1000, applicationName: name)
+        let counter = try AppDatabase(url: url, pinRounds: 1000, applicationName: "switchboard counter")
+        @Sendable func open() throws -> Int {
+            try counter.read { sql in try sql.value("SELECT count(*) FROM pg_stat_activity WHERE application_name = $1", [name], as: Int64.self) }
+                .map(Int.init) ?? -1
+        }
+        // Three calls at once, on threads of their own, each holding its connection a moment.
+        let done = DispatchGroup()
+        for _ in 0..<3 {
+            done.enter()
+            Thread.detachNewThread {
+                _ = try? db.read { sql in try sql.value("SELECT 1 FROM pg_sleep(0.5)", as: Int64.self) }
+                done.leave()
+            }
+        }
+        try await waitUntil("the calls overlapping") { try open() >= 2 }
+        let most = Mutex(try open())
+        done.wait()
+        #expect(most.withLock { $0 } >= 2, "calls overlapped on connections of their own")
+        #expect(try open() == 1, "one kept at rest")
+    }
+
     @Test("a started station is listed; its heartbeat moves its time, its last key is kept to the minute, never finer", arguments: Engine.allCases)
     func heartbeat(_ engine: Engine) throws {
         let fixture = try Fixture(engine), db = fixture.database

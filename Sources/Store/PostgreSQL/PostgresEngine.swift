@@ -278,16 +278,19 @@ final class SchemaNames: Sendable {
     }
 }
 
-/// A few open connections kept for reuse. A connection is used by one
-/// caller at a time; one that broke or was left in a transaction is closed,
-/// not kept.
+/// Open connections kept for reuse: one, so that a station at rest holds
+/// two (this one and its listener's) and a default server of 100
+/// connections carries some 45 stations. More are opened while calls
+/// overlap (a token refresh beside a switch) and closed when they end. A
+/// connection is used by one caller at a time; one that broke or was left
+/// in a transaction is closed, not kept.
 final class ConnectionPool: Sendable {
     private let url: String
     private let deadline: Double
     private let applicationName: String
     private let idle = Mutex<[PGConnection]>([])
     /// How many idle connections are kept.
-    static let keep = 3
+    static let keep = 1
 
     init(url: String, deadline: Double, applicationName: String) {
         self.url = url
