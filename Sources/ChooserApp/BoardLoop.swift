@@ -249,7 +249,8 @@ public final class BoardLoop {
             }
         case .checkOperatorPIN(let digits, let then):
             // Through the link: the PIN's hash takes a moment, and the server may not answer.
-            let now = Date(timeIntervalSince1970: environment.now().secondsSince1970)
+            // The fleet's time, as the board judges the lockout by.
+            let now = Date(timeIntervalSince1970: shell.now().secondsSince1970)
             link.call(database, { db throws(StoreError) in try db.checkOperatorPIN(digits, at: now) }) { [weak self] result in
                 let (check, problem): (PINCheck, String?) =
                     switch result {
@@ -280,7 +281,7 @@ public final class BoardLoop {
     private func act(_ action: OperatorAction, pin: String) {
         let environment = environment
         let operatorSession = SessionKey(stored: state.operatorSession)
-        let now = Date(timeIntervalSince1970: environment.now().secondsSince1970)
+        let now = Date(timeIntervalSince1970: shell.now().secondsSince1970)
         link.call(environment.database, { db throws(StoreError) -> DisconnectResult? in
             switch action {
             case .signOut(let session, _):

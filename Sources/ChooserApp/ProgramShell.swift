@@ -207,11 +207,12 @@ public final class ProgramShell<State: ShellState> {
     /// A timer on the main queue itself: a tick wakes one thread once, not a chain of tasks.
     private func timer(after seconds: Double, repeating: Bool, _ fire: @escaping @MainActor () -> Void) -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: .main)
-        let first = DispatchTime.now() + .milliseconds(Int(seconds * 1000) + 5)
+        // By the wall clock, which goes on while the machine sleeps: a deadline due during a suspend comes at the resume.
+        let first = DispatchWallTime.now() + .milliseconds(Int(seconds * 1000) + 5)
         if repeating {
-            timer.schedule(deadline: first, repeating: .seconds(1), leeway: .milliseconds(20))
+            timer.schedule(wallDeadline: first, repeating: .seconds(1), leeway: .milliseconds(20))
         } else {
-            timer.schedule(deadline: first, leeway: .milliseconds(5))
+            timer.schedule(wallDeadline: first, leeway: .milliseconds(5))
         }
         timer.setEventHandler { MainActor.assumeIsolated { fire() } }
         timer.activate()

@@ -132,6 +132,9 @@ public struct AccessTokens: Sendable {
     private func fresh(
         _ identity: Identity, minValid: TimeInterval, stale: @Sendable (TokenSet, Moment) -> Bool
     ) async throws(TokenFailure) -> FreshToken {
+        // One refresh of an identity at a time in this process: a kept refresh token is never spent twice.
+        let turn = await UnsavedRefreshes.shared.turn(for: key(identity))
+        defer { turn.end() }
         if let kept = try await unsaved(identity, stale: stale) { return kept }
         let stored = try credential(identity)
         if !stale(stored, now) { return FreshToken(identity: identity, tokens: stored, refreshed: false) }
@@ -181,6 +184,10 @@ public struct AccessTokens: Sendable {
                     if !stale(latest, now) { return FreshToken(identity: identity, tokens: latest, refreshed: false) }
                     continue
                 }
+                // Newer tokens kept here, not yet stored, are the live ones: no revocation to record.
+                if let kept = UnsavedRefreshes.shared.pending(for: key(identity)), !stale(kept.tokens, now) {
+                    return FreshToken(identity: identity, tokens: kept.tokens, refreshed: false)
+                }
                 throw .revoked(identity, signedOut: recordsRevocation ? try recordRevoked(identity) : [])
             }
         }
@@ -201,7 +208,9 @@ public struct AccessTokens: Sendable {
         let key = key(identity)
         guard let pending = UnsavedRefreshes.shared.pending(for: key) else { return nil }
         do {
-            _ = try database.replaceCredential(pending.tokens, for: identity, refreshedWith: pending.spent, at: clock.now())
+            if try database.replaceCredential(pending.tokens, for: identity, refreshedWith: pending.spent, at: clock.now()) {
+                try markAuthorized(identity)
+            }
             UnsavedRefreshes.shared.stored(pending, for: key)
             return nil
         } catch {}
@@ -256,8 +265,9 @@ public struct AccessTokens: Sendable {
 /// provider that rotates refresh tokens, the stored refresh token is spent,
 /// so these are the only live ones. Kept in memory only: secrets never go
 /// to a file of their own.
-final class UnsavedRefreshes: Sendable {
-    static let shared = UnsavedRefreshes()
+public final class UnsavedRefreshes: Sendable {
+    /// This process's.
+    public static let shared = UnsavedRefreshes()
 
     /// Whose tokens, in which store.
     struct Key: Hashable, Sendable {
@@ -272,6 +282,50 @@ final class UnsavedRefreshes: Sendable {
     }
 
     private let kept = Mutex<[Key: Refresh]>([:])
+    /// Per key: whether a refresh is under way, and who waits for their turn.
+    private let turns = Mutex<[Key: [CheckedContinuation<Void, Never>]]>([:])
+
+    /// The identity's turn to refresh in this process: waits while another call has it. `end()` it.
+    func turn(for key: Key) async -> Turn {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = turns.withLock { turns -> Bool in
+                if turns[key] == nil {
+                    turns[key] = []
+                    return true
+                }
+                turns[key]?.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+        return Turn(key: key, owner: self)
+    }
+
+    /// Hands the turn to the next waiting call, if any.
+    fileprivate func endTurn(_ key: Key) {
+        let next = turns.withLock { turns -> CheckedContinuation<Void, Never>? in
+            guard var waiting = turns[key], !waiting.isEmpty else {
+                turns[key] = nil
+                return nil
+            }
+            let next = waiting.removeFirst()
+            turns[key] = waiting
+            return next
+        }
+        next?.resume()
+    }
+
+    /// A call's turn to refresh an identity.
+    struct Turn: Sendable {
+        let key: Key
+        let owner: UnsavedRefreshes
+        func end() { owner.endTurn(key) }
+    }
+
+    /// The identities whose new tokens this process still holds unstored, in `store`.
+    public func unsaved(in store: String) -> [Identity] {
+        kept.withLock { $0.keys.filter { $0.store == store }.map(\.identity) }
+    }
 
     func keep(_ refresh: Refresh, for key: Key) { kept.withLock { $0[key] = refresh } }
 

@@ -23,7 +23,7 @@ final class CommandContext {
     let options: CommonOptions
     private var configurationRead: SwitchboardConfiguration?
     private var chosen: StoreChoice?
-    private var opened: AppDatabase?
+    private var opened: (database: AppDatabase, access: AppDatabase.Access, waitForServer: Bool)?
     private var sessions: [Bool: SessionKey] = [:]
 
     init(_ options: CommonOptions, io: CommandIO) {
@@ -63,7 +63,8 @@ final class CommandContext {
     /// A server on another machine reached with a weaker `sslmode` than
     /// `verify-full` is warned of on standard error, every time.
     func openDatabase(_ access: AppDatabase.Access = .readWrite, waitForServer: Bool = false) throws(StoreError) -> AppDatabase {
-        if let opened { return opened }
+        // Opened once per invocation, for the access it was opened with; another access is opened on its own.
+        if let opened, opened.access == access, opened.waitForServer == waitForServer { return opened.database }
         let choice = try storeChoice()
         if let warning = choice.location.transportWarning { io.stderr.write("switchboard: warning: \(warning)\n") }
         // The server's pg_stat_activity tells stations apart: `switchboard lab-3`.
@@ -71,7 +72,7 @@ final class CommandContext {
         let database = try AppDatabase(
             choice.location, access: access, pinRounds: io.pinRounds, waitForServer: waitForServer, deadline: choice.deadline, applicationName: name)
         try checkStation(choice.station, of: database)
-        opened = database
+        if opened == nil { opened = (database, access, waitForServer) }
         return database
     }
 

@@ -8,6 +8,7 @@ extension TokenContext {
     func accessTokens(of account: Account, only: [String], minValid: Double) async throws -> [(provider: ProviderID, token: String)] {
         var identities = account.identities.map(\.identity)
         if !only.isEmpty { identities = try Set(only).sorted().map { try identity(of: account, at: $0) } }
+        defer { sayUnsaved() }
         do { return try await tokens.accessTokens(of: identities, minValid: minValid) } catch { throw reported(error) }
     }
 }

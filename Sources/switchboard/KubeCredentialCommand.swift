@@ -40,6 +40,7 @@ struct KubeCredentialCommand: IOCommand, TakesCommonOptions {
         let identity = try provider.map { try context.identity(of: account, at: $0) } ?? openIDIdentity(of: account, context)
         let fresh: FreshToken
         do { fresh = try await context.tokens.idToken(for: identity, minValid: Self.minValid) } catch { throw context.reported(error) }
+        context.sayUnsaved()
         guard let token = fresh.tokens.idToken else { throw context.reported(.noIDToken(identity, refreshed: fresh.refreshed)) }
         io.print(ExecCredential.response(version, token: token, expiresAt: IDTokenExpiry.of(token)))
     }

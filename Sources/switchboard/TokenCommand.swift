@@ -119,11 +119,22 @@ struct TokenContext {
 
     /// A token of `identity` valid for `minValid` seconds, or the failure reported and its status thrown.
     func freshToken(_ identity: Identity, minValid: Double) async throws -> FreshToken {
+        defer { sayUnsaved() }
         do { return try await tokens.token(for: identity, minValid: minValid) } catch { throw reported(error) }
     }
 
     /// Says on standard error why no token could be had (and which sessions
     /// a revocation signed out); returns the error that exits with its status.
+    /// Tokens refreshed here that the store could not take were handed out
+    /// all the same, but end with this process, and the stored refresh token
+    /// is spent: said, so that a refresh refused later is understood.
+    func sayUnsaved() {
+        for identity in UnsavedRefreshes.shared.unsaved(in: database.path) {
+            io.stderr.write("switchboard: warning: the refreshed tokens of \(identity) could not be stored (the store did not take them); "
+                + "they were handed out, but the stored refresh token is spent: if its next refresh is refused, sign in again\n")
+        }
+    }
+
     func reported(_ error: TokenFailure) -> any Error {
         if case .revoked(_, let signedOut) = error {
             for change in signedOut { io.stderr.write("switchboard: session \(change.session) was signed out.\n") }

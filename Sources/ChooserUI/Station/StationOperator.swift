@@ -44,6 +44,8 @@ extension Station {
     /// the keys that work everywhere (which a station refuses). A command
     /// that cannot act now says why, as the chooser's do.
     mutating func stationDialogKey(_ key: Key) -> [StationEffect] {
+        // Too small to show the dialog: no key acts on what nobody can see.
+        guard ScreenLayout(chooser.size) != nil else { return [] }
         guard let keys = stationDialogKeys, let command = keys.command(for: key) else {
             if let command = Bindings.everywhere.command(for: key), let why = chooser.unavailable(command) { chooser.notify(why.reason, .info) }
             return []
