@@ -187,12 +187,20 @@ public final class ProgramShell<State: ShellState> {
         }
         if let wakeUp, wakeUp.due <= due { return }
         wakeUp?.timer.cancel()
-        let timer = timer(after: max(0.05, now().distance(to: due)), repeating: false) { [weak self] in
+        // At most `longestWait` ahead: the timer's clock stops while the machine sleeps and
+        // the wall clock may be stepped, so a far deadline is looked at again on the way.
+        let at = now()
+        let capped = at.distance(to: due) > Self.longestWait
+        let timer = timer(after: capped ? Self.longestWait : max(0.05, at.distance(to: due)), repeating: false) { [weak self] in
             self?.wakeUp = nil
             self?.tick()
         }
-        wakeUp = (timer, due)
+        // Kept for every later deadline it comes before (a key moving the idle deadline on makes no timer of its own).
+        wakeUp = (timer, capped ? at.advanced(by: Self.longestWait) : due)
     }
+
+    /// The longest one wake-up waits, in seconds, however far its deadline.
+    static var longestWait: Double { 30 }
 
     /// The clock's tick, drawn in the same turn unless an answer holds the frame.
     private func tick() {
@@ -207,12 +215,11 @@ public final class ProgramShell<State: ShellState> {
     /// A timer on the main queue itself: a tick wakes one thread once, not a chain of tasks.
     private func timer(after seconds: Double, repeating: Bool, _ fire: @escaping @MainActor () -> Void) -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: .main)
-        // By the wall clock, which goes on while the machine sleeps: a deadline due during a suspend comes at the resume.
-        let first = DispatchWallTime.now() + .milliseconds(Int(seconds * 1000) + 5)
+        let first = DispatchTime.now() + .milliseconds(Int(seconds * 1000) + 5)
         if repeating {
-            timer.schedule(wallDeadline: first, repeating: .seconds(1), leeway: .milliseconds(20))
+            timer.schedule(deadline: first, repeating: .seconds(1), leeway: .milliseconds(20))
         } else {
-            timer.schedule(wallDeadline: first, leeway: .milliseconds(5))
+            timer.schedule(deadline: first, leeway: .milliseconds(5))
         }
         timer.setEventHandler { MainActor.assumeIsolated { fire() } }
         timer.activate()
