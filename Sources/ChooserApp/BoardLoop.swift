@@ -90,7 +90,7 @@ public final class BoardLoop {
             reduce(.notice("Changes will show only after a restart: \(error)", isError: true))
         }
         // The first frame waits for the fleet, or for the store to count as offline.
-        readFleet(holdsFrame: nil)
+        readFleet(holdsFrame: .untilAnswered)
         shell.endTurn()
     }
 
@@ -176,7 +176,7 @@ public final class BoardLoop {
     }
 
     /// Reads every station and hands the rows to the reducer (unless they are what it has, when asked).
-    private func readFleet(onlyIfChanged: Bool = false, holdsFrame: Duration? = StoreLink.frameHold) {
+    private func readFleet(onlyIfChanged: Bool = false, holdsFrame: StoreLink.FrameHold = .standard) {
         let local = environment.now, offset = fleetOffset
         link.call(environment.database, holdsFrame: holdsFrame, { db throws(StoreError) in
             let before = local()

@@ -39,6 +39,9 @@ public struct ChooserEnvironment: Sendable {
     /// Seconds the store has to answer a call before the chooser counts it
     /// offline (`[store] timeout`).
     public var storeDeadline: Double
+    /// How long a frame, and keys typed, wait for a store call's answer
+    /// (`StoreLink.frameHold`; tests that must not depend on the machine's speed give more).
+    public var frameHold = StoreLink.frameHold
     /// Told when the store answers again after the chooser found it
     /// offline: the change feed tries to listen again at once.
     public var storeReturned: @Sendable () -> Void

@@ -19,7 +19,7 @@ extension ChooserLoop {
     /// The first page of the list, how many accounts there are, who has a
     /// PIN and who is active here; `holdsFrame`: how long a frame waits for
     /// it; `then`, once it is reduced.
-    func loadFirstPage(holdsFrame: Duration? = StoreLink.frameHold, then: (@MainActor () -> Void)? = nil) {
+    func loadFirstPage(holdsFrame: StoreLink.FrameHold = .standard, then: (@MainActor () -> Void)? = nil) {
         let order = state.accounts.order, session = state.session
         let limit = max(3 * (ScreenLayout(state.size)?.accountItemsShown ?? 0), Self.firstPage)
         roster.reloads += 1

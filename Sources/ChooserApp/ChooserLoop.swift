@@ -44,7 +44,11 @@ public final class ChooserLoop<Program: ChooserProgram> {
         shell.database = { [weak self] in self?.environment.database }
         shell.perform = { [weak self] in self?.perform($0) }
         // A reload asked for this turn is a call about to go out: frames and keys wait for it too.
-        shell.alsoHolds = { [weak self] in self?.reloadScheduled == true ? .now + StoreLink.frameHold : nil }
+        shell.alsoHolds = { [weak self] in
+            guard let self, self.reloadScheduled else { return nil }
+            return .now + self.link.standardHold
+        }
+        shell.link.standardHold = environment.frameHold
         shell.endOfTurn = { [weak self] in self?.readWantedRows() }
         shell.storeReturned = { [weak self] in self?.environment.storeReturned() }
     }
@@ -56,7 +60,7 @@ public final class ChooserLoop<Program: ChooserProgram> {
             }
         reduce(.started)
         // The first frame waits for the first page, or for the store to count as offline.
-        loadFirstPage(holdsFrame: nil) { [weak self] in
+        loadFirstPage(holdsFrame: .untilAnswered) { [weak self] in
             // Once the list is read, in the background: the index, and the active person's credentials.
             self?.refreshIndex()
             self?.checkActiveCredentials()

@@ -50,7 +50,17 @@ public final class StoreLink {
     static let retries: [Double] = [0.5, 1, 2]
     /// How long a frame asked for waits for a call's answer, unless the call says otherwise:
     /// the answer of a store that keeps up shows in the frame of the key that asked.
-    public static let frameHold = Duration.milliseconds(50)
+    nonisolated public static let frameHold = Duration.milliseconds(50)
+    /// How long this link's calls hold a frame by default (`frameHold`; tests that must not depend on the machine's speed give more).
+    public var standardHold = StoreLink.frameHold
+
+    /// How long a call's answer holds a frame asked for meanwhile.
+    public enum FrameHold: Sendable {
+        /// The link's `standardHold`.
+        case standard
+        /// Until the answer comes or the link is offline (a program's first frame).
+        case untilAnswered
+    }
     /// How much longer than `deadline` the link waits before it says offline itself.
     static let grace = 0.5
 
@@ -67,16 +77,15 @@ public final class StoreLink {
     /// once. While offline, `body` is not run: `done` hears `offline` at once.
     /// `holdsFrame` is how long a frame asked for meanwhile waits for this
     /// answer (`holdsFrame(now:)`), so that a quick store's answer shows in
-    /// the frame of the key that asked for it; nil holds it until the
-    /// answer comes or the link is offline (a program's first frame).
+    /// the frame of the key that asked for it.
     public func call<T: Sendable>(
-        _ database: AppDatabase, holdsFrame: Duration? = StoreLink.frameHold,
+        _ database: AppDatabase, holdsFrame: FrameHold = .standard,
         _ body: @escaping @Sendable (AppDatabase) throws(StoreError) -> T, then done: @escaping @MainActor (Result<T, StoreError>) -> Void
     ) {
         if let offline { return done(.failure(.offline(server: database.path, detail: offline))) }
         lastID += 1
         let id = lastID
-        outstanding[id] = (ContinuousClock.now, holdsFrame)
+        outstanding[id] = (ContinuousClock.now, holdsFrame == .untilAnswered ? nil : standardHold)
         armWatchdog()
         queue.async { [weak self] in
             let result: Result<T, StoreError>
