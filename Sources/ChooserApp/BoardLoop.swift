@@ -179,10 +179,7 @@ public final class BoardLoop {
     private func readFleet(onlyIfChanged: Bool = false, holdsFrame: StoreLink.FrameHold = .standard) {
         let local = environment.now, offset = fleetOffset
         link.call(environment.database, holdsFrame: holdsFrame, { db throws(StoreError) in
-            let before = local()
-            let server = try db.serverTime()
-            let after = local()
-            offset.set(server.timeIntervalSince1970 - (before.secondsSince1970 + after.secondsSince1970) / 2)
+            offset.set(try db.fleetClock { Date(timeIntervalSince1970: local().secondsSince1970) }.offset)
             return try db.fleet().map(Self.row)
         }) {
             [weak self] result in

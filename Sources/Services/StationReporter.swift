@@ -159,11 +159,8 @@ public final class StationReporter: Sendable {
     /// board compare one clock. How far this machine's is off is told
     /// (`onClockSkew`) when past the tolerance.
     private func fleetTime() throws(StoreError) -> Date {
-        let before = now()
-        let server = try database.serverTime()
-        let after = now()
-        // The server read its clock about halfway through the round trip.
-        let skew = before.addingTimeInterval(after.timeIntervalSince(before) / 2).timeIntervalSince(server)
+        let (server, offset) = try database.fleetClock(against: now)
+        let skew = -offset
         state.withLock { $0.skew = skew }
         skewHandler.withLock { $0 }?(abs(skew) > Self.skewTolerance ? skew : nil)
         return server

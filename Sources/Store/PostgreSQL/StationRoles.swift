@@ -172,6 +172,16 @@ extension AppDatabase {
         return try read { db in try db.value("SELECT clock_timestamp()", as: Date.self) } ?? Date()
     }
 
+    /// The fleet's time, and how many seconds it is ahead of the clock
+    /// `local` reads (behind: negative), measured as the server's reading
+    /// against the middle of the round trip.
+    public func fleetClock(against local: () -> Date) throws(StoreError) -> (time: Date, offset: TimeInterval) {
+        let before = local()
+        let server = try serverTime()
+        let after = local()
+        return (server, server.timeIntervalSince(before.addingTimeInterval(after.timeIntervalSince(before) / 2)))
+    }
+
     /// Runs `body` on the server's own connection (roles are PostgreSQL's
     /// alone), mapping its errors; on a file, refuses.
     private func administer<T>(locked: Bool = true, _ body: (PGConnection) throws -> T) throws(StoreError) -> T {
