@@ -84,13 +84,47 @@ struct ChangeFeedTests {
         withExtendedLifetime(subscription) {}
     }
 
+    @Test("a store with a change watch holds one connection at rest: its reads and writes borrow the listener's, and changes still arrive between them")
+    func listenerLends() async throws {
+        let url = try TestPostgres.freshStore(suite: #fileID)
+        let name = "switchboard lends-\(UInt32.random(in: 0...UInt32.max))"
+        let db = try AppDatabase(url: url, pinRounds: 1000, applicationName: name)
+        let other = try AppDatabase(url: url, pinRounds: 1000, applicationName: "switchboard other")
+        let admin = try PGConnection.connect(url)
+        defer { admin.close() }
+        func open() throws -> Int {
+            let count = try admin.query("SELECT count(*) FROM pg_stat_activity WHERE application_name = $1", [PGParameter(type: PGType.text, text: name)])
+            return count.text(0, 0).flatMap { Int($0) } ?? -1
+        }
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: other, session: SessionKey("setup")!)
+        let bus = NotificationBus(), statuses = Recorder<UserStatusChanged>()
+        let subscription = bus.subscribe(UserStatusChanged.self, on: .inline) { statuses.add($0) }
+        let feed = try ChangeFeed(database: db, bus: bus)
+        defer { feed.cancel() }
+        // The pool's connection becomes the listener's.
+        try await waitUntil { (try? open()) == 1 }
+        // Another station switches while this one reads and writes on the listener's connection.
+        let elsewhere = SessionKey("lab-1/tty1")!, here = SessionKey("lab-2/tty1")!
+        for round in 0..<20 {
+            _ = try other.switchAccount(to: ids[round % 2], session: elsewhere)
+            _ = try db.accounts()
+            _ = try db.switchAccount(to: ids[(round + 1) % 2], session: here)
+        }
+        try await waitUntil { statuses.all.count >= 20 }
+        #expect(statuses.all.map(\.session) == Array(repeating: elsewhere, count: 20), "none of its own, all of the other's")
+        #expect(statuses.all.map { $0.current.id } == (0..<20).map { ids[$0 % 2] }, "in order")
+        #expect(try open() == 1, "one connection, at rest again")
+        withExtendedLifetime(subscription) {}
+    }
+
     @Test("a listener cut off from the server says the store is offline, listens again, and reads what was committed meanwhile")
     func listenerReconnects() async throws {
         let folder = TemporaryFolder()
         defer { folder.remove() }
         let location = try FeedStore.postgres.location(in: folder)
         guard case .server(let url) = location else { return }
-        let database = try AppDatabase(testing: location), other = try AppDatabase(testing: location)
+        let name = "switchboard listener-\(UInt32.random(in: 0...UInt32.max))"
+        let database = try AppDatabase(url: url, pinRounds: 1000, applicationName: name), other = try AppDatabase(testing: location)
         let session = SessionKey("lab-3/tty1")!
         let bus = NotificationBus()
         let statuses = Recorder<UserStatusChanged>(), reachability = Recorder<StoreReachabilityChanged>()
@@ -105,11 +139,11 @@ struct ChangeFeedTests {
         _ = try other.switchAccount(to: ids[0], session: session)
         try await waitUntil { statuses.all.count >= 1 }
 
-        // The server ends the listener's connection (as a restart would).
+        // The server ends the listener's connection (as a restart would): the
+        // only one the store holds at rest, its reads and writes borrowing it.
         let admin = try PGConnection.connect(url)
-        let channel = try #require(try admin.query("SELECT 'LISTEN \"switchboard_' || substr(md5(current_schema()), 1, 16) || '\"'").text(0, 0))
         let ended = try admin.query(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1", [PGParameter(type: PGType.text, text: channel)])
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1", [PGParameter(type: PGType.text, text: name)])
         #expect(ended.rowCount == 1)
         try await waitUntil { reachability.all.first?.online == false }
         // Meanwhile two stations switch: nobody hears it now.

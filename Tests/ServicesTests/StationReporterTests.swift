@@ -46,8 +46,9 @@ struct StationReporterTests {
         ahead.start()
         try await waitUntil("the station's row") { try database.stations().count == 1 }
         let row = try #require(try database.stations().first)
-        #expect(abs(row.heartbeatAt.timeIntervalSinceNow) < 5, "the fleet's time, not the machine's minute ahead")
-        #expect(abs(row.startedAt.timeIntervalSinceNow) < 5)
+        // Far from the minute ahead, however long this machine took to read the row back.
+        #expect(abs(row.heartbeatAt.timeIntervalSinceNow) < 30, "the fleet's time, not the machine's minute ahead")
+        #expect(abs(row.startedAt.timeIntervalSinceNow) < 30)
         let skew = try #require(skews.all.first ?? nil)
         #expect(abs(skew - 60) < 2, "\(skew)")
         // Its last key, pressed by its own clock, is written by the fleet's.

@@ -2,9 +2,11 @@ import Dispatch
 import Postgres
 import Synchronization
 
-/// PostgreSQL's change signal, watched: a connection of its own that
-/// `LISTEN`s on the store's channel, its socket a dispatch read source (as
-/// SQLite's inotify descriptor is). Every notification is a wake-up.
+/// PostgreSQL's change signal, watched: a connection that `LISTEN`s on the
+/// store's channel, its socket a dispatch read source (as SQLite's inotify
+/// descriptor is). Every notification is a wake-up. The store's pool
+/// borrows the connection between notifications (`ListeningConnection`),
+/// so a station at rest holds this one connection and no other.
 ///
 /// When the connection breaks (the server stopped, the network went), it
 /// reports `.offline` and tries again after 1 s, then 2, 4… up to 30 s
@@ -19,21 +21,8 @@ import Synchronization
 /// round trip, which the connection's deadline bounds. So a silent server
 /// is noticed within `quietCheck` plus the deadline, with nobody writing.
 final class NotifyChangeWatch: ChangeWatch {
-    /// A listening connection and the source on its socket.
-    private struct Listening: @unchecked Sendable {
-        let connection: PGConnection
-        let source: any DispatchSourceRead
-
-        /// Stops the source, then closes the connection (and so its socket).
-        func end() {
-            let connection = connection
-            source.setCancelHandler { connection.close() }
-            source.cancel()
-        }
-    }
-
     private struct State {
-        var listening: Listening?
+        var listening: ListeningConnection?
         var cancelled = false
         var offline = false
         var retry: Double
@@ -43,10 +32,7 @@ final class NotifyChangeWatch: ChangeWatch {
         var heard = 0
     }
 
-    private let url: String
-    private let server: String
-    private let deadline: Double
-    private let applicationName: String
+    private let pool: ConnectionPool
     private let queue: DispatchQueue
     private let events: @Sendable (ChangeWatchEvent) -> Void
     /// Makes the store ready (connected once, migrated) and names the channel.
@@ -60,13 +46,10 @@ final class NotifyChangeWatch: ChangeWatch {
     static let quietCheck = 30.0
 
     init(
-        url: String, server: String, deadline: Double, applicationName: String, queue: DispatchQueue, events: @escaping @Sendable (ChangeWatchEvent) -> Void,
+        pool: ConnectionPool, queue: DispatchQueue, events: @escaping @Sendable (ChangeWatchEvent) -> Void,
         ready: @escaping @Sendable () throws(StoreError) -> String
     ) {
-        self.url = url
-        self.server = server
-        self.deadline = deadline
-        self.applicationName = applicationName
+        self.pool = pool
         self.queue = queue
         self.events = events
         self.ready = ready
@@ -82,7 +65,13 @@ final class NotifyChangeWatch: ChangeWatch {
             defer { state.listening = nil }
             return state.listening
         }
-        listening?.end()
+        if let listening { stop(listening) }
+    }
+
+    /// The pool no longer borrows `listening`, and the watch lets go of it.
+    private func stop(_ listening: ListeningConnection) {
+        pool.stopLending(listening)
+        listening.end()
     }
 
     /// Connects and listens; on failure, reports offline and tries again later. Runs on `queue`.
@@ -94,14 +83,23 @@ final class NotifyChangeWatch: ChangeWatch {
         let connection: PGConnection
         do {
             let channel = try ready()
-            connection = try PGConnection.connect(url, deadline: deadline, applicationName: applicationName)
-            try connection.listen(channel)
+            // The pool's idle connection if it has one: it becomes the listener.
+            connection = try pool.take(borrowing: false)
+            do { try connection.listen(channel) } catch {
+                connection.close()
+                throw error
+            }
         } catch {
             return lost(error)
         }
-        let source = DispatchSource.makeReadSource(fileDescriptor: connection.socket, queue: queue)
-        source.setEventHandler { [weak self] in self?.readable() }
-        let listening = Listening(connection: connection, source: source)
+        let listening = ListeningConnection(
+            connection, queue: queue,
+            readable: { [weak self] in self?.readable() },
+            delivered: { [weak self] notifications in
+                self?.heard()
+                self?.deliver(notifications)
+            },
+            broken: { [weak self] listening, error in self?.lost(error, of: listening) })
         let (wasOffline, cancelled) = state.withLock { state -> (Bool, Bool) in
             guard !state.cancelled else { return (false, true) }
             state.listening = listening
@@ -112,7 +110,8 @@ final class NotifyChangeWatch: ChangeWatch {
             return (state.offline, false)
         }
         if cancelled { return connection.close() }
-        listening.source.resume()
+        listening.start()
+        pool.lend(listening)
         heard()
         // Whatever was committed while nobody listened is read now.
         events(wasOffline ? .online : .wake)
@@ -120,18 +119,25 @@ final class NotifyChangeWatch: ChangeWatch {
 
     /// The socket has something: notifications, or the end of the connection.
     private func readable() {
-        guard let connection = state.withLock({ $0.listening?.connection }) else { return }
+        guard let listening = state.withLock({ $0.listening }) else { return }
+        let received: [PGNotification]?
         do {
-            try connection.consumeInput()
+            received = try listening.use { connection in
+                try connection.consumeInput()
+                return connection.notifications()
+            }
         } catch {
             return lost(error)
         }
+        // Lent meanwhile: what came is delivered when it is given back.
+        guard let received else { return }
         heard()
-        deliver(connection.notifications())
+        deliver(received)
     }
 
     /// Each write's notification, in commit order; one that says nothing is a plain wake-up.
     private func deliver(_ notifications: [PGNotification]) {
+        guard !state.withLock({ $0.cancelled }) else { return }
         for notification in notifications {
             events(notification.payload.isEmpty ? .wake : .pushed(notification.payload))
         }
@@ -148,16 +154,22 @@ final class NotifyChangeWatch: ChangeWatch {
 
     /// Nothing came since word number `word`: one round trip on the
     /// listening connection, within its deadline, or the server is lost.
+    /// A connection lent meanwhile is in use, and its borrower hears of a
+    /// silent server.
     private func checkIfQuiet(since word: Int) {
-        guard let connection = state.withLock({ $0.heard == word ? $0.listening?.connection : nil }) else { return }
+        guard let listening = state.withLock({ $0.heard == word ? $0.listening : nil }) else { return }
+        let received: [PGNotification]?
         do {
-            try connection.execute("SELECT 1")
+            received = try listening.use { connection in
+                try connection.execute("SELECT 1")
+                // Notifications that came with the answer were read with it.
+                return connection.notifications()
+            }
         } catch {
             return lost(error)
         }
         heard()
-        // Notifications that came with the answer were read with it.
-        deliver(connection.notifications())
+        deliver(received ?? [])
     }
 
     func retryNow() {
@@ -168,7 +180,10 @@ final class NotifyChangeWatch: ChangeWatch {
     }
 
     /// The connection is gone (or never came): offline, and a try later.
-    private func lost(_ error: any Error) {
+    /// A loss told of a listener other than the current one is old news.
+    private func lost(_ error: any Error, of lost: ListeningConnection? = nil) {
+        let current = state.withLock { state in lost == nil || state.listening === lost }
+        guard current else { return }
         let (listening, retry, cancelled, tries) = state.withLock { state in
             let taken = (state.listening, state.retry, state.cancelled, state.tries)
             state.listening = nil
@@ -176,7 +191,7 @@ final class NotifyChangeWatch: ChangeWatch {
             state.retry = min(state.retry * 2, Self.longestRetry)
             return taken
         }
-        listening?.end()
+        if let listening { stop(listening) }
         guard !cancelled else { return }
         let detail: String =
             switch error {

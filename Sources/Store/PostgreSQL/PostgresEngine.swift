@@ -198,7 +198,8 @@ final class PostgresEngine: StoreEngine {
         do {
             try ready()
             // Held while a provider answers a refresh (its own timeout bounds that): a silent station's lapses after two minutes.
-            return try pool.begin("BEGIN; SET LOCAL idle_in_transaction_session_timeout = 120000")
+            // Not on the listener's connection: its notifications would wait for the provider.
+            return try pool.begin("BEGIN; SET LOCAL idle_in_transaction_session_timeout = 120000", borrowing: false)
         } catch {
             throw storeError(error)
         }
@@ -232,7 +233,7 @@ final class PostgresEngine: StoreEngine {
     func follower() throws(StoreError) -> any ChangeFollower { PostgresFollower(engine: self) }
 
     func watch(on queue: DispatchQueue, _ events: @escaping @Sendable (ChangeWatchEvent) -> Void) throws(StoreError) -> any ChangeWatch {
-        NotifyChangeWatch(url: url, server: location, deadline: deadline, applicationName: applicationName, queue: queue, events: events, ready: { [weak self] () throws(StoreError) -> String in
+        NotifyChangeWatch(pool: pool, queue: queue, events: events, ready: { [weak self] () throws(StoreError) -> String in
             guard let self else { throw .unavailable(path: "the store", detail: "closed") }
             do { try self.ready() } catch { throw self.storeError(error) }
             return self.names.channel
@@ -275,94 +276,5 @@ final class SchemaNames: Sendable {
             let channel = result.text(0, 3)
         else { throw PGError(.other, server: connection.server, detail: "unexpected answer naming the schema") }
         known.withLock { $0 = (schema, write, migrate, channel) }
-    }
-}
-
-/// Open connections kept for reuse: one, so that a station at rest holds
-/// two (this one and its listener's) and a default server of 100
-/// connections carries some 45 stations. More are opened while calls
-/// overlap (a token refresh beside a switch) and closed when they end. A
-/// connection is used by one caller at a time; one that broke or was left
-/// in a transaction is closed, not kept.
-final class ConnectionPool: Sendable {
-    private let url: String
-    private let deadline: Double
-    private let applicationName: String
-    private let idle = Mutex<[PGConnection]>([])
-    /// How many idle connections are kept.
-    static let keep = 1
-
-    init(url: String, deadline: Double, applicationName: String) {
-        self.url = url
-        self.deadline = deadline
-        self.applicationName = applicationName
-    }
-
-    deinit { idle.withLock { $0.forEach { $0.close() } } }
-
-    /// An idle connection that still works (as far as can be told without
-    /// a round trip), else a new one; and whether it was kept from before.
-    private func taking() throws(PGError) -> (PGConnection, reused: Bool) {
-        while let connection = idle.withLock({ $0.popLast() }) {
-            // A server that went away has left an end of file (or a farewell) to read.
-            if (try? connection.consumeInput()) != nil, connection.isConnected { return (connection, true) }
-            connection.close()
-        }
-        return (try PGConnection.connect(url, deadline: deadline, applicationName: applicationName), false)
-    }
-
-    /// A connection for a caller that keeps it a while (`give` it back).
-    func take() throws(PGError) -> PGConnection { try taking().0 }
-
-    func give(_ connection: PGConnection) {
-        guard connection.isConnected, connection.isIdle else { return connection.close() }
-        let kept = idle.withLock { idle in
-            guard idle.count < Self.keep else { return false }
-            idle.append(connection)
-            return true
-        }
-        if !kept { connection.close() }
-    }
-
-    /// Runs `begin` and then `body` on a connection, then keeps it for the
-    /// next if it may. A kept connection found gone at `begin` (the server
-    /// restarted since) is replaced by a new one, and the others kept are
-    /// dropped: nothing was done on it, so nothing is done twice.
-    func transaction<T>(begin: String, _ body: (PGConnection) throws -> T) throws -> T {
-        let connection = try self.begin(begin)
-        defer { give(connection) }
-        return try body(connection)
-    }
-
-    /// A connection on which `begin` ran, for the caller to `give` back
-    /// (see `transaction(begin:_:)`).
-    func begin(_ begin: String) throws(PGError) -> PGConnection {
-        let (connection, reused) = try taking()
-        do {
-            try connection.execute(begin)
-            return connection
-        } catch where reused && error.isOffline {
-            connection.close()
-            idle.withLock { idle in
-                idle.forEach { $0.close() }
-                idle.removeAll()
-            }
-        } catch {
-            give(connection)
-            throw error
-        }
-        let fresh = try PGConnection.connect(url, deadline: deadline, applicationName: applicationName)
-        do { try fresh.execute(begin) } catch {
-            fresh.close()
-            throw error
-        }
-        return fresh
-    }
-
-    /// Runs `body` with a connection, then keeps it for the next if it may.
-    func withConnection<T>(_ body: (PGConnection) throws -> T) throws -> T {
-        let connection = try take()
-        defer { give(connection) }
-        return try body(connection)
     }
 }
