@@ -172,7 +172,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ServicesTests",
-            dependencies: ["Services", "Store", "DeviceFlow", "DemoProvider", "SwitchboardCore", "TestSupport", "TestBasics", "Postgres", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["Services", "Store", "DeviceFlow", "DemoProvider", "SwitchboardCore", "TestSupport", "TestBasics", "Postgres", "PostgresServer", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresServer", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PINHash", "TestSupport", "TestBasics"]),

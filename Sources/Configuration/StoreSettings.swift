@@ -13,6 +13,8 @@ import SwitchboardCore
 /// station = "lab-3"                         # this station's name there (default: the host name)
 /// keep_events = "400d"                      # a whole number of hours (h), days (d) or weeks (w)
 /// timeout = 2                               # seconds the server has to answer (1 to 30)
+/// watch = "listen"                          # or "poll": look every poll_interval (through PgBouncer's transaction pooling)
+/// poll_interval = 1                         # seconds between looks when watch = "poll" (0.1 to 60)
 /// ```
 ///
 /// The URL's password, if any, is better kept where libpq finds it
@@ -30,6 +32,8 @@ public struct StoreSettings: Hashable, Sendable {
     /// statement before the store counts as offline; nil when not set
     /// (`StoreDeadline.standard`).
     public var timeout: Int?
+    /// `watch` and `poll_interval`: how other stations' writes are heard of.
+    public var watching: StoreWatching = .listen
 
     /// How long events are kept when `keep_events` is not set: 400 days.
     public static let defaultKeepEvents: Duration = .seconds(400 * 86_400)
@@ -45,7 +49,9 @@ public struct StoreSettings: Hashable, Sendable {
     }
 
     /// The keys `[store]` takes.
-    static let keys = ["url", "station", "keep_events", "timeout"]
+    static let keys = ["url", "station", "keep_events", "timeout", "watch", "poll_interval"]
+    /// What `poll_interval` may be, in seconds.
+    public static let pollIntervals = 0.1...60.0
     /// What `timeout` may be, in seconds.
     public static let timeouts = 1...30
     /// The seconds the server is given to answer: `timeout`, else 2.
@@ -80,7 +86,25 @@ public struct StoreSettings: Hashable, Sendable {
             case .failure(let problem): throw table.error(key: "keep_events", problem.message)
             }
         }
+        settings.watching = try watching(table)
         return settings
+    }
+
+    /// `watch` ("listen", the default, or "poll") and `poll_interval`, which only "poll" takes.
+    private static func watching(_ table: TOMLTable) throws(ConfigError) -> StoreWatching {
+        let interval = try table.optionalDouble("poll_interval")
+        if let interval, !pollIntervals.contains(interval) {
+            throw table.error(key: "poll_interval", "expected seconds from 0.1 to 60, found \(interval)")
+        }
+        switch try table.optionalString("watch") {
+        case nil, "listen":
+            if interval != nil { throw table.error(key: "poll_interval", "only watch = \"poll\" looks at intervals; set it, or leave poll_interval out") }
+            return .listen
+        case "poll":
+            return .poll(seconds: interval ?? StoreWatching.standardPollSeconds)
+        case let other?:
+            throw table.error(key: "watch", "expected \"listen\" or \"poll\", found \(String(reflecting: other).displaySafe)")
+        }
     }
 
     /// Why `url` cannot name a PostgreSQL store, or nil when it can: it must

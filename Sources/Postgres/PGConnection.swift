@@ -80,15 +80,30 @@ public final class PGConnection: @unchecked Sendable {
             let version = result.serverVersion
             throw PGError(.serverTooOld(version: "\(version / 10000).\(version % 10000)"), server: effective, detail: "")
         }
-        // A lock held elsewhere is answered as busy a little before the deadline; a transaction left
-        // open by a client gone silent (a paused station holding the fleet's write lock) is ended by
-        // the server after five deadlines, so no paused machine holds every other's writes.
-        let lockWait = deadline.map {
-            "; SET lock_timeout = \(Int($0 * 900)); SET idle_in_transaction_session_timeout = \(Int($0 * Self.idleTransactionDeadlines * 1000))"
-        } ?? ""
-        try result.execute("SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'iso_8601'" + lockWait)
+        try result.execute(Self.settings(deadline: deadline, local: false))
         return result
     }
+
+    /// The settings every session runs with, as `SET` statements (`SET
+    /// LOCAL` for one transaction, where a transaction pooler may hand the
+    /// next one another server session): UTC and ISO dates, so timestamps
+    /// read back alike everywhere. With a `deadline`, a lock held elsewhere
+    /// is answered as busy a little before it, and a transaction left open
+    /// by a client gone silent (a paused station holding the fleet's write
+    /// lock) is ended by the server after five deadlines, so no paused
+    /// machine holds every other's writes.
+    public static func settings(deadline: Double?, local: Bool) -> String {
+        let set = local ? "SET LOCAL" : "SET"
+        let lockWait = deadline.map {
+            "; \(set) lock_timeout = \(Int($0 * 900)); \(set) idle_in_transaction_session_timeout = \(Int($0 * Self.idleTransactionDeadlines * 1000))"
+        } ?? ""
+        return "\(set) TimeZone = 'UTC'; \(set) DateStyle = 'ISO, YMD'; \(set) IntervalStyle = 'iso_8601'" + lockWait
+    }
+
+    /// Whether a statement run again is kept prepared on the server (see
+    /// `preparedName`); off behind a transaction pooler, whose next
+    /// transaction may run in another server session.
+    public var preparesStatements = true
 
     /// The server a URL names, without its password; or why it is no URL
     /// (libpq's words, which never repeat the text given).
@@ -191,6 +206,7 @@ public final class PGConnection: @unchecked Sendable {
     /// parsed and planned by the server once, not on every use; one a
     /// short command runs once costs no extra round trip.
     private func preparedName(_ sql: String, _ types: [UInt32], on handle: OpaquePointer) throws(PGError) -> String? {
+        guard preparesStatements else { return nil }
         switch statements.use(sql, types) {
         case .unnamed: return nil
         case .prepared(let name): return name

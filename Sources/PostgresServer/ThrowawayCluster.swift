@@ -9,11 +9,8 @@ import Synchronization
 /// here), and the role `switchboard`, trusted from loopback.
 ///
 /// As root the server runs as the `postgres` user (`runuser`); otherwise
-/// as this user. It is watched by a small shell that holds the read end of
-/// a pipe whose write end only this process has: when this process closes
-/// it (`stop()`) or dies, however, the shell stops the server (SIGINT, a
-/// fast shutdown), waits for it and removes the folder. So no server
-/// outlives the process that started it.
+/// as this user. A `Watchdog` stops it (SIGINT, a fast shutdown) and
+/// removes the folder when this process stops it or dies.
 public final class ThrowawayCluster: Sendable {
     /// The folder holding the data, the log and the TLS files.
     public let folder: String
@@ -133,36 +130,15 @@ public final class ThrowawayCluster: Sendable {
     /// Starts the server (again, after `stopServer()`), under a watchdog of
     /// its own, and waits until it takes connections.
     public func startServer() throws {
-        // The watchdog: starts the server, waits for the end of its input, then stops it and cleans up.
-        let script = """
-            folder=$1; shift
-            "$@" >>"$folder/server.log" 2>&1 </dev/null &
-            launched=$!
-            read answer
+        guard running.withLock({ $0 == nil }) else { return }
+        // Its postmaster, then what the launcher (runuser, a namespace) started.
+        let stop = """
             pid=$(head -n 1 "$folder/data/postmaster.pid" 2>/dev/null)
             [ -n "$pid" ] && kill -INT "$pid" 2>/dev/null
             kill -INT "$launched" 2>/dev/null
-            wait "$launched"
-            [ "$answer" = keep ] || rm -rf "$folder"
             """
-        guard running.withLock({ $0 == nil }) else { return }
-        var ends: [Int32] = [-1, -1]
-        guard Glibc.pipe(&ends) == 0 else { throw ClusterError("cannot make a pipe: \(String(cString: strerror(errno)))") }
-        // Only this process holds the write end: no child it starts inherits it.
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        let watchdog: pid_t
-        do {
-            (watchdog, _) = try spawnChild(
-                "/bin/sh", ["-c", script, "switchboard-pg-watchdog", folder] + command,
-                environment: ChildProcess.environment(keeping: ["PATH"], adding: [:]),
-                descriptors: [.same(ends[0]), .open("/dev/null", O_WRONLY), .open("/dev/null", O_WRONLY)], group: .newSession)
-        } catch {
-            close(ends[0])
-            close(ends[1])
-            throw ClusterError("cannot start the server: \(error)")
-        }
-        close(ends[0])
-        running.withLock { $0 = (ends[1], watchdog) }
+        let (descriptor, watchdog) = try Watchdog.start(command, folder: folder, log: "server.log", stop: stop)
+        running.withLock { $0 = (descriptor, watchdog) }
         let logStart = (try? FileManager.default.attributesOfItem(atPath: folder + "/server.log")[.size] as? Int) ?? 0
         // Ready when it takes a connection; a log saying the port is taken means another port.
         let deadline = Date().addingTimeInterval(60)
@@ -218,9 +194,7 @@ public final class ThrowawayCluster: Sendable {
             return running
         }
         guard let (descriptor, watchdog) = taken else { return }
-        if !removeFolder { _ = "keep\n".withCString { write(descriptor, $0, 5) } }
-        close(descriptor)
-        reap(watchdog)
+        Watchdog.stop(descriptor, watchdog, keepFolder: !removeFolder)
     }
 
     /// Where PostgreSQL's server programs are: the newest

@@ -86,24 +86,31 @@ public final class AppDatabase: Sendable {
     /// another holds end a little before, as `offline` too (busy). Every
     /// connection goes by `applicationName` on the server (`pg_stat_activity`),
     /// unless the URL names one.
+    ///
+    /// `watching` says how a change feed hears of other stations' writes:
+    /// `.poll` also keeps every setting inside each transaction and
+    /// prepares no statement, so the URL may name PgBouncer in transaction pooling.
     public convenience init(
         url: String, pinRounds: Int = StoredPIN.defaultRounds, waitForServer: Bool = false, deadline: Double = StoreDeadline.standard,
-        applicationName: String = "switchboard"
+        watching: StoreWatching = .listen, applicationName: String = "switchboard"
     ) throws(StoreError) {
         self.init(
-            engine: try PostgresEngine(url: url, waitForServer: waitForServer, deadline: deadline, applicationName: applicationName),
+            engine: try PostgresEngine(
+                url: url, waitForServer: waitForServer, deadline: deadline, watching: watching, applicationName: applicationName),
             pinRounds: pinRounds)
     }
 
     /// Opens the store at `location` (`waitForServer`: see `init(url:pinRounds:waitForServer:)`).
     public convenience init(
         _ location: StoreLocation, access: Access = .readWrite, pinRounds: Int = StoredPIN.defaultRounds, waitForServer: Bool = false,
-        deadline: Double = StoreDeadline.standard, applicationName: String = "switchboard"
+        deadline: Double = StoreDeadline.standard, watching: StoreWatching = .listen, applicationName: String = "switchboard"
     ) throws(StoreError) {
         switch location {
         case .file(let path): try self.init(path: path, access: access, pinRounds: pinRounds)
         case .server(let url):
-            try self.init(url: url, pinRounds: pinRounds, waitForServer: waitForServer, deadline: deadline, applicationName: applicationName)
+            try self.init(
+                url: url, pinRounds: pinRounds, waitForServer: waitForServer, deadline: deadline, watching: watching,
+                applicationName: applicationName)
         }
     }
 

@@ -8,7 +8,7 @@ import SwitchboardCore
 
 /// Which store an invocation uses: where it is, on a shared store this
 /// station's name, and how long its server has to answer.
-typealias StoreChoice = (location: StoreLocation, station: String?, deadline: Double)
+typealias StoreChoice = (location: StoreLocation, station: String?, deadline: Double, watching: StoreWatching)
 
 /// One invocation's composition root: what a command works with, worked
 /// out once from the process's `CommandIO` and the common flags, and kept:
@@ -70,7 +70,8 @@ final class CommandContext {
         // The server's pg_stat_activity tells stations apart: `switchboard lab-3`.
         let name = choice.station.map { "switchboard " + $0 } ?? "switchboard"
         let database = try AppDatabase(
-            choice.location, access: access, pinRounds: io.pinRounds, waitForServer: waitForServer, deadline: choice.deadline, applicationName: name)
+            choice.location, access: access, pinRounds: io.pinRounds, waitForServer: waitForServer, deadline: choice.deadline, watching: choice.watching,
+            applicationName: name)
         try checkStation(choice.station, of: database)
         if opened == nil { opened = (database, access, waitForServer) }
         return database
@@ -94,7 +95,8 @@ final class CommandContext {
     /// the SQLite file in its default place. The station is `[store]
     /// station`, else the host name. A URL on the command line may not
     /// carry a password (the process list shows arguments).
-    /// On a server, `deadline` is `[store] timeout`: how long it has to answer.
+    /// On a server, `deadline` is `[store] timeout`: how long it has to answer;
+    /// `watching` is `[store] watch`.
     func storeChoice() throws(StoreError) -> StoreChoice {
         if let chosen { return chosen }
         let choice = try chooseStore()
@@ -105,14 +107,14 @@ final class CommandContext {
     private func chooseStore() throws(StoreError) -> StoreChoice {
         let environment = io.environment
         let store = options.store, database = options.database
-        func server(_ url: String, from source: String) throws(StoreError) -> (StoreLocation, String?, Double) {
+        func server(_ url: String, from source: String) throws(StoreError) -> StoreChoice {
             if let problem = StoreSettings.urlProblem(url) { throw .badLocation("\(source): \(problem)") }
             if source == "--store", StoreSettings.carriesPassword(url) {
                 throw .badLocation("--store: the URL holds a password, which any user can read in the process list; keep it in "
                     + "~/.pgpass (or the file PGPASSFILE or passfile= names) and give the URL without it")
             }
             let settings = try settings()
-            return (.server(url), settings.station ?? TerminalIdentity.hostName(), settings.deadline)
+            return (.server(url), settings.station ?? TerminalIdentity.hostName(), settings.deadline, settings.watching)
         }
         if store != nil, database != nil { throw .badLocation("--store and --database name two stores; give one") }
         if let store { return try server(store, from: "--store") }
@@ -121,9 +123,9 @@ final class CommandContext {
         }
         if database == nil, (environment["SWITCHBOARD_DATABASE"] ?? "").isEmpty {
             let settings = try settings()
-            if let url = settings.url { return (.server(url), settings.station ?? TerminalIdentity.hostName(), settings.deadline) }
+            if let url = settings.url { return (.server(url), settings.station ?? TerminalIdentity.hostName(), settings.deadline, settings.watching) }
         }
-        return (.file(DatabaseLocation.resolve(explicit: database, environment: environment)), nil, StoreDeadline.standard)
+        return (.file(DatabaseLocation.resolve(explicit: database, environment: environment)), nil, StoreDeadline.standard, .listen)
     }
 
     /// `[store]` from config.toml (errors as `badLocation`, naming file, line and key).

@@ -18,6 +18,15 @@ struct StoreSectionTests {
         #expect(try read("[store]\ntimeout = 5\n").store.deadline == 5)
     }
 
+    @Test("watch: listening unless said; poll looks every poll_interval seconds, 1 unless said")
+    func watching() throws {
+        #expect(try read("[store]\n").store.watching == .listen)
+        #expect(try read("[store]\nwatch = \"listen\"\n").store.watching == .listen)
+        #expect(try read("[store]\nwatch = \"poll\"\n").store.watching == .poll(seconds: 1))
+        #expect(try read("[store]\nwatch = \"poll\"\npoll_interval = 0.25\n").store.watching == .poll(seconds: 0.25))
+        #expect(try read("[store]\nwatch = \"poll\"\npoll_interval = 5\n").store.watching == .poll(seconds: 5))
+    }
+
     static let kept: [(String, Duration)] = [
         ("1h", .seconds(3600)), ("36h", .seconds(129_600)), ("400d", .seconds(34_560_000)), ("2w", .seconds(1_209_600)),
         ("36500d", .seconds(3_153_600_000)), ("0400d", .seconds(34_560_000)),
@@ -48,6 +57,11 @@ struct StoreSectionTests {
         ("[store]\nurl = \"postgresql://db/x\\u001b[2J\"\n", "config.toml:2: store.url: the URL holds control characters"),
         ("[store]\nurl = \"postgresql://lab:hunter2@db/fleet?colour=blue\"\n", "config.toml:2: store.url: libpq cannot read the URL: invalid URI query parameter"),
         ("[store]\nurl = [\"postgresql://a.test/x\"]\n", "config.toml:2: store.url: expected a string, found an array"),
+        ("[store]\nwatch = \"notify\"\n", "config.toml:2: store.watch: expected \"listen\" or \"poll\", found \"notify\""),
+        ("[store]\nwatch = true\n", "config.toml:2: store.watch: expected a string, found a boolean"),
+        ("[store]\nwatch = \"poll\"\npoll_interval = 0\n", "config.toml:3: store.poll_interval: expected seconds from 0.1 to 60, found 0.0"),
+        ("[store]\nwatch = \"poll\"\npoll_interval = 61\n", "config.toml:3: store.poll_interval: expected seconds from 0.1 to 60, found 61.0"),
+        ("[store]\npoll_interval = 2\n", "config.toml:2: store.poll_interval: only watch = \"poll\" looks at intervals; set it, or leave poll_interval out"),
         ("[store]\nstation = \"\"\n", "config.toml:2: store.station: expected the station's name, found an empty string"),
         ("[store]\nstation = \"lab\\u001b[2J\"\n", "config.toml:2: store.station: a station's name cannot hold control characters"),
         ("[store]\nstation = \" lab-3\"\n", "config.toml:2: store.station: a station's name cannot start or end with a space"),

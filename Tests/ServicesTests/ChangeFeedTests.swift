@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Postgres
+import PostgresServer
 import Store
 import SwitchboardCore
 import Testing
@@ -115,6 +116,44 @@ struct ChangeFeedTests {
         #expect(statuses.all.map { $0.current.id } == (0..<20).map { ids[$0 % 2] }, "in order")
         #expect(try open() == 1, "one connection, at rest again")
         withExtendedLifetime(subscription) {}
+    }
+
+    @Test("through PgBouncer's transaction pooling, polling stations share two server connections and hear each other's switches")
+    func throughPgBouncer() async throws {
+        let cluster = try TestPostgres.cluster()
+        let name = "t_pgbouncer_\(UInt32.random(in: 0...UInt32.max))"
+        try cluster.createDatabase(name)
+        let pooler = try ThrowawayPooler(for: cluster, database: name, serverConnections: 2)
+        defer { pooler.stop() }
+        let count = 8
+        let stations = try (0..<count).map { number in
+            try AppDatabase(url: pooler.url(), pinRounds: 1000, watching: .poll(seconds: 0.1), applicationName: "switchboard pooled-\(number)")
+        }
+        let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: stations[0], session: SessionKey("setup")!)
+        let heard = (0..<count).map { _ in Recorder<UserStatusChanged>() }
+        var feeds: [ChangeFeed] = [], subscriptions: [Subscription] = []
+        for (station, recorder) in zip(stations, heard) {
+            let bus = NotificationBus()
+            subscriptions.append(bus.subscribe(UserStatusChanged.self, on: .inline) { recorder.add($0) })
+            feeds.append(try ChangeFeed(database: station, bus: bus))
+        }
+        defer { feeds.forEach { $0.cancel() } }
+        // Each station switches its own terminal; every other hears it, as the last state of that terminal.
+        for (number, station) in stations.enumerated() {
+            _ = try station.switchAccount(to: ids[number % 2], session: SessionKey("lab-\(number)/tty1")!)
+        }
+        try await waitUntil { heard.allSatisfy { $0.all.count >= count - 1 } }
+        for (number, recorder) in heard.enumerated() {
+            let sessions = Set(recorder.all.map(\.session.rawValue))
+            #expect(sessions == Set((0..<count).filter { $0 != number }.map { "lab-\($0)/tty1" }), "station \(number) heard \(sessions)")
+        }
+        // The server saw no more than the pooler's two connections for all of them.
+        let admin = try PGConnection.connect(cluster.url(database: name))
+        defer { admin.close() }
+        let server = try admin.query(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [PGParameter(type: PGType.text, text: name)])
+        #expect(Int(server.text(0, 0) ?? "") ?? 99 <= 2, "\(server.text(0, 0) ?? "?") server connections")
+        withExtendedLifetime(subscriptions) {}
     }
 
     @Test("a listener cut off from the server says the store is offline, listens again, and reads what was committed meanwhile")

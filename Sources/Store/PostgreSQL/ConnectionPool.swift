@@ -8,10 +8,15 @@ import Synchronization
 /// More are opened while calls overlap (a token refresh beside a switch)
 /// and closed when they end. A connection is used by one caller at a time;
 /// one that broke or was left in a transaction is closed, not kept.
+///
+/// Through a transaction pooler (`throughPooler`: PgBouncer in transaction
+/// pooling, where each transaction may run in another server session) the
+/// pool prepares no statement and sets each transaction's own settings.
 final class ConnectionPool: Sendable {
     private let url: String
     private let deadline: Double
     private let applicationName: String
+    private let throughPooler: Bool
     private let idle = Mutex<[PGConnection]>([])
     /// The change watch's connection, lent between notifications.
     private let listener = Mutex<ListeningConnection?>(nil)
@@ -20,10 +25,26 @@ final class ConnectionPool: Sendable {
     /// How many idle connections are kept when no listener lends its own.
     static let keep = 1
 
-    init(url: String, deadline: Double, applicationName: String) {
+    init(url: String, deadline: Double, applicationName: String, throughPooler: Bool = false) {
         self.url = url
         self.deadline = deadline
         self.applicationName = applicationName
+        self.throughPooler = throughPooler
+    }
+
+    /// A new connection, made as the pool's are.
+    private func connect() throws(PGError) -> PGConnection {
+        let connection = try PGConnection.connect(url, deadline: deadline, applicationName: applicationName)
+        connection.preparesStatements = !throughPooler
+        return connection
+    }
+
+    /// `begin` (whose first statement is `BEGIN`), with the session's
+    /// settings made the transaction's own right after it when through a pooler.
+    private func withSettings(_ begin: String) -> String {
+        guard throughPooler else { return begin }
+        let first = begin.firstIndex(of: ";") ?? begin.endIndex
+        return begin[..<first] + "; " + PGConnection.settings(deadline: deadline, local: true) + begin[first...]
     }
 
     deinit { idle.withLock { $0.forEach { $0.close() } } }
@@ -57,7 +78,7 @@ final class ConnectionPool: Sendable {
             lent.withLock { $0[ObjectIdentifier(connection)] = listening }
             return (connection, true)
         }
-        return (try PGConnection.connect(url, deadline: deadline, applicationName: applicationName), false)
+        return (try connect(), false)
     }
 
     /// A connection for a caller that keeps it a while (`give` it back);
@@ -91,6 +112,7 @@ final class ConnectionPool: Sendable {
     /// A connection on which `begin` ran, for the caller to `give` back
     /// (see `transaction(begin:_:)`); the listener's only when `borrowing`.
     func begin(_ begin: String, borrowing: Bool = true) throws(PGError) -> PGConnection {
+        let begin = withSettings(begin)
         let (connection, reused) = try taking(borrowing: borrowing)
         do {
             try connection.execute(begin)
@@ -106,7 +128,7 @@ final class ConnectionPool: Sendable {
             give(connection)
             throw error
         }
-        let fresh = try PGConnection.connect(url, deadline: deadline, applicationName: applicationName)
+        let fresh = try connect()
         do { try fresh.execute(begin) } catch {
             fresh.close()
             throw error

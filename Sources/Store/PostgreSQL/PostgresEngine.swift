@@ -33,19 +33,26 @@ final class PostgresEngine: StoreEngine {
     let deadline: Double
     /// What the server's `pg_stat_activity` calls its connections (`switchboard lab-3`).
     let applicationName: String
+    /// How a change feed hears of others' writes: listening, or looking at
+    /// intervals (through a transaction pooler, so also with the pool's care for one).
+    let watching: StoreWatching
 
     /// Connects and migrates; when `waitForServer` and the server cannot be
     /// reached, it starts anyway: every use until the server answers fails
     /// as `offline`, and the first that reaches it migrates.
-    init(url: String, waitForServer: Bool = false, deadline: Double = StoreDeadline.standard, applicationName: String = "switchboard") throws(StoreError) {
+    init(
+        url: String, waitForServer: Bool = false, deadline: Double = StoreDeadline.standard, watching: StoreWatching = .listen,
+        applicationName: String = "switchboard"
+    ) throws(StoreError) {
         self.url = url
         self.deadline = deadline
         self.applicationName = applicationName
+        self.watching = watching
         switch PGConnection.describe(url) {
         case .success(let server): location = server
         case .failure(let error): throw Self.storeError(error, server: error.server)
         }
-        pool = ConnectionPool(url: url, deadline: deadline, applicationName: applicationName)
+        pool = ConnectionPool(url: url, deadline: deadline, applicationName: applicationName, throughPooler: watching != .listen)
         names = SchemaNames()
         do {
             try ready()
@@ -233,7 +240,17 @@ final class PostgresEngine: StoreEngine {
     func follower() throws(StoreError) -> any ChangeFollower { PostgresFollower(engine: self) }
 
     func watch(on queue: DispatchQueue, _ events: @escaping @Sendable (ChangeWatchEvent) -> Void) throws(StoreError) -> any ChangeWatch {
-        NotifyChangeWatch(pool: pool, queue: queue, events: events, ready: { [weak self] () throws(StoreError) -> String in
+        if case .poll(let seconds) = watching {
+            return PollChangeWatch(every: seconds, queue: queue, events: events) { [weak self] () throws(StoreError) -> Int64 in
+                guard let self else { throw .unavailable(path: "the store", detail: "closed") }
+                do {
+                    return try self.read { db in try db.value("SELECT max(id) FROM event", as: Int64.self) } ?? 0
+                } catch {
+                    throw self.storeError(error)
+                }
+            }
+        }
+        return NotifyChangeWatch(pool: pool, queue: queue, events: events, ready: { [weak self] () throws(StoreError) -> String in
             guard let self else { throw .unavailable(path: "the store", detail: "closed") }
             do { try self.ready() } catch { throw self.storeError(error) }
             return self.names.channel
