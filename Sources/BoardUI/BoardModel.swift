@@ -21,11 +21,14 @@ public struct BoardStation: Hashable, Sendable {
     public var version: String
     public var started: Moment
     public var heartbeat: Moment
+    /// How many seconds its clock is from the fleet's, when past the tolerance; else nil.
+    public var clockOff: Double?
 
     public init(
         station: String, terminal: String, session: String, active: AccountID?, activeName: String?, since: Moment, facts: StationStatus.Facts,
-        version: String, started: Moment, heartbeat: Moment
+        version: String, started: Moment, heartbeat: Moment, clockOff: Double? = nil
     ) {
+        self.clockOff = clockOff
         self.version = version
         self.started = started
         self.heartbeat = heartbeat

@@ -72,7 +72,7 @@ enum BoardStatusBar {
         var x = rect.x + buffer.write(" Switchboard fleet", x: rect.x, y: rect.y, style: theme[.statusBar].adding(.bold))
         let counts = state.counts
         let summary = state.loaded
-            ? "  \(state.stations.count) stations · \(counts.inUse) in use · \(counts.offline) offline" : "  reading…"
+            ? "  \(state.stations.count) \(state.stations.count == 1 ? "station" : "stations") · \(counts.inUse) in use · \(counts.offline) offline" : "  reading…"
         let right = "⌂ \(state.operatorSession.displaySafe)  \(state.clock.text(at: state.now)) "
         let room = rect.maxX - right.displayWidth - x - 1
         if state.storeOffline != nil {
@@ -186,12 +186,18 @@ enum BoardDetail {
         let facts = "session \(station.session) · version \(station.version) · started \(clock.text(at: station.started))"
             + " · last report \(clock.text(at: station.heartbeat))"
         buffer.write(" " + facts.displaySafe, x: inner.x, y: inner.y, style: theme[.muted], limit: inner.width)
-        let lines = Array(state.events.reversed().prefix(max(0, inner.height - 1)))
+        // A station whose clock is off: its times are the server's, but its own screen's clock misleads.
+        var top = inner.y + 1
+        if let skew = station.clockOff {
+            buffer.write(" Clock \(StationStatus.clockDistance(skew)): set its time", x: inner.x, y: top, style: theme[.statusWarning], limit: inner.width)
+            top += 1
+        }
+        let lines = Array(state.events.reversed().prefix(max(0, inner.maxY - top)))
         if lines.isEmpty, state.eventsOf == station.key {
-            buffer.write(" No events logged here yet.", x: inner.x, y: inner.y + 1, style: theme[.muted], limit: inner.width)
+            buffer.write(" No events logged here yet.", x: inner.x, y: top, style: theme[.muted], limit: inner.width)
         }
         for (row, event) in lines.enumerated() {
-            let y = inner.y + 1 + row
+            let y = top + row
             let x = inner.x + buffer.write(" " + clock.text(at: event.at) + "  ", x: inner.x, y: y, style: theme[.guideTime])
             let text = event.who.displaySafe + "  " + event.what.displaySafe
                 + (event.session.map { $0 == station.session ? "" : "  (\($0.displaySafe))" } ?? "")

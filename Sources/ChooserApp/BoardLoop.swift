@@ -213,7 +213,7 @@ public final class BoardLoop {
         return BoardStation(
             station: report.station, terminal: report.terminal, session: report.session, active: fleet.account.map { AccountID(rawValue: $0) },
             activeName: fleet.accountName, since: moment(max(report.startedAt, fleet.since ?? report.startedAt)), facts: fleet.facts,
-            version: report.version, started: moment(report.startedAt), heartbeat: moment(report.heartbeatAt))
+            version: report.version, started: moment(report.startedAt), heartbeat: moment(report.heartbeatAt), clockOff: report.clockOff())
     }
 
     /// An event of the log as the detail pane shows it.

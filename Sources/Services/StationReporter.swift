@@ -30,7 +30,7 @@ public final class StationReporter: Sendable {
 
     /// How far this machine's clock may be from the fleet's (the server's)
     /// before the station says so on its screen.
-    public static let skewTolerance = 5.0
+    public static let skewTolerance = StationReport.clockTolerance
 
     /// Hears whether this machine holds the station's name: nil once it
     /// does, else what to say on its screen. Set before `start()`.
@@ -149,9 +149,11 @@ public final class StationReporter: Sendable {
         guard started else { return false }
         let at = try fleetTime()
         // The last key by the fleet's clock.
-        let lastKey = state.withLock { state in state.lastKey.map { StationReport.minute($0.addingTimeInterval(-state.skew)) } }
+        let (lastKey, skew) = state.withLock { state in (state.lastKey.map { StationReport.minute($0.addingTimeInterval(-state.skew)) }, state.skew) }
+        // Its clock's distance, to the tenth of a second, for the board to say.
         return try database.stationHeartbeat(
-            station: report.station, terminal: report.terminal, instance: instance, lastKeyAt: lastKey, handOffRunning: handOff, at: at)
+            station: report.station, terminal: report.terminal, instance: instance, lastKeyAt: lastKey, handOffRunning: handOff,
+            clockSkew: (skew * 10).rounded() / 10, at: at)
     }
 
     /// The fleet's time now (the server's, on a shared store): what every

@@ -26,6 +26,7 @@ enum StoreSchema {
         "v16: a station's role makes active, moves, removes and stores tokens only for what it proved or has active",
         "v17: a station's row says which machine runs it",
         "v18: a station's role leaves alone what another station has active",
+        "v19: a station's row says how far its clock is from the fleet's",
     ]
 
     /// v13, on either engine: each event keeps the name of the account it
@@ -41,6 +42,10 @@ enum StoreSchema {
     /// v17, on either engine: which machine (and boot) runs a station's
     /// terminal, so that a second machine of the same name is told apart.
     static let stationInstanceSQL = "ALTER TABLE station ADD COLUMN instance text"
+
+    /// v19, on either engine: how many seconds the station's clock is ahead
+    /// of the fleet's (behind: negative), as its last heartbeat measured.
+    static let stationClockSQL = "ALTER TABLE station ADD COLUMN clockSkew real"
 
     /// The index by account that holds every column of an identity a
     /// listing shows, in link order (`AccountPageSQL.stream`), on either engine.

@@ -25,10 +25,13 @@ public struct StationReport: Hashable, Sendable {
     public var handOffRunning: Bool
     /// When it stopped on its own (nil while it runs).
     public var stoppedAt: Date?
+    /// How many seconds its clock is ahead of the fleet's (behind:
+    /// negative), as its last heartbeat measured; nil before one did.
+    public var clockSkew: Double?
 
     public init(
         station: String, terminal: String, session: String, version: String, startedAt: Date, lastKeyAt: Date? = nil,
-        heartbeatAt: Date, heartbeatSeconds: Int, handOffRunning: Bool = false, stoppedAt: Date? = nil
+        heartbeatAt: Date, heartbeatSeconds: Int, handOffRunning: Bool = false, stoppedAt: Date? = nil, clockSkew: Double? = nil
     ) {
         self.station = station
         self.terminal = terminal
@@ -40,7 +43,16 @@ public struct StationReport: Hashable, Sendable {
         self.heartbeatSeconds = heartbeatSeconds
         self.handOffRunning = handOffRunning
         self.stoppedAt = stoppedAt
+        self.clockSkew = clockSkew
     }
+
+    /// Its clock's distance from the fleet's when past `tolerance` seconds, else nil.
+    public func clockOff(tolerance: Double = StationReport.clockTolerance) -> Double? {
+        clockSkew.flatMap { abs($0) > tolerance ? $0 : nil }
+    }
+
+    /// How far a station's clock may be from the fleet's before it is said (5 s).
+    public static let clockTolerance = 5.0
 
     /// How many heartbeats a station may miss before it counts as offline.
     public static let missedHeartbeats = 3
@@ -110,15 +122,16 @@ extension AppDatabase {
     /// is told so by `false`.
     @discardableResult
     public func stationHeartbeat(
-        station: String, terminal: String, instance: String, lastKeyAt: Date?, handOffRunning: Bool, at date: Date = Date()
+        station: String, terminal: String, instance: String, lastKeyAt: Date?, handOffRunning: Bool, clockSkew: Double? = nil,
+        at date: Date = Date()
     ) throws(StoreError) -> Bool {
         try writeUnannounced { db in
             try db.execute(
                 """
-                UPDATE station SET heartbeatAt = $3, lastKeyAt = $4, handOffRunning = $5, stoppedAt = NULL
+                UPDATE station SET heartbeatAt = $3, lastKeyAt = $4, handOffRunning = $5, stoppedAt = NULL, clockSkew = $7
                 WHERE station = $1 AND terminal = $2 AND instance = $6
                 """,
-                [station, terminal, date, lastKeyAt.map(StationReport.minute), handOffRunning, instance]) == 1
+                [station, terminal, date, lastKeyAt.map(StationReport.minute), handOffRunning, instance, clockSkew]) == 1
         }
     }
 
@@ -136,14 +149,15 @@ extension AppDatabase {
         try read { db in
             try db.map(
                 """
-                SELECT station, terminal, session, version, startedAt, lastKeyAt, heartbeatAt, heartbeatSeconds, handOffRunning, stoppedAt
+                SELECT station, terminal, session, version, startedAt, lastKeyAt, heartbeatAt, heartbeatSeconds, handOffRunning, stoppedAt,
+                  clockSkew
                 FROM station ORDER BY station, terminal
                 """
             ) { row in
                 StationReport(
                     station: try row[0], terminal: try row[1], session: try row[2], version: try row[3], startedAt: try row[4],
                     lastKeyAt: try row[5], heartbeatAt: try row[6], heartbeatSeconds: try row[7], handOffRunning: try row[8],
-                    stoppedAt: try row[9])
+                    stoppedAt: try row[9], clockSkew: try row[10])
             }
         }
     }
@@ -189,7 +203,7 @@ extension AppDatabase {
             try db.map(
                 """
                 SELECT station.station, station.terminal, station.session, station.version, station.startedAt, station.lastKeyAt,
-                  station.heartbeatAt, station.heartbeatSeconds, station.handOffRunning, station.stoppedAt,
+                  station.heartbeatAt, station.heartbeatSeconds, station.handOffRunning, station.stoppedAt, station.clockSkew,
                   session.accountId, account.name, session.updatedAt,
                   (SELECT event.kind || ' ' || event.detail FROM event
                    WHERE event.session = station.session AND event.kind IN ('wrongPIN', 'switch', 'signIn', 'signOut')
@@ -204,8 +218,8 @@ extension AppDatabase {
                     report: StationReport(
                         station: try row[0], terminal: try row[1], session: try row[2], version: try row[3], startedAt: try row[4],
                         lastKeyAt: try row[5], heartbeatAt: try row[6], heartbeatSeconds: try row[7], handOffRunning: try row[8],
-                        stoppedAt: try row[9]),
-                    account: try row[10], accountName: try row[11], since: try row[12], lockedUntil: Self.lockedUntil(try row[13]))
+                        stoppedAt: try row[9], clockSkew: try row[10]),
+                    account: try row[11], accountName: try row[12], since: try row[13], lockedUntil: Self.lockedUntil(try row[14]))
             }
         }
     }

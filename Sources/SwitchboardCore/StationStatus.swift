@@ -65,6 +65,12 @@ public enum StationStatus: Hashable, Sendable {
         }
     }
 
+    /// How far a station's clock is from the fleet's (the server's), as a
+    /// station's screen and the board say it: `61 s ahead of the server's`.
+    public static func clockDistance(_ skew: Double) -> String {
+        "\(Int(abs(skew).rounded())) s \(skew > 0 ? "ahead of" : "behind") the server's"
+    }
+
     /// A span of seconds as people read it: `42s`, `5m`, `3h 20m`, `2d 4h`.
     public static func span(_ seconds: Int) -> String {
         switch seconds {

@@ -14,7 +14,7 @@ enum BoardFixture {
 
     static func station(
         _ name: String, _ terminal: String = "tty1", who: (AccountID, String)? = nil, idle: Double = 0, handOff: Bool = false,
-        heartbeatAgo: Double = 10, lockedFor: Double? = nil, since: Double = 3600
+        heartbeatAgo: Double = 10, lockedFor: Double? = nil, since: Double = 3600, clockOff: Double? = nil
     ) -> BoardStation {
         BoardStation(
             station: name, terminal: terminal, session: "\(name)/\(terminal)", active: who?.0, activeName: who?.1,
@@ -22,7 +22,7 @@ enum BoardFixture {
             facts: StationStatus.Facts(
                 signedIn: who != nil, handOffRunning: handOff, offlineFrom: now.advanced(by: 90 - heartbeatAgo),
                 lockedUntil: lockedFor.map { now.advanced(by: $0) }, lastKey: now.advanced(by: -idle)),
-            version: "0.9.0", started: now.advanced(by: -7200), heartbeat: now.advanced(by: -heartbeatAgo))
+            version: "0.9.0", started: now.advanced(by: -7200), heartbeat: now.advanced(by: -heartbeatAgo), clockOff: clockOff)
     }
 
     /// Six stations in every state, given out of order.
@@ -346,6 +346,13 @@ struct BoardSnapshotTests {
     @Test("the board: every state, the first station's events", arguments: sizes)
     func board(size: Size) {
         Snapshot.check(BoardScreen.draw(Self.selected(size: size)), "board-\(size.width)x\(size.height)")
+    }
+
+    @Test("a station whose clock is off says so above its events")
+    func clockOff() {
+        var state = F.state(size: Size(width: 80, height: 24), stations: [F.station("lab-1", who: (F.ada, "Ada Lovelace"), clockOff: 61.4)])
+        _ = state.reduce(.eventsLoaded(F.events, of: "lab-1/tty1"))
+        Snapshot.check(BoardScreen.draw(state), "board-clock-80x24")
     }
 
     @Test("the board filtered, and at the smallest size")

@@ -56,6 +56,9 @@ struct StationReporterTests {
         try await waitUntil("a heartbeat carrying the last key") { try database.stations().first?.lastKeyAt != nil }
         let key = try #require(try database.stations().first?.lastKeyAt)
         #expect(abs(key.timeIntervalSinceNow) < 61, "to the minute, by the fleet's clock")
+        // The row says how far off it is, for the board.
+        let off = try #require(try database.stations().first?.clockOff())
+        #expect(abs(off - 60) < 2, "\(off)")
         ahead.stop()
 
         let right = StationReporter(
@@ -66,6 +69,8 @@ struct StationReporterTests {
         right.start()
         try await waitUntil("lab-4's row") { try database.stations().count == 2 }
         #expect(near.all.allSatisfy { $0 == nil }, "2 s off is within the tolerance")
+        try await waitUntil("lab-4's heartbeat") { try database.stations().last?.clockSkew != nil }
+        #expect(try database.stations().last?.clockOff() == nil, "nor does the board say it")
         right.stop()
     }
 }

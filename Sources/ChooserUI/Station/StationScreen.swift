@@ -105,9 +105,9 @@ extension Station {
             surround.writesRefused = .nameTaken(taken)
         } else if let skew = own.clockSkew {
             // The fleet's rules run by the server's clock; a wrong one here misleads only its own screen, but someone should fix it.
-            let seconds = Int(abs(skew).rounded())
-            let way = skew > 0 ? "ahead of" : "behind"
-            surround.warning = ["Clock \(seconds) s \(way) the server's — set its time", "Clock \(seconds) s off", "Clock off"]
+            surround.warning = [
+                "Clock \(StationStatus.clockDistance(skew)) — set its time", "Clock \(Int(abs(skew).rounded())) s off", "Clock off",
+            ]
         }
         // Quitting, suspending, the theme and disconnecting are not for whoever walks up; nor is opening a browser.
         surround.locked = [.quit, .suspend, .theme, .disconnect]

@@ -27,6 +27,7 @@ extension String: SQLBindable { var sqlValue: SQLValue { .text(self) } }
 extension Bool: SQLBindable { var sqlValue: SQLValue { .bool(self) } }
 extension Date: SQLBindable { var sqlValue: SQLValue { .date(self) } }
 extension Data: SQLBindable { var sqlValue: SQLValue { .blob(Array(self)) } }
+extension Double: SQLBindable { var sqlValue: SQLValue { .real(self) } }
 extension Optional: SQLBindable where Wrapped: SQLBindable {
     var sqlValue: SQLValue { self?.sqlValue ?? .null }
 }

@@ -579,5 +579,7 @@ extension PostgresMigrations {
           USING (switchboard_station() IS NULL OR station = switchboard_station())
           WITH CHECK (switchboard_station() IS NULL OR (station = switchboard_station() AND switchboard_acts_for(session)));
         """,
+        // v19: how far a station's clock is from the fleet's.
+        StoreSchema.stationClockSQL,
     ]
 }

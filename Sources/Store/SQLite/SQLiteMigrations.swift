@@ -202,5 +202,8 @@ var migrator: DatabaseMigrator {
     }
     // Roles are a shared store's.
     migrator.registerMigration(StoreSchema.migrations[17]) { _ in }
+    migrator.registerMigration(StoreSchema.migrations[18]) { db in
+        try db.execute(sql: StoreSchema.stationClockSQL)
+    }
     return migrator
 }
