@@ -21,7 +21,7 @@ public struct CopyReport: Hashable, Sendable {
 /// value it holds, parents before children. `StoreCopyTests` checks that
 /// it names every column of every table the migrations make.
 enum CopiedTables {
-    enum Kind { case integer, text, bool, date, blob }
+    enum Kind { case integer, real, text, bool, date, blob }
 
     static let tables: [(name: String, columns: [(String, Kind)], key: String)] = [
         ("account", [
@@ -46,7 +46,7 @@ enum CopiedTables {
         ("event", [("id", .integer), ("at", .date), ("session", .text), ("kind", .text), ("accountId", .integer), ("detail", .text), ("origin", .text), ("accountName", .text), ("accountNameKey", .text)], "id"),
         ("station", [
             ("station", .text), ("terminal", .text), ("session", .text), ("version", .text), ("startedAt", .date), ("lastKeyAt", .date),
-            ("heartbeatAt", .date), ("heartbeatSeconds", .integer), ("handOffRunning", .bool), ("stoppedAt", .date), ("instance", .text),
+            ("heartbeatAt", .date), ("heartbeatSeconds", .integer), ("handOffRunning", .bool), ("stoppedAt", .date), ("instance", .text), ("clockSkew", .real),
         ], "station, terminal"),
     ]
 
@@ -80,6 +80,7 @@ enum CopiedTables {
         if row.isNull(column) { return .null }
         switch kind {
         case .integer: return .integer(try row.integer(column))
+        case .real: return .real(try row.real(column))
         case .text: return .text(try row.text(column))
         case .bool: return .bool(try row.bool(column))
         case .date: return .date(try row.date(column))

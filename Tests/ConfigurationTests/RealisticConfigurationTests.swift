@@ -98,7 +98,7 @@ struct RealisticConfigurationTests {
         ("[gti]\nset_identity = true", "config.toml:1: gti: unknown key (did you mean \"git\"?)"),
         ("[provider.work]\nkind = \"oidc\"", "config.toml:1: provider: unknown key (did you mean \"providers\"?)"),
         ("[colours]\nx = 1", "config.toml:1: colours: unknown key (allowed keys: providers, theme, kiosk, store, git)"),
-        ("[store]\nkeep = \"400d\"", "config.toml:2: store.keep: unknown key (allowed keys: url, station, keep_events, timeout)"),
+        ("[store]\nkeep = \"400d\"", "config.toml:2: store.keep: unknown key (allowed keys: url, station, keep_events, timeout, watch, poll_interval)"),
         ("[git]\nidentity_provder = \"work\"", "config.toml:2: git.identity_provder: unknown key (did you mean \"identity_provider\"?)"),
     ])
     func unknownKeys(text: String, expected: String) {

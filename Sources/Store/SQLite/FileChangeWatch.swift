@@ -11,8 +11,18 @@ import Synchronization
 /// to the `-wal` file (when the shared-memory index is updated, which
 /// inotify does not see), so a feed looks again after each wake-up
 /// (`looksAgain`). Nothing polls: when nobody writes, there is no wake-up.
+///
+/// A long transaction (another program's bulk insert) writes the `-wal`
+/// file thousands of times a second before it commits, and each write is
+/// an inotify event. So after a wake-up the watch stops reading for
+/// `spacing`: meanwhile the kernel folds the same file's events into one,
+/// read when it looks again. A wake-up comes at once, then at most one per
+/// `spacing` for as long as the writes go on, and always one after the last.
 final class FileChangeWatch: ChangeWatch {
-    private let watch: Mutex<(descriptor: Int32, source: (any DispatchSourceRead)?)>
+    private let watch: Mutex<(descriptor: Int32, source: (any DispatchSourceRead)?, resting: Bool)>
+    private let queue: DispatchQueue
+    /// How long the watch rests after a wake-up.
+    static let spacing = DispatchTimeInterval.milliseconds(10)
     /// The files whose changes mean a commit: the database and its journals.
     private let names: Set<String>
     private let events: @Sendable (ChangeWatchEvent) -> Void
@@ -22,6 +32,7 @@ final class FileChangeWatch: ChangeWatch {
         let (folder, file) = Self.split(path)
         names = [file, file + "-wal", file + "-journal", ChangeSignal.name(forDatabase: file)]
         self.events = events
+        self.queue = queue
         let descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO)
         guard descriptor >= 0, inotify_add_watch(descriptor, folder, mask) >= 0 else {
@@ -29,7 +40,7 @@ final class FileChangeWatch: ChangeWatch {
             if descriptor >= 0 { close(descriptor) }
             throw .unavailable(path: folder, detail: "cannot watch the folder for other programs' changes: \(reason)")
         }
-        watch = Mutex((descriptor, nil))
+        watch = Mutex((descriptor, nil, false))
         let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
         source.setEventHandler { [weak self] in self?.wake() }
         watch.withLock { $0.source = source }
@@ -44,6 +55,9 @@ final class FileChangeWatch: ChangeWatch {
             let descriptor = watch.descriptor
             source.setCancelHandler { close(descriptor) }
             source.cancel()
+            // A resting source is resumed, so that its cancellation completes.
+            if watch.resting { source.resume() }
+            watch.resting = false
             watch.source = nil
         }
     }
@@ -61,7 +75,27 @@ final class FileChangeWatch: ChangeWatch {
                 event.mask & UInt32(IN_Q_OVERFLOW) != 0 || names.contains(event.name)
             }
         }
-        if relevant { events(.wake) }
+        guard relevant else { return }
+        events(.wake)
+        rest()
+    }
+
+    /// Stops reading for `spacing`, then reads what came meanwhile (folded by the kernel).
+    private func rest() {
+        let resting = watch.withLock { watch -> Bool in
+            guard let source = watch.source, !watch.resting else { return false }
+            source.suspend()
+            watch.resting = true
+            return true
+        }
+        guard resting else { return }
+        queue.asyncAfter(deadline: .now() + Self.spacing) { [weak self] in
+            self?.watch.withLock { watch in
+                guard watch.resting else { return }
+                watch.resting = false
+                watch.source?.resume()
+            }
+        }
     }
 
     /// The masks and names in a buffer of `inotify_event`s.
