@@ -1,4 +1,5 @@
 import Foundation
+import Postgres
 import PostgresServer
 import Store
 import SwitchboardCore
@@ -69,6 +70,16 @@ struct FleetEndToEndTests {
                 try await four.waitFor(text: "Too many wrong PINs: try again in")
                 #expect(!statusBar(try await four.screen()).contains("● Ada Lovelace"))
                 try await four.press("Escape")
+
+                // At rest each station holds one connection: its listener's, which its reads and writes borrow.
+                let admin = try PGConnection.connect(url)
+                defer { admin.close() }
+                for name in ["switchboard lab-3", "switchboard lab-4"] {
+                    try await waitUntil("\(name) at one connection") {
+                        let open = try admin.query("SELECT count(*) FROM pg_stat_activity WHERE application_name = $1", [PGParameter(type: PGType.text, text: name)])
+                        return open.text(0, 0) == "1"
+                    }
+                }
 
                 // The server goes away: both say so, and refuse to pretend.
                 try await offThePool { cluster.stopServer() }

@@ -44,6 +44,8 @@ final class NotifyChangeWatch: ChangeWatch {
     static let firstRetry = 1.0, longestRetry = 30.0
     /// Seconds without a word from the server before the watch asks it for one.
     static let quietCheck = 30.0
+    /// More notifications than this, read at once, are a burst.
+    static let burst = 16
 
     init(
         pool: ConnectionPool, queue: DispatchQueue, events: @escaping @Sendable (ChangeWatchEvent) -> Void,
@@ -138,6 +140,8 @@ final class NotifyChangeWatch: ChangeWatch {
     /// Each write's notification, in commit order; one that says nothing is a plain wake-up.
     private func deliver(_ notifications: [PGNotification]) {
         guard !state.withLock({ $0.cancelled }) else { return }
+        // A burst read at once is one wake-up: the feed reads from its cursor once, not each write's payload.
+        if notifications.count > Self.burst { return events(.wake) }
         for notification in notifications {
             events(notification.payload.isEmpty ? .wake : .pushed(notification.payload))
         }
