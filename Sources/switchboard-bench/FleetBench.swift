@@ -2,6 +2,7 @@ import BoardUI
 import DemoProvider
 import DeviceFlow
 import Foundation
+import Postgres
 import PostgresServer
 import ProcessKit
 import Services
@@ -46,12 +47,14 @@ enum FleetBench {
         var boardStations = 300, boardChanges = 40, boardIdle = 10.0, boardOnly = false
         /// libpq's `sslmode` for the stations (the server offers TLS).
         var sslmode = "require"
+        /// Stations through PgBouncer's transaction pooling (`--pgbouncer`), looking every `pollMS` (`watch = "poll"`).
+        var pgbouncer = false, pollMS = 100.0
 
         init(_ arguments: [String]) throws {
             var iterator = arguments.makeIterator()
             while let name = iterator.next() {
-                if name == "--board-only" {
-                    boardOnly = true
+                if name == "--board-only" || name == "--pgbouncer" {
+                    if name == "--board-only" { boardOnly = true } else { pgbouncer = true }
                     continue
                 }
                 let value = iterator.next()
@@ -63,6 +66,7 @@ enum FleetBench {
                 case "--rounds": rounds = try Self.number(name, value, Int.init)
                 case "--interval-ms": intervalMS = try Self.number(name, value, Double.init)
                 case "--burst": burst = try Self.number(name, value, Double.init)
+                case "--poll-ms": pollMS = try Self.number(name, value, { Double($0).flatMap { (100...60_000).contains($0) ? $0 : nil } })
                 case "--sslmode": sslmode = try Self.number(name, value, { ["disable", "require"].contains($0) ? $0 : nil })
                 default: throw BenchError("fleet: unexpected \(name)")
                 }
@@ -92,6 +96,10 @@ enum FleetBench {
         defer { cluster.stop() }
         try cluster.createDatabase("fleet")
         let url = cluster.url(database: "fleet", extra: "sslmode=\(options.sslmode)")
+        // Through PgBouncer the stations share ten server connections, and poll.
+        let pooler = options.pgbouncer ? try ThrowawayPooler(for: cluster, database: "fleet", serverConnections: 10) : nil
+        defer { pooler?.stop() }
+        let stationURL = pooler?.url() ?? url
 
         // The provider: rotating refresh tokens, 1-second access tokens.
         let server = DemoServer(settings: DemoSettings(interval: 1, accessTokenLifetime: 1, rotateRefreshTokens: true))
@@ -118,10 +126,15 @@ enum FleetBench {
         }
         // Time enough for every station to start and listen before the first write.
         let start = now() + 2 + Double(options.stations) * 0.05
+        // The server's connections just before the first write: every station started and at rest.
+        let atRest = Task.detached { () -> Int? in
+            if start - 0.3 > now() { usleep(useconds_t((start - 0.3 - now()) * 1e6)) }
+            return try? serverConnections(url)
+        }
         let reports = try await withThrowingTaskGroup(of: (Int, ChildProcess.Result).self) { group in
             for index in 0..<options.stations {
                 let arguments = [
-                    "fleet-station", "--url", url, "--issuer", issuer.absoluteString, "--index", "\(index)", "--stations", "\(options.stations)",
+                    "fleet-station", "--url", stationURL, "--poll-ms", options.pgbouncer ? "\(options.pollMS)" : "0", "--issuer", issuer.absoluteString, "--index", "\(index)", "--stations", "\(options.stations)",
                     "--rounds", "\(options.rounds)", "--interval-ms", "\(options.intervalMS)", "--burst", "\(options.burst)",
                     "--start", String(format: "%.9f", start), "--guarded", "\(guarded.id.rawValue)", "--identity", ada.description,
                 ]
@@ -140,11 +153,22 @@ enum FleetBench {
             return (0..<options.stations).map { results[$0]! }
         }
         await server.stop()
-        summarize(reports, options: options)
+        summarize(reports, options: options, atRest: await atRest.value)
+    }
+
+    /// The server's client connections to the fleet's database, but this process's own and the one asking.
+    static func serverConnections(_ url: String) throws -> Int {
+        let connection = try PGConnection.connect(url, applicationName: "switchboard counter")
+        defer { connection.close() }
+        let count = try connection.query("""
+            SELECT count(*) FROM pg_stat_activity
+            WHERE datname = 'fleet' AND backend_type = 'client backend' AND application_name NOT IN ('switchboard', 'switchboard counter')
+            """)
+        return Int(count.text(0, 0) ?? "") ?? -1
     }
 
     /// Matches each station's writes with every other station's deliveries, and prints the table.
-    static func summarize(_ reports: [StationReport], options: Options) {
+    static func summarize(_ reports: [StationReport], options: Options, atRest: Int?) {
         // Propagation runs from the commit (when the write asked for it) to a delivery; the write before it, and
         // the whole from the write's start, are shown beside it.
         var latencies: [Double] = [], writing: [Double] = [], whole: [Double] = [], lost = 0, duplicated = 0
@@ -177,12 +201,18 @@ enum FleetBench {
         let revoked = reports.filter { $0.token == "revoked" }.count
         let tokens = Set(reports.compactMap(\.tokenPrint)).count
         let errors = reports.flatMap(\.errors)
+        // A default server takes 100 connections, 3 of them kept for superusers.
+        let perHundred = atRest.map { $0 > 0 ? Int(97 / (Double($0) / Double(options.stations))) : 0 }
         printTable([
             ["figure", "value", "goal", ""],
             ["stations", "\(options.stations)", "", ""],
-            ["TLS to the server", options.sslmode == "disable" ? "no" : "yes", "", ""],
+            ["TLS to the server", options.sslmode == "disable" || options.pgbouncer ? "no" : "yes", "", ""],
+            ["how stations hear of changes", options.pgbouncer ? "poll every \(fixed(options.pollMS, 0)) ms, through PgBouncer" : "LISTEN", "", ""],
+            ["server connections, every station at rest", atRest.map(String.init) ?? "?", "", ""],
+            ["stations per 100 server connections", perHundred.map(String.init) ?? "?", "≥ 90", verdict((perHundred ?? 0) >= 90)],
             ["propagation, commit to delivery on every other bus, p50 (ms)", fixed(p50, 2), "", ""],
-            ["propagation, p99 (ms)", fixed(p99, 2), "≤ \(fixed(goalP99, 0))", verdict(p99 <= goalP99)],
+            ["propagation, p99 (ms)", fixed(p99, 2), options.pgbouncer ? "≤ 1.25 × the poll interval" : "≤ \(fixed(goalP99, 0))",
+             verdict(p99 <= (options.pgbouncer ? options.pollMS * 1.25 : goalP99))],
             ["the write before it, start to commit, p50 / p99 (ms)", percentiles(writing), "", ""],
             ["start of the write to delivery, p50 / p99 (ms)", percentiles(whole), "", ""],
             ["deliveries expected", "\(reports.reduce(0) { $0 + $1.writes.count } * (options.stations - 1))", "", ""],
@@ -197,6 +227,7 @@ enum FleetBench {
         ])
         print("")
         figure("fleet-stations", Double(options.stations))
+        figure("fleet-server-connections-at-rest", Double(atRest ?? -1))
         figure("fleet-propagation-p50-ms", p50, decimals: 2)
         figure("fleet-propagation-p99-ms", p99, decimals: 2)
         figure("fleet-propagation-max-ms", latencies.last ?? .nan, decimals: 2)
@@ -252,9 +283,11 @@ extension FleetBench {
             let index = values["--index"].flatMap(Int.init), let stations = values["--stations"].flatMap(Int.init),
             let rounds = values["--rounds"].flatMap(Int.init), let interval = values["--interval-ms"].flatMap(Double.init),
             let burst = values["--burst"].flatMap(Double.init), let start = values["--start"].flatMap(Double.init),
+            let poll = values["--poll-ms"].flatMap(Double.init),
             let guarded = values["--guarded"].flatMap(Int64.init), let identity = values["--identity"].flatMap(Identity.init(parsing:))
         else { throw BenchError("fleet-station: missing or bad arguments") }
-        let database = try AppDatabase(url: url)
+        let database = try AppDatabase(
+            url: url, watching: poll > 0 ? .poll(seconds: poll / 1000) : .listen, applicationName: "switchboard station-\(index)")
         let session = SessionKey(StationReport.session(index))!
         let accounts = try database.accounts().map(\.id).filter { $0.rawValue != guarded }
         guard let account = accounts.first else { throw BenchError("fleet-station: no account to switch to") }

@@ -1,13 +1,16 @@
+import Dispatch
 import Postgres
 import Synchronization
 
-/// Open connections kept for reuse. A store with a change watch keeps
-/// none of its own: it borrows the watch's listening connection
-/// (`ListeningConnection`) between notifications, so a station at rest
-/// holds that one connection. A store without one (a command) keeps one.
-/// More are opened while calls overlap (a token refresh beside a switch)
-/// and closed when they end. A connection is used by one caller at a time;
-/// one that broke or was left in a transaction is closed, not kept.
+/// Open connections kept for reuse. A store with a change watch borrows
+/// the watch's listening connection (`ListeningConnection`) between
+/// notifications, so a station at rest holds that one connection; a call
+/// that finds it busy (the watch reading it, another call on it) uses a
+/// second, kept for the next such call until it has been idle for
+/// `spareLifetime`. A store without a watch (a command) keeps one. More are
+/// opened while calls overlap (a token refresh beside a switch) and closed
+/// when they end. A connection is used by one caller at a time; one that
+/// broke or was left in a transaction is closed, not kept.
 ///
 /// Through a transaction pooler (`throughPooler`: PgBouncer in transaction
 /// pooling, where each transaction may run in another server session) the
@@ -17,13 +20,16 @@ final class ConnectionPool: Sendable {
     private let deadline: Double
     private let applicationName: String
     private let throughPooler: Bool
-    private let idle = Mutex<[PGConnection]>([])
+    /// Kept connections, each with the number it was kept under (a spare's expiry checks it is still the same stay).
+    private let idle = Mutex<(connections: [(PGConnection, stay: Int)], stays: Int)>(([], 0))
     /// The change watch's connection, lent between notifications.
     private let listener = Mutex<ListeningConnection?>(nil)
     /// The listener's connections out on loan, by identity: given back to it, not kept.
     private let lent = Mutex<[ObjectIdentifier: ListeningConnection]>([:])
-    /// How many idle connections are kept when no listener lends its own.
+    /// How many idle connections are kept.
     static let keep = 1
+    /// How long a spare beside a listener is kept unused before it is closed.
+    static let spareLifetime = 10.0
 
     init(url: String, deadline: Double, applicationName: String, throughPooler: Bool = false) {
         self.url = url
@@ -47,17 +53,17 @@ final class ConnectionPool: Sendable {
         return begin[..<first] + "; " + PGConnection.settings(deadline: deadline, local: true) + begin[first...]
     }
 
-    deinit { idle.withLock { $0.forEach { $0.close() } } }
+    deinit { idle.withLock { $0.connections.forEach { $0.0.close() } } }
 
     /// From now on callers borrow `listening`'s connection when it is free,
-    /// and the pool keeps no idle connection of its own.
+    /// and a connection kept beside it is a spare, closed when unused for `spareLifetime`.
     func lend(_ listening: ListeningConnection) {
         listener.withLock { $0 = listening }
         let dropped = idle.withLock { idle in
-            defer { idle.removeAll() }
-            return idle
+            defer { idle.connections.removeAll() }
+            return idle.connections
         }
-        dropped.forEach { $0.close() }
+        dropped.forEach { $0.0.close() }
     }
 
     /// `listening` is no longer lent (its watch lost or ended it).
@@ -65,18 +71,18 @@ final class ConnectionPool: Sendable {
         listener.withLock { if $0 === listening { $0 = nil } }
     }
 
-    /// An idle connection that still works (as far as can be told without
-    /// a round trip), else the listener's when `borrowing` and it is free,
-    /// else a new one; and whether it was open before.
+    /// The listener's connection when `borrowing` and it is free, else an
+    /// idle connection that still works (as far as can be told without a
+    /// round trip), else a new one; and whether it was open before.
     private func taking(borrowing: Bool) throws(PGError) -> (PGConnection, reused: Bool) {
-        while let connection = idle.withLock({ $0.popLast() }) {
-            // A server that went away has left an end of file (or a farewell) to read.
-            if (try? connection.consumeInput()) != nil, connection.isConnected { return (connection, true) }
-            connection.close()
-        }
         if borrowing, let listening = listener.withLock({ $0 }), let connection = listening.borrow() {
             lent.withLock { $0[ObjectIdentifier(connection)] = listening }
             return (connection, true)
+        }
+        while let connection = idle.withLock({ $0.connections.popLast()?.0 }) {
+            // A server that went away has left an end of file (or a farewell) to read.
+            if (try? connection.consumeInput()) != nil, connection.isConnected { return (connection, true) }
+            connection.close()
         }
         return (try connect(), false)
     }
@@ -90,13 +96,26 @@ final class ConnectionPool: Sendable {
             return listening.giveBack()
         }
         guard connection.isConnected, connection.isIdle else { return connection.close() }
-        let lending = listener.withLock { $0 != nil }
-        let kept = idle.withLock { idle in
-            guard !lending, idle.count < Self.keep else { return false }
-            idle.append(connection)
-            return true
+        let stay: Int? = idle.withLock { idle in
+            guard idle.connections.count < Self.keep else { return nil }
+            idle.stays += 1
+            idle.connections.append((connection, idle.stays))
+            return idle.stays
         }
-        if !kept { connection.close() }
+        guard let stay else { return connection.close() }
+        if listener.withLock({ $0 != nil }) { expire(stay) }
+    }
+
+    /// Closes the spare kept under `stay` if it is still unused after `spareLifetime`.
+    private func expire(_ stay: Int) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.spareLifetime) { [weak self] in
+            guard let self else { return }
+            let spare = self.idle.withLock { idle -> PGConnection? in
+                guard let index = idle.connections.firstIndex(where: { $0.stay == stay }) else { return nil }
+                return idle.connections.remove(at: index).0
+            }
+            spare?.close()
+        }
     }
 
     /// Runs `begin` and then `body` on a connection, then keeps it for the
@@ -121,8 +140,8 @@ final class ConnectionPool: Sendable {
             // A listener's broken connection goes back to its watch, which hears of it.
             give(connection)
             idle.withLock { idle in
-                idle.forEach { $0.close() }
-                idle.removeAll()
+                idle.connections.forEach { $0.0.close() }
+                idle.connections.removeAll()
             }
         } catch {
             give(connection)

@@ -165,15 +165,18 @@ final class PostgresEngine: StoreEngine {
         }
     }
 
-    /// A transaction-scoped advisory lock of the identity, taken with
-    /// `pg_try_advisory_xact_lock` every 20 ms in a transaction left open
-    /// until the lock is released (or the connection dies).
+    /// A transaction-scoped advisory lock of the identity, tried with
+    /// `pg_try_advisory_xact_lock` every 20 ms, each try a short
+    /// transaction of its own, until one holds it; that transaction is left
+    /// open until the lock is released (or the connection dies). So a
+    /// station waiting for another's refresh holds no server session
+    /// meanwhile (behind PgBouncer's transaction pooling, waiters would
+    /// otherwise take every server connection from the refresh they wait for).
     func lockRefreshes(of identity: Identity, timeout: Double) async throws(StoreError) -> RefreshLock {
         let deadline = Date().addingTimeInterval(timeout)
-        let connection = try beginRefreshLock()
         // Tried on a queue every 20 ms, so no thread waits meanwhile.
         let outcome: Result<RefreshLock, StoreError> = await withCheckedContinuation { continuation in
-            tryRefreshLock(on: connection, of: identity, deadline: deadline, timeout: timeout) { continuation.resume(returning: $0) }
+            tryRefreshLock(of: identity, deadline: deadline, timeout: timeout) { continuation.resume(returning: $0) }
         }
         return try outcome.get()
     }
@@ -181,60 +184,55 @@ final class PostgresEngine: StoreEngine {
     /// Tries for the refresh lock now and every 20 ms until it is held, an
     /// error comes, or `deadline` passes; then calls `done` once.
     private func tryRefreshLock(
-        on connection: PGConnection, of identity: Identity, deadline: Date, timeout: Double,
-        done: @escaping @Sendable (Result<RefreshLock, StoreError>) -> Void
+        of identity: Identity, deadline: Date, timeout: Double, done: @escaping @Sendable (Result<RefreshLock, StoreError>) -> Void
     ) {
-        let taken: Bool
-        do { taken = try refreshLockTaken(on: connection, of: identity, deadline: deadline, timeout: timeout) } catch {
+        let held: PGConnection?
+        do { held = try refreshLockTaken(of: identity) } catch {
             return done(.failure(error))
         }
-        if taken {
+        if let connection = held {
             let pool = self.pool
             return done(.success(RefreshLock {
                 _ = try? connection.execute("ROLLBACK")
                 pool.give(connection)
             }))
         }
+        guard Date() < deadline else {
+            return done(.failure(.unavailable(
+                path: location, detail: "another station has been refreshing the tokens of \(identity) for \(Int(timeout)) s; try again")))
+        }
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) {
-            self.tryRefreshLock(on: connection, of: identity, deadline: deadline, timeout: timeout, done: done)
+            self.tryRefreshLock(of: identity, deadline: deadline, timeout: timeout, done: done)
         }
     }
 
-    /// A connection with a transaction open, to hold a refresh lock in.
-    private func beginRefreshLock() throws(StoreError) -> PGConnection {
+    /// One try at the refresh lock, in a transaction of its own: the
+    /// connection holding it (its transaction open), or nil when another
+    /// holds it (the transaction ended, the connection given back).
+    private func refreshLockTaken(of identity: Identity) throws(StoreError) -> PGConnection? {
+        let connection: PGConnection
         do {
             try ready()
             // Held while a provider answers a refresh (its own timeout bounds that): a silent station's lapses after two minutes.
             // Not on the listener's connection: its notifications would wait for the provider.
-            return try pool.begin("BEGIN; SET LOCAL idle_in_transaction_session_timeout = 120000", borrowing: false)
+            connection = try pool.begin("BEGIN; SET LOCAL idle_in_transaction_session_timeout = 120000", borrowing: false)
         } catch {
             throw storeError(error)
         }
-    }
-
-    private func endRefreshLock(on connection: PGConnection) {
-        _ = try? connection.execute("ROLLBACK")
-        pool.give(connection)
-    }
-
-    /// One try at the refresh lock: whether it is held now. Gives the
-    /// connection back before it throws (an error, or the time is up).
-    private func refreshLockTaken(on connection: PGConnection, of identity: Identity, deadline: Date, timeout: Double) throws(StoreError) -> Bool {
         let taken: PGResult
         do {
             taken = try connection.query(
                 "SELECT pg_try_advisory_xact_lock(hashtextextended($1 || $2, 0))",
                 [PGParameter(type: PGType.text, text: names.refreshPrefix), PGParameter(type: PGType.text, text: identity.description)])
         } catch {
-            endRefreshLock(on: connection)
+            _ = try? connection.execute("ROLLBACK")
+            pool.give(connection)
             throw storeError(error)
         }
-        if taken.text(0, 0) == "t" { return true }
-        guard Date() < deadline else {
-            endRefreshLock(on: connection)
-            throw .unavailable(path: location, detail: "another station has been refreshing the tokens of \(identity) for \(Int(timeout)) s; try again")
-        }
-        return false
+        if taken.text(0, 0) == "t" { return connection }
+        _ = try? connection.execute("ROLLBACK")
+        pool.give(connection)
+        return nil
     }
 
     func follower() throws(StoreError) -> any ChangeFollower { PostgresFollower(engine: self) }
