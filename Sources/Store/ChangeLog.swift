@@ -196,7 +196,7 @@ public final class ChangeReader: Sendable {
     /// primary key.
     private func confirmed(_ events: [ChangePayload.Event], from first: Int64, to last: Int64) throws(StoreError) -> Bool {
         do {
-            let stored = try follower.readIfChanged { db in
+            let stored = try follower.readStatement { db in
                 try db.map("SELECT id, kind, session, accountId, detail FROM event WHERE id >= $1 AND id <= $2 ORDER BY id", [first, last]) { row in
                     ChangePayload.Event(id: try row[0], kind: try row[1], session: try row[2], account: try row[3], detail: try row[4])
                 }

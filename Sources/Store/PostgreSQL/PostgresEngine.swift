@@ -131,6 +131,14 @@ final class PostgresEngine: StoreEngine {
         }
     }
 
+    /// A read of one statement, outside any transaction (one statement is
+    /// one snapshot): one round trip where `read` takes three, for what a
+    /// station does on every notification.
+    func readStatement<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try ready()
+        return try pool.withConnection { connection in try body(PostgresConnection(connection: connection)) }
+    }
+
     func storeError(_ error: any Error) -> StoreError { Self.storeError(error, server: location) }
 
     static func storeError(_ error: any Error, server: String) -> StoreError {
@@ -262,6 +270,8 @@ struct PostgresFollower: ChangeFollower {
     let engine: PostgresEngine
 
     func readIfChanged<T>(_ body: (any SQLConnection) throws -> T) throws -> T? { try engine.read(body) }
+
+    func readStatement<T>(_ body: (any SQLConnection) throws -> T) throws -> T? { try engine.readStatement(body) }
 }
 
 /// The names a schema's store goes by on its server, learnt once from the
