@@ -18,7 +18,7 @@ import SwitchboardCore
 /// actor slow to hear the answer). Past either the link is
 /// **offline**: it tells the loop (`onChange`), skips the calls made
 /// meanwhile (the loop reads everything again on return), and tries the
-/// store with one round trip after 0.5 s, 1 s, then every 2 s. The first
+/// store with one round trip after 0.5 s, then every 1 s. The first
 /// call that succeeds brings it back online, and the loop hears of it.
 @MainActor
 public final class StoreLink {
@@ -47,7 +47,7 @@ public final class StoreLink {
     private var watchdog: Task<Void, Never>?
     private var prober: Task<Void, Never>?
     /// The waits between tries at the store while offline.
-    static let retries: [Double] = [0.5, 1, 2]
+    static let retries: [Double] = [0.5, 1]
     /// How long a frame asked for waits for a call's answer, unless the call says otherwise:
     /// the answer of a store that keeps up shows in the frame of the key that asked.
     nonisolated public static let frameHold = Duration.milliseconds(50)

@@ -49,8 +49,8 @@ struct Bench {
                 usage: switchboard-bench bus
                        switchboard-bench propagation [--count N] [--interval-ms MS]
                        switchboard-bench tui [--runs N] [--idle SECONDS] [--dump] [--workspace DIR]
-                       switchboard-bench faults [--keys N]
                        switchboard-bench roster [--sizes 1000,10000,100000] [--runs N] [--rounds N] [--events N] [--stations N] [--workspace DIR]
+                       switchboard-bench faults [--keys N] [--stations N]
                        switchboard-bench fleet [--stations N] [--rounds N] [--interval-ms MS] [--burst SECONDS] [--sslmode disable|require] [--pgbouncer [--poll-ms MS]]
                               [--board-stations N] [--board-changes N] [--board-idle SECONDS] [--board-only]
 

@@ -78,7 +78,9 @@ struct TourLoopTests {
         let running = try #require(loop)
         running.start()
         try await waitUntil("round two", within: 120) { running.program.tour.round == 2 && running.program.tour.pending == nil }
-        #expect(captions.map { String($0.prefix(3)) } == ["1/8", "2/8", "3/8", "4/8", "5/8", "6/8", "7/8", "8/8", "Onc"], "\(captions)")
+        // Round two's first caption may already be drawn when its start is seen.
+        #expect(captions.prefix(9).map { String($0.prefix(3)) } == ["1/8", "2/8", "3/8", "4/8", "5/8", "6/8", "7/8", "8/8", "Onc"], "\(captions)")
+        #expect(captions.dropFirst(9).allSatisfy { $0.hasPrefix("1/8") }, "\(captions)")
         #expect(running.program.caption?.hasPrefix("1/8") == true, "round two from its first step, nothing gone wrong")
         let (accounts, active) = try #require(endOfRound)
         #expect(active == .anonymous, "signed out at the end")

@@ -17,9 +17,10 @@ import Synchronization
 ///
 /// A server that stops answering but keeps its connections (paused, or
 /// a link that swallows packets) sends no end of file: after
-/// `quietCheck` seconds without a word from it the watch asks it for one
-/// round trip, which the connection's deadline bounds. So a silent server
-/// is noticed within `quietCheck` plus the deadline, with nobody writing.
+/// `quietCheck` (a second) without a word from it the watch asks it for
+/// one round trip, which the connection's deadline bounds. So a silent
+/// server is noticed within a second plus the deadline, with nobody
+/// writing; a station at rest asks its server one `SELECT 1` a second.
 final class NotifyChangeWatch: ChangeWatch {
     private struct State {
         var listening: ListeningConnection?
@@ -43,7 +44,7 @@ final class NotifyChangeWatch: ChangeWatch {
     /// The first wait before trying again, and the longest.
     static let firstRetry = 1.0, longestRetry = 30.0
     /// Seconds without a word from the server before the watch asks it for one.
-    static let quietCheck = 30.0
+    static let quietCheck = 1.0
     /// More notifications than this, read at once, are a burst.
     static let burst = 16
 
