@@ -112,22 +112,55 @@ public struct GitCredentialReader: Sendable {
     }
 
     /// `url=`: git's shorthand for protocol, host and path (and a user).
-    /// It replaces what was given before it, as it does in git.
+    /// It replaces what was given before it, as it does in git. It is read
+    /// as git reads it (`credential_from_url`), so that the host whose token
+    /// is given is the host git sends it to: the authority ends at the
+    /// first `/`, `?` or `#`; a user is what comes before the first `@` in
+    /// it (up to a `:`); user and host are percent-decoded.
+    /// (`https://evil.example#@github.com/` is evil.example's.)
     private mutating func take(url: String) {
         guard let schemeEnd = url.firstRange(of: "://") else { return }
         request = GitCredentialRequest(scheme: String(url[..<schemeEnd.lowerBound]))
         var rest = url[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
         var authority = rest[..<authorityEnd]
         rest = rest[authorityEnd...]
-        if let at = authority.lastIndex(of: "@") {
+        if let at = authority.firstIndex(of: "@") {
             let user = authority[..<at]
-            request.username = String(user.prefix { $0 != ":" })
+            request.username = Self.decoded(user.prefix { $0 != ":" })
             authority = authority[authority.index(after: at)...]
         }
-        request.host = String(authority)
+        request.host = Self.decoded(authority)
         let path = rest.drop { $0 == "/" }
         if !path.isEmpty { request.path = String(path) }
+    }
+
+    /// `%XX` as the byte it stands for, as git's `url_decode` reads it (any
+    /// other `%` stays as it is).
+    static func decoded(_ text: Substring) -> String {
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
+                let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) {
+                out.append(high << 4 | low)
+                index += 3
+            } else {
+                out.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Reads a whole input: its lines up to the first blank one, or all of it.

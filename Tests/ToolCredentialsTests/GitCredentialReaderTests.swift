@@ -36,6 +36,19 @@ struct GitCredentialReaderTests {
         #expect(try read("url=not a url\nhost=x.test\n").get() == GitCredentialRequest(host: "x.test"))
     }
 
+    @Test("url= is read as git reads it: the host ends at /, ? or #, a user before the first @ in it, both percent-decoded", arguments: [
+        ("url=https://evil.example#@github.com/", GitCredentialRequest(scheme: "https", host: "evil.example", path: "#@github.com/")),
+        ("url=https://evil.example?@github.com/", GitCredentialRequest(scheme: "https", host: "evil.example", path: "?@github.com/")),
+        ("url=https://evil.example/@github.com/", GitCredentialRequest(scheme: "https", host: "evil.example", path: "@github.com/")),
+        ("url=https://a@b@github.com/x", GitCredentialRequest(scheme: "https", host: "b@github.com", path: "x", username: "a")),
+        ("url=https://ada:secret@github.com", GitCredentialRequest(scheme: "https", host: "github.com", username: "ada")),
+        ("url=https://a%64a@git%68ub.com/", GitCredentialRequest(scheme: "https", host: "github.com", username: "ada")),
+        ("url=https://github.com%2", GitCredentialRequest(scheme: "https", host: "github.com%2")),
+    ])
+    func urlAsGitReadsIt(text: String, expected: GitCredentialRequest) throws {
+        #expect(try read(text + "\n").get() == expected)
+    }
+
     @Test("a line over 64 KiB, a NUL anywhere, or more than 1 MiB in all is refused whole, naming the line")
     func refused() {
         let long = String(repeating: "a", count: GitCredentialReader.lineLimit - 5)
