@@ -57,8 +57,34 @@ public struct PublicAccess: Sendable, Equatable {
         guard url.user == nil, url.password == nil, url.query == nil, url.fragment == nil, url.path.isEmpty || url.path == "/" else {
             throw .badPublicAccess("--public-url \(text.displayed): give only scheme://host[:port] (the pages live at its root)")
         }
+        // Foundation hands the host back decoded: a % anywhere is refused as it was written.
+        if text.contains("%") { throw .badPublicAccess("--public-url \(text.displayed): write the host as it is, without percent-encoding") }
+        if let problem = hostProblem(host) { throw .badPublicAccess("--public-url \(text.displayed): \(problem)") }
+        if let port = url.port, !(1...65_535).contains(port) {
+            throw .badPublicAccess("--public-url \(text.displayed): the port must be 1 to 65535")
+        }
         let trimmed = url.absoluteString.hasSuffix("/") ? String(url.absoluteString.dropLast()) : url.absoluteString
         return URL(string: trimmed) ?? url
+    }
+}
+
+extension PublicAccess {
+    /// Why `host` cannot be a public URL's host, or nil: an IP address, or
+    /// a DNS name of at most 253 characters in labels of letters, digits
+    /// and inner hyphens, at most 63 each (no percent-encoding: a phone's
+    /// browser and the QR code must read it as it is written).
+    static func hostProblem(_ host: String) -> String? {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        var v4 = in_addr(), v6 = in6_addr()
+        if inet_pton(AF_INET, bare, &v4) == 1 || inet_pton(AF_INET6, bare, &v6) == 1 { return nil }
+        guard host.utf8.count <= 253 else { return "the host name is longer than 253 characters" }
+        let labels = (host.hasSuffix(".") ? String(host.dropLast()) : host).split(separator: ".", omittingEmptySubsequences: false)
+        for label in labels {
+            let ok = !label.isEmpty && label.utf8.count <= 63 && label.first != "-" && label.last != "-"
+                && label.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") }
+            if !ok { return "the host must be an IP address or a name of letters, digits, hyphens and dots (labels of at most 63)" }
+        }
+        return nil
     }
 }
 

@@ -11,6 +11,10 @@ struct RequestChecks: Sendable {
     /// [::1] at its port, the host it was started on, the other address it
     /// listens on, and the public URL's host (with its port when it names one).
     let hosts: Set<String>
+    /// The `host:port` forms of this machine's loopback address alone: only
+    /// they reach `/api/`, whatever address or proxy a request came through
+    /// (a tunnel to loopback carries the public name in `Host`).
+    let loopbackHosts: Set<String>
     /// The origins (`http://host:port`, and the public URL's) of its own pages.
     let origins: Set<String>
 
@@ -19,6 +23,7 @@ struct RequestChecks: Sendable {
         let port = url?.port.map { ":\($0)" } ?? ""
         var hosts: Set<String> = ["127.0.0.1\(port)", "localhost\(port)", "[::1]\(port)"]
         if let host = url?.host { hosts.insert(Self.bracketed(host) + port) }
+        loopbackHosts = hosts
         if let listen { hosts.insert(listen.lowercased()) }
         var origins = Set(hosts.map { "http://" + $0 })
         if let publicURL, let scheme = publicURL.scheme?.lowercased(), let host = publicURL.host?.lowercased() {
@@ -39,6 +44,9 @@ struct RequestChecks: Sendable {
         guard let host = request.headers[HTTPHeader("Host")]?.lowercased(), hosts.contains(host) else {
             return Reply.error("invalid_request", "this server answers only to its own address (Host: one of \(hosts.sorted().joined(separator: ", ")))",
                                status: HTTPStatusCode(421, phrase: "Misdirected Request"))
+        }
+        if request.path.hasPrefix("/api/"), !loopbackHosts.contains(host) {
+            return Reply.error("forbidden", "the demo provider's API answers only on this machine's loopback address", status: .forbidden)
         }
         guard request.method == .POST else { return nil }
         let origin = request.headers[HTTPHeader("Origin")]
@@ -69,9 +77,15 @@ struct RequestChecks: Sendable {
 }
 
 extension HTTPRequest {
-    /// Who sent the request, for limits per client: the peer's address and
-    /// port (one connection), or "unknown".
+    /// Who sent the request, for limits per client: the peer's address
+    /// without its port (a new connection per try is the same client), or
+    /// "unknown". Headers such as `X-Forwarded-For` are anyone's to write,
+    /// so they are not read.
     var client: String {
-        remoteAddress.map { "\($0)" } ?? "unknown"
+        switch remoteAddress {
+        case .ip4(let address, port: _), .ip6(let address, port: _): address
+        case .unix(let path): "unix:" + path
+        case nil: "unknown"
+        }
     }
 }

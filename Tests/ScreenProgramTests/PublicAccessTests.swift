@@ -103,6 +103,36 @@ struct PublicAccessTests {
         }
     }
 
+    @Test("behind a tunnel to loopback (--public-url without --listen) the API answers only to loopback's own names, not the public one")
+    func tunnelledAPI() async throws {
+        let server = DemoServer()
+        let base = try await server.start(port: 0, publicAccess: try PublicAccess(listen: nil, url: "https://demo.example.org"))
+        try await stopping(server) {
+            let session = URLSession(configuration: .ephemeral)
+            defer { session.finishTasksAndInvalidate() }
+            func send(_ path: String, host: String?, json: String? = nil) async throws -> (Int, String) {
+                var request = URLRequest(url: URL(string: base.absoluteString + path)!)
+                if let host { request.setValue(host, forHTTPHeaderField: "Host") }
+                if let json {
+                    request.httpMethod = "POST"
+                    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                    request.httpBody = Data(json.utf8)
+                }
+                let (data, response) = try await session.data(for: request)
+                return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+            }
+            // What the tunnel forwards carries the public name: pages yes, the API no.
+            #expect(try await send("/device", host: "demo.example.org").0 == 200)
+            let (status, body) = try await send("/api/settings", host: "demo.example.org")
+            #expect(status == 403 && body.contains("loopback"), "\(body)")
+            let (posted, _) = try await send("/api/settings", host: "demo.example.org", json: #"{"denyAll": true}"#)
+            #expect(posted == 403)
+            #expect(await server.settings.denyAll == false, "nothing changed")
+            // This machine's own clients still reach it.
+            #expect(try await send("/api/settings", host: nil).0 == 200)
+        }
+    }
+
     @Test("what --listen and --public-url refuse, naming the option", arguments: [
         (nil, "ftp://demo.example", "--public-url ftp://demo.example is not an http or https URL"),
         (nil, "https://demo.example/path", "give only scheme://host[:port]"),
@@ -111,6 +141,10 @@ struct PublicAccessTests {
         ("::", nil, "--listen :: would listen on every address"),
         ("127.0.0.1", nil, "always listens on loopback"),
         ("wifi.local", nil, "--listen wifi.local is not an IP address"),
+        (nil, "https://demo.example:99999", "--public-url"),
+        (nil, "https://dem%6F.example", "--public-url"),
+        (nil, "https://" + String(repeating: "a.", count: 150) + "example", "longer than 253"),
+        (nil, "https://-demo.example", "the host must be an IP address or a name"),
     ] as [(String?, String?, String)])
     func refusals(listen: String?, url: String?, message: String) {
         #expect(throws: DemoError.self) { try PublicAccess(listen: listen, url: url) }

@@ -36,8 +36,8 @@ struct SilentServerEndToEndTests {
             // A switch: its call goes out and meets silence. Help needs nothing of the store, and shows.
             try await selectAccount("Ada Lovelace", in: tmux)
             try await tmux.press("Enter", "?")
-            let help = try await tmux.waitFor(text: "Keys")
-            #expect(!statusBar(help).contains("offline"), "help was drawn before the deadline passed: it did not wait for the store")
+            // (Whether the station already says offline depends on its change watch: a quiet server is asked every second.)
+            _ = try await tmux.waitFor(text: "Keys")
             try await tmux.press("Escape")
             try await tmux.waitUntil("offline shown", timeout: 20) { statusBar($0).contains("⚠ Station offline — retrying") }
             try await tmux.press("s")

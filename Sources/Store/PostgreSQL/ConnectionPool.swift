@@ -76,8 +76,13 @@ final class ConnectionPool: Sendable {
     /// round trip), else a new one; and whether it was open before.
     private func taking(borrowing: Bool) throws(PGError) -> (PGConnection, reused: Bool) {
         if borrowing, let listening = listener.withLock({ $0 }), let connection = listening.borrow() {
-            lent.withLock { $0[ObjectIdentifier(connection)] = listening }
-            return (connection, true)
+            // Nobody read its socket while it was free: a server that hung up has left an end of file there.
+            if (try? connection.consumeInput()) != nil, connection.isConnected {
+                lent.withLock { $0[ObjectIdentifier(connection)] = listening }
+                return (connection, true)
+            }
+            // Given back broken: its watch hears of it and connects again.
+            listening.giveBack()
         }
         while let connection = idle.withLock({ $0.connections.popLast()?.0 }) {
             // A server that went away has left an end of file (or a farewell) to read.
@@ -136,7 +141,7 @@ final class ConnectionPool: Sendable {
         do {
             try connection.execute(begin)
             return connection
-        } catch where reused && error.isOffline {
+        } catch where reused && error.isOffline && !connection.isConnected {
             // A listener's broken connection goes back to its watch, which hears of it.
             give(connection)
             idle.withLock { idle in

@@ -27,6 +27,8 @@ final class ListeningConnection: @unchecked Sendable {
     }
 
     let connection: PGConnection
+    /// The connection's socket, read once: it is the same for the connection's life.
+    private let socket: Int32
     private let queue: DispatchQueue
     private let state = Mutex<(use: Use, pending: [PGNotification])>((.free(source: nil), []))
     /// Hears, on `queue`, of notifications, and of the connection being lost while lent.
@@ -42,6 +44,7 @@ final class ListeningConnection: @unchecked Sendable {
         delivered: @escaping @Sendable ([PGNotification]) -> Void, broken: @escaping @Sendable (ListeningConnection, PGError) -> Void
     ) {
         self.connection = connection
+        socket = connection.socket
         self.queue = queue
         self.readable = readable
         self.delivered = delivered
@@ -117,11 +120,15 @@ final class ListeningConnection: @unchecked Sendable {
             return state.pending
         }
         if !pending.isEmpty { delivered(pending) }
-        guard state.withLock({ state in if case .free(nil) = state.use { true } else { false } }) else { return }
-        let source = Source(read: DispatchSource.makeReadSource(fileDescriptor: connection.socket, queue: queue))
+        // Lent again, ended, or given back again with more to deliver (the return's own call watches after it).
+        guard socket >= 0, state.withLock({ state in
+            guard case .free(nil) = state.use else { return false }
+            return state.pending.isEmpty
+        }) else { return }
+        let source = Source(read: DispatchSource.makeReadSource(fileDescriptor: socket, queue: queue))
         source.read.setEventHandler { [readable] in readable() }
         let watching = state.withLock { state -> Bool in
-            guard case .free(nil) = state.use else { return false }
+            guard case .free(nil) = state.use, state.pending.isEmpty else { return false }
             state.use = .free(source: source)
             return true
         }

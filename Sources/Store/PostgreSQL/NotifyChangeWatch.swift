@@ -115,6 +115,8 @@ final class NotifyChangeWatch: ChangeWatch {
         if cancelled { return connection.close() }
         listening.start()
         pool.lend(listening)
+        // Cancelled after it was published and before it was lent: the cancel's stop came too early to take it back.
+        if state.withLock({ $0.cancelled }) { return stop(listening) }
         heard()
         // Whatever was committed while nobody listened is read now.
         events(wasOffline ? .online : .wake)

@@ -250,7 +250,7 @@ final class PostgresEngine: StoreEngine {
             return PollChangeWatch(every: seconds, queue: queue, events: events) { [weak self] () throws(StoreError) -> Int64 in
                 guard let self else { throw .unavailable(path: "the store", detail: "closed") }
                 do {
-                    return try self.read { db in try db.value("SELECT max(id) FROM event", as: Int64.self) } ?? 0
+                    return try self.readStatement { db in try db.value("SELECT max(id) FROM event", as: Int64.self) } ?? 0
                 } catch {
                     throw self.storeError(error)
                 }
