@@ -167,7 +167,7 @@ public final class DeviceFlow: Sendable {
                 onEvent(.retrying(afterSeconds: retryDelay, reason: "HTTP \(response.status)"))
                 next = clock.now().addingTimeInterval(TimeInterval(retryDelay))
             case nil:
-                return .failed(.invalidResponse("HTTP \(response.status) from \(tokenEndpoint.host ?? "the token endpoint") with a \(fields.format) body"))
+                return .failed(.invalidResponse("HTTP \(response.status) from \(tokenEndpoint.host ?? "the token endpoint") with \(fields.describedBody)"))
             }
         }
     }

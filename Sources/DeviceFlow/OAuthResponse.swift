@@ -8,6 +8,11 @@ struct OAuthFields: Sendable {
     /// What the body was, for messages.
     let format: String
 
+    /// The body's format with its article, as a message says it: "a JSON body", "an empty body".
+    var describedBody: String {
+        (["empty", "HTML"].contains(format) ? "an " : "a ") + format + " body"
+    }
+
     init(_ response: HTTPResponse) {
         let text = String(decoding: response.body, as: UTF8.self)
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -133,7 +138,7 @@ func checkedFields(_ response: HTTPResponse, from url: URL) throws(FlowFailure) 
     let fields = OAuthFields(response)
     if let error = fields.error { throw .provider(error) }
     guard (200..<300).contains(response.status) else {
-        throw .invalidResponse("HTTP \(response.status) from \(url.host ?? url.absoluteString) with a \(fields.format) body")
+        throw .invalidResponse("HTTP \(response.status) from \(url.host ?? url.absoluteString) with \(fields.describedBody)")
     }
     return fields
 }

@@ -17,8 +17,13 @@ public struct TokenClient: Sendable {
     /// What became of a refresh.
     public enum RefreshResult: Hashable, Sendable {
         case refreshed(TokenSet)
-        /// `invalid_grant`: the provider revoked the grant.
-        case revoked
+        /// The provider refused the refresh token: `invalid_grant` (it
+        /// revoked the grant), or a 400 or 401 that names no error (a server
+        /// that says no without saying why). `why` says which, for people.
+        case revoked(why: String)
+
+        /// The refusal of a refresh token that is gone, in its own words.
+        public static let revoked = RefreshResult.revoked(why: "revoked")
     }
 
     /// Trades the refresh token for new tokens. The old refresh token is
@@ -27,8 +32,14 @@ public struct TokenClient: Sendable {
     public func refresh(_ tokens: TokenSet, at endpoint: URL) async throws(FlowFailure) -> RefreshResult {
         guard let refreshToken = tokens.refreshToken else { return .revoked }
         let request = HTTPRequest.form(endpoint, [("grant_type", "refresh_token"), ("refresh_token", refreshToken)] + client.formFields)
-        do {
-            var fresh = try Self.tokens(from: try await exchange(request, over: transport), at: clock.now())
+        do throws(FlowFailure) {
+            let response: HTTPResponse
+            do { response = try await transport.send(request) } catch { throw FlowFailure(error) }
+            // A plain "no" to a refresh token (RFC 6749 §5.2 asks for an error code, and some servers give none) is a refusal too.
+            if response.status == 400 || response.status == 401, OAuthFields(response).error == nil {
+                return .revoked(why: "HTTP \(response.status), no error code")
+            }
+            var fresh = try Self.tokens(from: try checkedFields(response, from: endpoint), at: clock.now())
             if fresh.refreshToken == nil { fresh.refreshToken = refreshToken }
             if fresh.idToken == nil { fresh.idToken = tokens.idToken }
             return .refreshed(fresh)

@@ -24,7 +24,7 @@ public enum TokenFailure: Error, Sendable, CustomStringConvertible {
     /// process had stored newer tokens: the grant is revoked. The identity
     /// is recorded as revoked (unless the caller records it); `signedOut`
     /// are the sessions that lost their account because of it.
-    case revoked(Identity, signedOut: [UserStatusChanged])
+    case revoked(Identity, signedOut: [UserStatusChanged], why: String = "revoked")
     /// The provider could not be reached, refused, or is not configured.
     case provider(Identity, FlowFailure)
     /// No id_token is stored for the identity, or the provider gave no new
@@ -37,7 +37,7 @@ public enum TokenFailure: Error, Sendable, CustomStringConvertible {
         switch self {
         case .noCredentials(let identity): "no tokens are stored for \(identity); sign in again"
         case .expired(let identity): "the access token of \(identity) has expired and there is no refresh token; sign in again"
-        case .revoked(let identity, _): "\(identity.provider) refused to refresh the tokens of \(identity) (revoked); sign in again"
+        case .revoked(let identity, _, let why): "\(identity.provider) refused to refresh the tokens of \(identity) (\(why)); sign in again"
         case .provider(let identity, let failure): "\(identity.provider): \(failure.description)"
         case .noIDToken(let identity, false): "no id_token is stored for \(identity) (\(identity.provider) may not be an OpenID Connect provider); sign in again"
         case .noIDToken(let identity, true): "\(identity.provider) gave no new id_token when the tokens of \(identity) were refreshed; sign in again"
@@ -176,7 +176,7 @@ public struct AccessTokens: Sendable {
                     UnsavedRefreshes.shared.keep(UnsavedRefreshes.Refresh(tokens: fresh, spent: spent), for: key(identity))
                 }
                 return FreshToken(identity: identity, tokens: fresh, refreshed: true)
-            case .revoked:
+            case .revoked(let why):
                 let latest = try credential(identity)
                 guard latest.refreshToken == spent else {
                     // Another writer stored newer tokens: the refusal was of a spent token, not a revocation.
@@ -188,7 +188,7 @@ public struct AccessTokens: Sendable {
                 if let kept = UnsavedRefreshes.shared.pending(for: key(identity)), !stale(kept.tokens, now) {
                     return FreshToken(identity: identity, tokens: kept.tokens, refreshed: false)
                 }
-                throw .revoked(identity, signedOut: recordsRevocation ? try recordRevoked(identity) : [])
+                throw .revoked(identity, signedOut: recordsRevocation ? try recordRevoked(identity) : [], why: why)
             }
         }
         throw .provider(identity, .invalidResponse("the stored tokens kept changing while refreshing; try again"))

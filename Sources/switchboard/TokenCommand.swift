@@ -136,7 +136,7 @@ struct TokenContext {
     }
 
     func reported(_ error: TokenFailure) -> any Error {
-        if case .revoked(_, let signedOut) = error {
+        if case .revoked(_, let signedOut, _) = error {
             for change in signedOut { io.stderr.write("switchboard: session \(change.session) was signed out.\n") }
         }
         return io.fail(error.description.displaySafe, ExitStatus(error))

@@ -95,6 +95,40 @@ struct ProviderFaultTests {
     }
 }
 
+@Suite("A refresh refused without an error code")
+struct BareRefusalTests {
+    @Test("a 400 or 401 naming no error, empty or not, is the provider refusing the refresh token: revoked, saying how", arguments: [
+        (400, "", "HTTP 400, no error code"), (401, "", "HTTP 401, no error code"), (400, "<html>no</html>", "HTTP 400, no error code"),
+    ])
+    func bare(status: Int, body: String, why: String) async throws {
+        let server = try FaultServer { _ in FaultServer.response(status, body.isEmpty ? nil : "text/html", body) }
+        defer { server.stop() }
+        let result = try await TokenClient(client: ClientCredentials(clientID: "c"), transport: URLSessionTransport(timeout: 5))
+            .refresh(TokenSet(accessToken: "a", refreshToken: "r"), at: server.baseURL)
+        #expect(result == .revoked(why: why))
+    }
+
+    @Test("invalid_grant is revoked in its own word; a 500 or a 400 with another error stays the provider's failure, in good grammar")
+    func others() async throws {
+        let answers: [(Int, String)] = [(400, #"{"error":"invalid_grant"}"#), (500, ""), (400, #"{"error":"invalid_client"}"#)]
+        var results: [String] = []
+        for (status, body) in answers {
+            let server = try FaultServer { _ in FaultServer.response(status, body.isEmpty ? nil : "application/json", body) }
+            defer { server.stop() }
+            do {
+                let result = try await TokenClient(client: ClientCredentials(clientID: "c"), transport: URLSessionTransport(timeout: 5))
+                    .refresh(TokenSet(accessToken: "a", refreshToken: "r"), at: server.baseURL)
+                results.append("\(result)")
+            } catch {
+                results.append(error.description)
+            }
+        }
+        #expect(results[0] == "\(TokenClient.RefreshResult.revoked(why: "revoked"))")
+        #expect(results[1].hasSuffix("HTTP 500 from 127.0.0.1 with an empty body"), "\(results[1])")
+        #expect(results[2].contains("invalid_client"), "\(results[2])")
+    }
+}
+
 @Suite("Redirects keep the origin: scheme, host and port")
 struct RedirectOriginTests {
     @Test("a redirect that changes scheme, host or port is refused, naming both origins", arguments: [

@@ -94,7 +94,7 @@ struct AccessTokensTests {
         await #expect {
             try await tokens.token(for: Self.ada, minValid: 7200)
         } throws: { error in
-            guard case .revoked(let identity, let signedOut) = error as? TokenFailure else { return false }
+            guard case .revoked(let identity, let signedOut, _) = error as? TokenFailure else { return false }
             return identity == Self.ada && signedOut.map(\.session) == [SessionKey("pts/1")!]
         }
         #expect(try rig.database.accounts().first?.identities.first?.state == .revoked)
