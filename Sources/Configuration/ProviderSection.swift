@@ -17,7 +17,9 @@ import SwitchboardCore
 /// ```
 enum ProviderSection {
     /// The keys a provider's table takes.
-    static let keys = ["kind", "name", "client_id", "client_secret", "issuer", "scopes", "device_authorization_endpoint", "tenant", "host", "git_hosts"]
+    static let keys = [
+        "kind", "name", "client_id", "client_secret", "client_auth", "issuer", "scopes", "device_authorization_endpoint", "tenant", "host", "git_hosts",
+    ]
 
     /// The configured providers in file order (without the built-in Demo).
     static func parse(_ table: TOMLTable?) throws(ConfigError) -> [ProviderSettings] {
@@ -44,7 +46,9 @@ enum ProviderSection {
             clientSecret: try entry.optionalString("client_secret"), issuer: try url(entry, "issuer"),
             scopes: try entry.optionalStringArray("scopes"), deviceAuthorizationEndpoint: try url(entry, "device_authorization_endpoint"),
             tenant: try entry.optionalString("tenant"), host: try url(entry, "host"), displayName: try entry.optionalString("name"),
-            gitHosts: try gitHosts(entry))
+            gitHosts: try gitHosts(entry),
+            clientAuthentication: try entry.optionalString("client_auth", oneOf: ClientAuthentication.allCases.map(\.rawValue))
+                .flatMap(ClientAuthentication.init(rawValue:)))
         if kind == .demo && settings.clientID == nil { settings.clientID = "switchboard-demo" }
         if kind == .oidc && settings.issuer == nil { throw entry.error(key: "issuer", "missing: an oidc provider needs its issuer URL") }
         if kind == .oidc || kind == .github || kind == .google || kind == .microsoft || kind == .gitlab, settings.clientID == nil {

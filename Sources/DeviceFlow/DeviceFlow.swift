@@ -61,10 +61,10 @@ public final class DeviceFlow: Sendable {
             return !state.started && !state.cancelled
         }
         guard first else { throw state.withLock(\.cancelled) ? .cancelled : .configuration("a device flow is single-use; start a new one") }
-        var fields = client.formFields
+        var fields: [(String, String)] = []
         if !scopes.isEmpty { fields.append(("scope", scopes.joined(separator: " "))) }
         // In a task of its own, so that `cancel()` ends this request too.
-        let request = HTTPRequest.form(deviceAuthorizationEndpoint, fields)
+        let request = client.form(deviceAuthorizationEndpoint, fields)
         let transport = transport
         let asking = Task { () -> Result<OAuthFields, FlowFailure> in
             do throws(FlowFailure) { return .success(try await exchange(request, over: transport)) } catch { return .failure(error) }
@@ -110,10 +110,10 @@ public final class DeviceFlow: Sendable {
         var retryDelay = authorization.interval
         var next = authorization.issuedAt.addingTimeInterval(TimeInterval(interval))
         var attempt = 0
-        var request = HTTPRequest.form(tokenEndpoint, [
+        var request = client.form(tokenEndpoint, [
             ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
             ("device_code", authorization.deviceCode),
-        ] + client.formFields)
+        ])
 
         while true {
             if next >= deadline {

@@ -17,12 +17,16 @@ public struct ProviderEndpoints: Hashable, Sendable {
     /// The scopes discovery says the provider supports (`scopes_supported`);
     /// nil when it did not say.
     public var scopesSupported: [String]?
+    /// How the token endpoint lets a client authenticate
+    /// (`token_endpoint_auth_methods_supported`); nil when it did not say.
+    public var tokenAuthMethods: [String]?
 
     public init(
         issuer: String? = nil, deviceAuthorization: URL?, token: URL, userinfo: URL? = nil, jwks: URL? = nil,
-        revocation: URL? = nil, userAPI: URL? = nil, scopesSupported: [String]? = nil
+        revocation: URL? = nil, userAPI: URL? = nil, scopesSupported: [String]? = nil, tokenAuthMethods: [String]? = nil
     ) {
         self.scopesSupported = scopesSupported
+        self.tokenAuthMethods = tokenAuthMethods
         self.issuer = issuer
         self.deviceAuthorization = deviceAuthorization
         self.token = token
@@ -72,7 +76,8 @@ public enum OIDCDiscovery {
         return ProviderEndpoints(
             issuer: stated, deviceAuthorization: endpoint("device_authorization_endpoint"), token: token,
             userinfo: endpoint("userinfo_endpoint"), jwks: endpoint("jwks_uri"), revocation: endpoint("revocation_endpoint"),
-            scopesSupported: (document["scopes_supported"] as? [Any])?.compactMap { $0 as? String })
+            scopesSupported: (document["scopes_supported"] as? [Any])?.compactMap { $0 as? String },
+            tokenAuthMethods: (document["token_endpoint_auth_methods_supported"] as? [Any])?.compactMap { $0 as? String })
     }
 }
 

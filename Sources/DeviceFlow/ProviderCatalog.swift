@@ -27,12 +27,16 @@ public struct ProviderSettings: Hashable, Sendable {
     /// Git servers that take this provider's access tokens, besides the
     /// ones its kind implies (`git_hosts`): each a scheme, host and port.
     public var gitHosts: [URL]
+    /// `client_auth`: how a client secret is sent; nil to follow the
+    /// provider's metadata (`ClientAuthentication.preferred(by:)`).
+    public var clientAuthentication: ClientAuthentication?
 
     public init(
         id: ProviderID, kind: ProviderKind, clientID: String? = nil, clientSecret: String? = nil, issuer: URL? = nil,
         scopes: [String]? = nil, deviceAuthorizationEndpoint: URL? = nil, tenant: String? = nil, host: URL? = nil,
-        displayName: String? = nil, gitHosts: [URL] = []
+        displayName: String? = nil, gitHosts: [URL] = [], clientAuthentication: ClientAuthentication? = nil
     ) {
+        self.clientAuthentication = clientAuthentication
         self.id = id
         self.kind = kind
         self.clientID = clientID
@@ -106,7 +110,13 @@ public struct ResolvedProvider: Sendable {
     public let endpoints: ProviderEndpoints
     public var id: ProviderID { settings.id }
     public var template: ProviderTemplate { settings.template }
-    public var client: ClientCredentials { ClientCredentials(clientID: settings.clientID ?? "", clientSecret: settings.clientSecret) }
+    /// The client's credentials, sent as `client_auth` says, else as the
+    /// provider's metadata prefers (GitHub, which publishes none, takes them in the body).
+    public var client: ClientCredentials {
+        let authentication = settings.clientAuthentication
+            ?? (settings.kind == .github ? .post : ClientAuthentication.preferred(by: endpoints.tokenAuthMethods))
+        return ClientCredentials(clientID: settings.clientID ?? "", clientSecret: settings.clientSecret, authentication: authentication)
+    }
     /// The scopes asked for: as configured or given (`--scope`), sent as
     /// they are; else the template's defaults that discovery lists as
     /// supported (all of them when it lists none).

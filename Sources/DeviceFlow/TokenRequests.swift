@@ -31,7 +31,7 @@ public struct TokenClient: Sendable {
     /// the answer has none (OpenID Connect lets a refresh leave it out).
     public func refresh(_ tokens: TokenSet, at endpoint: URL) async throws(FlowFailure) -> RefreshResult {
         guard let refreshToken = tokens.refreshToken else { return .revoked }
-        let request = HTTPRequest.form(endpoint, [("grant_type", "refresh_token"), ("refresh_token", refreshToken)] + client.formFields)
+        let request = client.form(endpoint, [("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
         do throws(FlowFailure) {
             let response: HTTPResponse
             do { response = try await transport.send(request) } catch { throw FlowFailure(error) }
@@ -51,7 +51,7 @@ public struct TokenClient: Sendable {
     /// Asks the provider to revoke `token` (RFC 7009). A 200 means done,
     /// whether or not the token was still valid.
     public func revoke(_ token: String, hint: String, at endpoint: URL) async throws(FlowFailure) {
-        let request = HTTPRequest.form(endpoint, [("token", token), ("token_type_hint", hint)] + client.formFields)
+        let request = client.form(endpoint, [("token", token), ("token_type_hint", hint)])
         _ = try await exchange(request, over: transport)
     }
 

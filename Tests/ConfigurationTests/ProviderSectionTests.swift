@@ -31,6 +31,8 @@ struct ProviderSectionTests {
         #expect(providers.providers.allSatisfy { $0.problem == nil })
         let client = ClientCredentials(clientID: "x", clientSecret: "s3cret")
         #expect(!"\(client)".contains("s3cret"))
+        let posting = try read("[providers.work]\nkind = \"oidc\"\nissuer = \"https://x.test\"\nclient_id = \"c\"\nclient_auth = \"post\"")
+        #expect(posting.providers.provider("work")?.clientAuthentication == .post)
     }
 
     @Test("each mistake names file, line and key", arguments: [
@@ -44,6 +46,7 @@ struct ProviderSectionTests {
         ("[providers.mine]\nclient_id = \"c\"", "config.toml:1: providers.mine.kind: missing"),
         ("[providers.\"a b\"]\nkind = \"demo\"", "config.toml:1: providers.\"a b\": provider names may hold only letters, digits, - and _"),
         ("providers = 3", "config.toml:1: providers: expected a table, found an integer"),
+        ("[providers.work]\nkind = \"oidc\"\nissuer = \"https://x.test\"\nclient_id = \"c\"\nclient_auth = \"jwt\"", "config.toml:5: providers.work.client_auth"),
     ])
     func mistakes(text: String, expected: String) {
         let error = #expect(throws: ConfigError.self) { try read(text) }

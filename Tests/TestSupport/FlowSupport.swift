@@ -72,6 +72,8 @@ public final class FaultServer: @unchecked Sendable {
         public let method: String
         public let path: String
         public let body: String
+        /// The header fields, by lower-cased name.
+        public var headers: [String: String] = [:]
     }
 
     public let port: UInt16
@@ -167,8 +169,13 @@ public final class FaultServer: @unchecked Sendable {
                 if data.count - end.upperBound >= length {
                     let line = head.split(separator: "\r\n").first?.split(separator: " ") ?? []
                     guard line.count >= 2 else { return nil }
+                    var headers: [String: String] = [:]
+                    for field in head.split(separator: "\r\n").dropFirst() {
+                        let parts = field.split(separator: ":", maxSplits: 1)
+                        if parts.count == 2 { headers[parts[0].lowercased()] = parts[1].trimmingCharacters(in: .whitespaces) }
+                    }
                     return Request(method: String(line[0]), path: String(line[1]),
-                                   body: String(decoding: data[end.upperBound...], as: UTF8.self))
+                                   body: String(decoding: data[end.upperBound...], as: UTF8.self), headers: headers)
                 }
             }
             let n = recv(connection, &buffer, buffer.count, 0)
