@@ -85,7 +85,11 @@ final class SupervisorTests {
         let script = """
             setsid sleep 600 & echo "left $!"
             sleep 600 & echo "left $!"
-            sh -c 'trap "echo stubborn-hup" HUP; while :; do sleep 0.05; done' & echo "left $!"
+            mark=$(mktemp -u)
+            sh -c 'trap "echo stubborn-hup" HUP; : > "$1"; while :; do sleep 0.05; done' stubborn "$mark" & echo "left $!"
+            # Not before its trap is set: a SIGHUP sooner would end it as any other.
+            until [ -e "$mark" ]; do sleep 0.01; done
+            rm -f "$mark"
             echo ready
             exit 3
             """
