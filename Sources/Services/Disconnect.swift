@@ -5,7 +5,7 @@ import SwitchboardCore
 
 /// What happened at the provider when disconnecting.
 public enum Revocation: Hashable, Sendable {
-    /// The provider revoked the grant (RFC 7009).
+    /// The provider revoked the tokens (RFC 7009): the refresh token, then the access token.
     case revoked(host: String)
     /// The provider offers no revocation; revoke by hand there, if a page is known.
     case notOffered(manual: URL?)
@@ -79,9 +79,19 @@ public struct Disconnect: Sendable {
         do {
             let provider = try await providers.resolve(identity.provider)
             guard let endpoint = provider.endpoints.revocation else { return .notOffered(manual: manual) }
-            let token = tokens.refreshToken ?? tokens.accessToken
-            try await provider.tokenClient(transport: providers.transport).revoke(
-                token, hint: tokens.refreshToken == nil ? "access_token" : "refresh_token", at: endpoint)
+            let client = provider.tokenClient(transport: providers.transport)
+            // The refresh token first (a server that cascades ends the access token with it), then the access
+            // token itself: a server that does not cascade (RFC 7009 §2.1 only says SHOULD) would honour it until it expires.
+            if let refreshToken = tokens.refreshToken {
+                try await client.revoke(refreshToken, hint: "refresh_token", at: endpoint)
+                do {
+                    try await client.revoke(tokens.accessToken, hint: "access_token", at: endpoint)
+                } catch {
+                    return .failed("the refresh token was revoked, but not the access token (\(error.description)); it works until it expires", manual: manual)
+                }
+            } else {
+                try await client.revoke(tokens.accessToken, hint: "access_token", at: endpoint)
+            }
             return .revoked(host: endpoint.host ?? endpoint.absoluteString)
         } catch {
             return .failed(error.description, manual: manual)

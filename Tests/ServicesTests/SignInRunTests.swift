@@ -131,15 +131,19 @@ struct CredentialTests {
         await rig.stop()
     }
 
-    @Test("disconnect revokes at the provider (RFC 7009), then forgets the identity and its tokens")
+    @Test("disconnect forgets the identity and its tokens, then revokes its refresh token and its access token at the provider (RFC 7009)")
     func disconnect() async throws {
         let rig = try await AppRig()
         let (_, ada) = try await rig.signIn(as: "ada")
         let identity = try #require(ada.account?.identities.first?.identity)
         let tokens = try #require(try rig.database.credential(for: identity))
-        let (result, revocation) = try await Disconnect(database: rig.database, providers: rig.providers, bus: rig.bus)
+        let recording = RecordingTransport(rig.transport, clock: rig.clock)
+        let providers = ProviderDirectory(configuration: rig.providers.configuration, transport: recording)
+        let (result, revocation) = try await Disconnect(database: rig.database, providers: providers, bus: rig.bus)
             .run(identity, session: SessionKey("pts/1")!)
         #expect(revocation == .revoked(host: "127.0.0.1"))
+        // The refresh token, then the access token: a server that does not cascade ends both.
+        #expect(recording.urls.filter { $0.path.hasSuffix("/revoke") }.count == 2, "\(recording.urls)")
         #expect(result.accountRemoved && result.change.current == .anonymous)
         #expect(try rig.database.credential(for: identity) == nil)
         let refreshed = try await TokenClient(client: ClientCredentials(clientID: "switchboard-demo"), transport: rig.transport)
