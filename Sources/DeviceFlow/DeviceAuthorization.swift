@@ -35,7 +35,10 @@ public struct DeviceAuthorization: Hashable, Sendable, CustomStringConvertible, 
         self.deviceCode = deviceCode
         self.userCode = userCode.displaySafeSingleLine
         verificationURI = uri
+        // A complete URI that carries the device code (as it is or encoded) would show it on screen and in the QR code: not used.
+        let scrubber = SecretScrubber([deviceCode])
         verificationURIComplete = (fields["verification_uri_complete"] ?? fields["verification_url_complete"])
+            .flatMap { scrubber.scrub($0) == $0 ? $0 : nil }
             .flatMap(URL.init(string:)).flatMap { $0.scheme == "https" || $0.scheme == "http" ? $0 : nil }
         guard let expiresIn = try fields.seconds("expires_in", atMost: Self.longestLifetime), expiresIn > 0 else {
             throw .invalidResponse("the device authorization lacks expires_in")

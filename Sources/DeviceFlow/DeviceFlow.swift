@@ -160,7 +160,9 @@ public final class DeviceFlow: Sendable {
             case "expired_token"?:
                 return .expired
             case let code?:
-                return .failed(.provider(fields.error ?? OAuthError(code: code, description: nil)))
+                // Its words may repeat the device code or the client secret it was sent: not shown.
+                let error = fields.error ?? OAuthError(code: code, description: nil)
+                return .failed(.provider(error.scrubbed(SecretScrubber(SecretScrubber.secrets(in: request)))))
             case nil where response.status >= 500 || response.status == 429:
                 // A struggling server, not an answer: back off like a network failure.
                 retryDelay = min(retryDelay * 2, 300)

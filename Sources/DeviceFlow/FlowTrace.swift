@@ -25,6 +25,8 @@ public final class FlowTrace: Sendable {
         /// Seconds between polls, as the flow keeps it (from the device
         /// authorization, then after each `slow_down`).
         var interval: Int?
+        /// Every secret value seen so far, in requests and answers: taken out of whatever is shown.
+        var scrubber = SecretScrubber()
     }
 
     /// A trace starting now by `clock`; each time an entry is recorded,
@@ -70,7 +72,8 @@ public final class FlowTrace: Sendable {
                 self = .refresh
             } else if form["token"] != nil {
                 self = .revocation
-            } else if request.headers["Authorization"] != nil {
+            } else if request.headers["Authorization"]?.lowercased().hasPrefix("bearer ") == true {
+                // A bearer token is a user's; a client's own Basic credentials go to the device endpoint too.
                 self = .userinfo
             } else {
                 self = .deviceAuthorization
@@ -110,8 +113,9 @@ public final class FlowTrace: Sendable {
         let exchange = Exchange(request, form: form)
         let fields = OAuthFields(response)
         record { state, elapsed in
+            state.scrubber.add(SecretScrubber.secrets(in: request) + SecretScrubber.secrets(in: fields))
             var step = exchange.step
-            var sent = Self.sent(request, form: form)
+            var sent = Self.sent(request, form: form, scrubber: state.scrubber)
             if exchange == .poll {
                 state.polls += 1
                 step = "poll \(state.polls)"
@@ -119,7 +123,7 @@ public final class FlowTrace: Sendable {
                 if state.polls > 1 { sent = [] }
             }
             let error = fields.error?.code
-            var received = Self.received(exchange, response, fields)
+            var received = Self.received(exchange, response, fields, scrubber: state.scrubber)
             switch (exchange, error) {
             case (.deviceAuthorization, nil) where (200..<300).contains(response.status):
                 state.interval = (try? DeviceAuthorization(fields, issuedAt: Date()))?.interval
@@ -129,7 +133,7 @@ public final class FlowTrace: Sendable {
                 received.append("interval now \(slower) s")
             default: break
             }
-            let result = error.map { $0.displaySafeSingleLine } ?? ((200..<300).contains(response.status) ? "OK" : "")
+            let result = error.map { state.scrubber.scrub($0).displaySafeSingleLine } ?? ((200..<300).contains(response.status) ? "OK" : "")
             return FlowTraceEntry(elapsed: elapsed, reference: exchange.reference, step: step, status: response.status,
                                   result: exchange == .poll && error == nil && result == "OK" ? "OK: tokens" : result,
                                   sent: sent, received: received)
@@ -141,13 +145,14 @@ public final class FlowTrace: Sendable {
         let form = Self.form(of: request)
         let exchange = Exchange(request, form: form)
         record { state, elapsed in
+            state.scrubber.add(SecretScrubber.secrets(in: request))
             var step = exchange.step
             if exchange == .poll {
                 state.polls += 1
                 step = "poll \(state.polls)"
             }
             return FlowTraceEntry(elapsed: elapsed, reference: exchange.reference, step: step, status: nil,
-                                  result: "no answer: \(failure.description.displaySafeSingleLine)", sent: Self.sent(request, form: form))
+                                  result: "no answer: \(failure.description.displaySafeSingleLine)", sent: Self.sent(request, form: form, scrubber: state.scrubber))
         }
     }
 
@@ -221,7 +226,9 @@ public final class FlowTrace: Sendable {
         return FormEncoding.decode(String(decoding: body, as: UTF8.self))
     }
 
-    private static func sent(_ request: HTTPRequest, form: [String: String]) -> [String] {
+    private static func sent(_ request: HTTPRequest, form: [String: String], scrubber: SecretScrubber) -> [String] {
+        func shown(_ text: String) -> String { Self.shown(scrubber.scrub(text)) }
+        func quoted(_ text: String) -> String { Self.quoted(scrubber.scrub(text)) }
         var sent = ["\(request.method) \(shown(request.url.absoluteString))"]
         if let authorization = request.headers["Authorization"] {
             let parts = authorization.split(separator: " ", maxSplits: 1)
@@ -233,9 +240,11 @@ public final class FlowTrace: Sendable {
         return sent
     }
 
-    private static func received(_ exchange: Exchange, _ response: HTTPResponse, _ fields: OAuthFields) -> [String] {
+    private static func received(_ exchange: Exchange, _ response: HTTPResponse, _ fields: OAuthFields, scrubber: SecretScrubber) -> [String] {
+        // Whatever a provider says, a secret it repeats is not shown.
+        func shown(_ text: String) -> String { Self.shown(scrubber.scrub(text)) }
         guard fields.format == "JSON" || fields.format == "form" else {
-            return response.body.isEmpty ? [] : ["a \(fields.format) body of \(response.body.count) bytes"]
+            return response.body.isEmpty ? [] : ["\(fields.describedBody) of \(response.body.count) bytes"]
         }
         switch exchange {
         case .discovery:

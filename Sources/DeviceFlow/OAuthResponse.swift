@@ -74,6 +74,11 @@ public struct OAuthError: Error, Hashable, Sendable, CustomStringConvertible {
         let code = code.displaySafeSingleLine
         return description_.map { "\(code): \($0.displaySafeSingleLine)" } ?? code
     }
+
+    /// The error with every secret in `scrubber` taken out of its words.
+    func scrubbed(_ scrubber: SecretScrubber) -> OAuthError {
+        OAuthError(code: scrubber.scrub(code), description: description_.map(scrubber.scrub))
+    }
 }
 
 /// Why a flow or a token request failed. Messages say what went wrong and
@@ -131,7 +136,17 @@ extension String {
 func exchange(_ request: HTTPRequest, over transport: some HTTPTransport) async throws(FlowFailure) -> OAuthFields {
     let response: HTTPResponse
     do { response = try await transport.send(request) } catch { throw FlowFailure(error) }
-    return try checkedFields(response, from: request.url)
+    return try checkedFields(response, answering: request)
+}
+
+/// `checkedFields` of the answer to `request`: a provider that repeats a
+/// secret it was sent in its error's words does not get it shown.
+func checkedFields(_ response: HTTPResponse, answering request: HTTPRequest) throws(FlowFailure) -> OAuthFields {
+    do {
+        return try checkedFields(response, from: request.url)
+    } catch .provider(let error) {
+        throw .provider(error.scrubbed(SecretScrubber(SecretScrubber.secrets(in: request))))
+    }
 }
 
 func checkedFields(_ response: HTTPResponse, from url: URL) throws(FlowFailure) -> OAuthFields {

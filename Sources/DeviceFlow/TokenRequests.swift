@@ -39,7 +39,7 @@ public struct TokenClient: Sendable {
             if response.status == 400 || response.status == 401, OAuthFields(response).error == nil {
                 return .revoked(why: "HTTP \(response.status), no error code")
             }
-            var fresh = try Self.tokens(from: try checkedFields(response, from: endpoint), at: clock.now())
+            var fresh = try Self.tokens(from: try checkedFields(response, answering: request), at: clock.now())
             if fresh.refreshToken == nil { fresh.refreshToken = refreshToken }
             if fresh.idToken == nil { fresh.idToken = tokens.idToken }
             return .refreshed(fresh)
