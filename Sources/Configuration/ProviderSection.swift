@@ -18,7 +18,8 @@ import SwitchboardCore
 enum ProviderSection {
     /// The keys a provider's table takes.
     static let keys = [
-        "kind", "name", "client_id", "client_secret", "client_auth", "issuer", "scopes", "device_authorization_endpoint", "tenant", "host", "git_hosts",
+        "kind", "name", "client_id", "client_secret", "client_auth", "issuer", "scopes", "device_authorization_endpoint", "revocation_endpoint",
+        "tenant", "host", "git_hosts",
     ]
 
     /// The configured providers in file order (without the built-in Demo).
@@ -48,7 +49,8 @@ enum ProviderSection {
             tenant: try entry.optionalString("tenant"), host: try url(entry, "host"), displayName: try entry.optionalString("name"),
             gitHosts: try gitHosts(entry),
             clientAuthentication: try entry.optionalString("client_auth", oneOf: ClientAuthentication.allCases.map(\.rawValue))
-                .flatMap(ClientAuthentication.init(rawValue:)))
+                .flatMap(ClientAuthentication.init(rawValue:)),
+            revocationEndpoint: try url(entry, "revocation_endpoint"))
         if kind == .demo && settings.clientID == nil { settings.clientID = "switchboard-demo" }
         if kind == .oidc && settings.issuer == nil { throw entry.error(key: "issuer", "missing: an oidc provider needs its issuer URL") }
         if kind == .oidc || kind == .github || kind == .google || kind == .microsoft || kind == .gitlab, settings.clientID == nil {

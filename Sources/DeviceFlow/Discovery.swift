@@ -95,3 +95,42 @@ extension ProviderEndpoints {
         return self
     }
 }
+
+/// RFC 8414's authorization server metadata
+/// (`/.well-known/oauth-authorization-server`), read for what OpenID
+/// Connect discovery left out: a server may list its revocation or device
+/// endpoint only there.
+public enum AuthorizationServerMetadata {
+    /// The metadata document of `issuer`: the well-known path goes between
+    /// the host and the issuer's own path (RFC 8414 §3.1). Nil when the
+    /// server has none, it cannot be read, or it names another issuer
+    /// (§3.3): then nothing of it is used.
+    static func fetch(issuer: String, transport: some HTTPTransport) async -> [String: Any]? {
+        guard !issuer.contains("{"), let url = URL(string: issuer), let host = url.host, let scheme = url.scheme else { return nil }
+        let path = url.path == "/" ? "" : url.path
+        let port = url.port.map { ":\($0)" } ?? ""
+        guard let wellKnown = URL(string: "\(scheme)://\(host)\(port)/.well-known/oauth-authorization-server\(path)") else { return nil }
+        guard let response = try? await transport.send(HTTPRequest(url: wellKnown, headers: ["Accept": "application/json"])),
+            response.status == 200, let document = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
+            let stated = document["issuer"] as? String,
+            stated == issuer || stated + "/" == issuer || stated == issuer + "/"
+        else { return nil }
+        return document
+    }
+
+    /// `endpoints` with what the issuer's RFC 8414 document adds where they
+    /// lack it: the revocation and device authorization endpoints, and the
+    /// token endpoint's authentication methods.
+    static func filling(_ endpoints: ProviderEndpoints, transport: some HTTPTransport) async -> ProviderEndpoints {
+        guard let issuer = endpoints.issuer, endpoints.revocation == nil || endpoints.deviceAuthorization == nil || endpoints.tokenAuthMethods == nil,
+            let document = await fetch(issuer: issuer, transport: transport)
+        else { return endpoints }
+        func endpoint(_ key: String) -> URL? { (document[key] as? String).flatMap(URL.init(string:)) }
+        var filled = endpoints
+        filled.revocation = filled.revocation ?? endpoint("revocation_endpoint")
+        filled.deviceAuthorization = filled.deviceAuthorization ?? endpoint("device_authorization_endpoint")
+        filled.tokenAuthMethods = filled.tokenAuthMethods
+            ?? (document["token_endpoint_auth_methods_supported"] as? [Any])?.compactMap { $0 as? String }
+        return filled
+    }
+}

@@ -18,6 +18,8 @@ public struct ProviderSettings: Hashable, Sendable {
     public var scopes: [String]?
     /// Where discovery lacks it (GitLab) or to override it.
     public var deviceAuthorizationEndpoint: URL?
+    /// `revocation_endpoint`: where neither discovery document lists it, or to override it.
+    public var revocationEndpoint: URL?
     /// Microsoft's tenant (`common`, `organizations`, a tenant id).
     public var tenant: String?
     /// GitLab's host (`https://gitlab.com`).
@@ -34,8 +36,9 @@ public struct ProviderSettings: Hashable, Sendable {
     public init(
         id: ProviderID, kind: ProviderKind, clientID: String? = nil, clientSecret: String? = nil, issuer: URL? = nil,
         scopes: [String]? = nil, deviceAuthorizationEndpoint: URL? = nil, tenant: String? = nil, host: URL? = nil,
-        displayName: String? = nil, gitHosts: [URL] = [], clientAuthentication: ClientAuthentication? = nil
+        displayName: String? = nil, gitHosts: [URL] = [], clientAuthentication: ClientAuthentication? = nil, revocationEndpoint: URL? = nil
     ) {
+        self.revocationEndpoint = revocationEndpoint
         self.clientAuthentication = clientAuthentication
         self.id = id
         self.kind = kind
@@ -126,11 +129,12 @@ public struct ResolvedProvider: Sendable {
         return template.defaultScopes.filter(supported.contains)
     }
 
-    /// Finds the endpoints: fixed ones for GitHub, discovery for the rest,
-    /// with configuration filling what discovery lacks.
+    /// Finds the endpoints: fixed ones for GitHub, OpenID Connect discovery
+    /// for the rest, then RFC 8414's metadata for what that lacks, then the
+    /// configuration (`device_authorization_endpoint`, `revocation_endpoint`).
     public static func resolve(_ settings: ProviderSettings, transport: some HTTPTransport) async throws(FlowFailure) -> ResolvedProvider {
         if let problem = settings.problem { throw .configuration("\(settings.id): \(problem)") }
-        for url in [settings.issuer, settings.host, settings.deviceAuthorizationEndpoint].compactMap({ $0 }) {
+        for url in [settings.issuer, settings.host, settings.deviceAuthorizationEndpoint, settings.revocationEndpoint].compactMap({ $0 }) {
             try EndpointPolicy.check(url, as: "\(settings.id)'s URL")
         }
         var endpoints: ProviderEndpoints
@@ -159,7 +163,11 @@ public struct ResolvedProvider: Sendable {
             let issuer = settings.issuer ?? URL(string: "http://127.0.0.1:8628")!
             endpoints = try await OIDCDiscovery.fetch(issuer: issuer, transport: transport)
         }
+        // OpenID Connect discovery first, then RFC 8414's document for what it lacks, then the configuration.
+        // Discovery's own endpoints are judged before anything more is asked of the server.
+        if settings.kind != .github { endpoints = await AuthorizationServerMetadata.filling(try endpoints.checked(), transport: transport) }
         if let configured = settings.deviceAuthorizationEndpoint { endpoints.deviceAuthorization = configured }
+        if let configured = settings.revocationEndpoint { endpoints.revocation = configured }
         guard endpoints.deviceAuthorization != nil else {
             throw .configuration("\(settings.id) does not offer the device grant: its discovery has no device_authorization_endpoint; set device_authorization_endpoint in [providers.\(settings.id)]")
         }
