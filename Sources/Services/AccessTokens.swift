@@ -12,6 +12,16 @@ public struct FreshToken: Sendable {
     public let tokens: TokenSet
     /// Whether this call refreshed it.
     public let refreshed: Bool
+    /// Why the refresh's new id_token was not kept (it failed the checks a
+    /// sign-in's passes, or names another person); nil when it was, or none came.
+    public var idTokenRefused: String?
+
+    public init(identity: Identity, tokens: TokenSet, refreshed: Bool, idTokenRefused: String? = nil) {
+        self.identity = identity
+        self.tokens = tokens
+        self.refreshed = refreshed
+        self.idTokenRefused = idTokenRefused
+    }
 }
 
 /// Why no usable access token could be had.
@@ -112,6 +122,8 @@ public struct AccessTokens: Sendable {
             return now.distance(to: Moment(secondsSince1970: expiry.timeIntervalSince1970)) < minValid
         }
         let fresh = try await fresh(identity, minValid: minValid, stale: stale)
+        // The one before it stays, checked at its sign-in; run out, it is no use, and the refused one is never handed out.
+        if let refused = fresh.idTokenRefused, stale(fresh.tokens, now) { throw .provider(identity, .unverifiable(refused)) }
         guard let idToken = fresh.tokens.idToken else { throw .noIDToken(identity, refreshed: fresh.refreshed) }
         // A refresh that brought no id_token keeps the old one, which has run out.
         if fresh.refreshed, stale(fresh.tokens, now), IDTokenExpiry.of(idToken).map({ $0 < clock.now() }) ?? false {
@@ -163,7 +175,8 @@ public struct AccessTokens: Sendable {
                 throw .provider(identity, error)
             }
             switch result {
-            case .refreshed(let fresh):
+            case .refreshed(let refreshed):
+                let (fresh, refused) = await checkedIDToken(refreshed, previous: current, of: identity, at: provider)
                 do {
                     // Stored only over the tokens it replaces; if another writer got in first, this
                     // token is still good to use, and theirs stays stored.
@@ -175,7 +188,7 @@ public struct AccessTokens: Sendable {
                     // out until the store takes them; never thrown away.
                     UnsavedRefreshes.shared.keep(UnsavedRefreshes.Refresh(tokens: fresh, spent: spent), for: key(identity))
                 }
-                return FreshToken(identity: identity, tokens: fresh, refreshed: true)
+                return FreshToken(identity: identity, tokens: fresh, refreshed: true, idTokenRefused: refused)
             case .revoked(let why):
                 let latest = try credential(identity)
                 guard latest.refreshToken == spent else {
@@ -195,6 +208,31 @@ public struct AccessTokens: Sendable {
     }
 
     private var now: Moment { Moment(secondsSince1970: clock.now().timeIntervalSince1970) }
+
+    /// `fresh` with its new id_token checked as a sign-in's is (signature,
+    /// issuer, audience, times) and for the same person (OpenID Connect
+    /// Core §12.2); one that fails, or cannot be checked (no signing keys
+    /// known), is not kept: the one before it stays, and why is said.
+    private func checkedIDToken(
+        _ fresh: TokenSet, previous: TokenSet, of identity: Identity, at provider: ResolvedProvider
+    ) async -> (TokenSet, refused: String?) {
+        guard let idToken = fresh.idToken, idToken != previous.idToken else { return (fresh, nil) }
+        var kept = fresh
+        kept.idToken = previous.idToken
+        guard provider.endpoints.jwks != nil, provider.endpoints.issuer != nil else {
+            return (kept, "\(identity.provider) gave a new id_token, but its signing keys are not known to check it")
+        }
+        do {
+            let found = try await provider.identityResolver(transport: providers.transport, clock: clock)
+                .identity(for: TokenSet(accessToken: fresh.accessToken, idToken: idToken))
+            guard found.identity == identity else {
+                return (kept, "the id_token of the refresh names \(found.identity.description.displaySafe), not \(identity)")
+            }
+            return (fresh, nil)
+        } catch {
+            return (kept, "the id_token of the refresh failed its check: \(error.description)")
+        }
+    }
 
     private func key(_ identity: Identity) -> UnsavedRefreshes.Key { UnsavedRefreshes.Key(store: database.path, identity: identity) }
 
@@ -222,10 +260,11 @@ public struct AccessTokens: Sendable {
         let result: TokenClient.RefreshResult
         do { result = try await client.refresh(pending.tokens, at: provider.endpoints.token) } catch { throw .provider(identity, error) }
         switch result {
-        case .refreshed(let fresh):
+        case .refreshed(let refreshed):
+            let (fresh, refused) = await checkedIDToken(refreshed, previous: pending.tokens, of: identity, at: provider)
             // The first spent token stays the one the store must replace.
             UnsavedRefreshes.shared.keep(UnsavedRefreshes.Refresh(tokens: fresh, spent: pending.spent), for: key)
-            return FreshToken(identity: identity, tokens: fresh, refreshed: true)
+            return FreshToken(identity: identity, tokens: fresh, refreshed: true, idTokenRefused: refused)
         case .revoked:
             // Refused while the store cannot be told: said as the store's failure, recorded by nobody.
             throw .store(.unavailable(path: database.path, detail: "\(identity.provider) refused to refresh the tokens of \(identity), "

@@ -174,3 +174,48 @@ struct UnsavedRefreshTests {
         await rig.stop()
     }
 }
+
+/// The token endpoint's answer to a refresh, with its id_token replaced.
+private struct SwappedIDToken: HTTPTransport {
+    let inner: any HTTPTransport
+    let idToken: String
+
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        let response = try await inner.send(request)
+        guard request.url.path.hasSuffix("/token"), String(decoding: request.body ?? Data(), as: UTF8.self).contains("grant_type=refresh_token"),
+            var object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any], object["id_token"] != nil
+        else { return response }
+        object["id_token"] = idToken
+        return HTTPResponse(status: response.status, headers: response.headers, body: try! JSONSerialization.data(withJSONObject: object))
+    }
+}
+
+@Suite("a refresh's id_token, checked as a sign-in's")
+struct RefreshedIDTokenTests {
+    @Test("a refreshed id_token naming another person, or badly signed, is not kept nor handed out; the one before stays", arguments: [true, false])
+    func refused(anotherPerson: Bool) async throws {
+        let rig = try await AppRig(interval: 1)
+        defer { Task { await rig.stop() } }
+        let (_, ada) = try await rig.signIn(as: "ada")
+        let (_, grace) = try await rig.signIn(as: "grace", session: SessionKey("pts/2")!)
+        let adaIdentity = try #require(ada.account?.identities.first?.identity)
+        let graceIdentity = try #require(grace.account?.identities.first?.identity)
+        let before = try #require(try rig.database.credential(for: adaIdentity)?.idToken)
+        let graces = try #require(try rig.database.credential(for: graceIdentity)?.idToken)
+        // Grace's, signed by the provider but about her; or Ada's own with its signature broken.
+        let swapped = anotherPerson ? graces : String(before.dropLast(4)) + (before.hasSuffix("AAAA") ? "BBBB" : "AAAA")
+        let providers = ProviderDirectory(configuration: rig.providers.configuration, transport: SwappedIDToken(inner: rig.transport, idToken: swapped))
+        let tokens = AccessTokens(database: rig.database, providers: providers, bus: rig.bus, clock: rig.clock)
+        // Past the id_token's lifetime: a refresh is needed, and what it brings is refused.
+        await #expect {
+            try await tokens.idToken(for: adaIdentity, minValid: 7 * 86_400)
+        } throws: { error in
+            let said = "\(error)"
+            return anotherPerson ? said.contains("names \(graceIdentity)") : said.contains("failed its check")
+        }
+        #expect(try rig.database.credential(for: adaIdentity)?.idToken == before, "the one before stays stored")
+        // The access token the refresh brought is good, and kept.
+        let access = try await tokens.token(for: adaIdentity, minValid: 60)
+        #expect(access.tokens.idToken == before)
+    }
+}
