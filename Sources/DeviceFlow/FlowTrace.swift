@@ -177,6 +177,13 @@ public final class FlowTrace: Sendable {
         }
     }
 
+    /// Records a step's note: what was done, or passed over, and why.
+    func recordNote(_ step: String, _ note: String) {
+        record { state, elapsed in
+            FlowTraceEntry(elapsed: elapsed, reference: "OIDC Core §5.3", step: step, status: nil, result: state.scrubber.scrub(note).displaySafeSingleLine)
+        }
+    }
+
     /// Records that the code's lifetime ran out with no answer saying so:
     /// the flow sends no poll past `expires_in` (RFC 8628 §3.2, §3.5).
     public func recordExpiry() {

@@ -41,10 +41,11 @@ public struct IdentityResolver: Sendable {
                 throw .unverifiable("the id_token lacks \(subjectClaims.joined(separator: " and "))")
             }
             for (claim, part) in zip(subjectClaims, parts) { try Self.checkSubject(part, field: "the id_token's \(claim)") }
-            return Self.cleaned(LinkedIdentity(
+            let linked = LinkedIdentity(
                 identity: Identity(provider: provider, subject: parts.joined(separator: ":")),
                 displayName: claims.name ?? claims.preferred_username, email: claims.email,
-                emailVerified: claims.emailVerified, login: claims.preferred_username))
+                emailVerified: claims.emailVerified, login: claims.preferred_username)
+            return Self.cleaned(await filled(linked, subject: claims.sub, accessToken: tokens.accessToken))
         }
         if let userinfo = endpoints.userinfo {
             let profile = try await fetchProfile(userinfo, token: tokens.accessToken)
@@ -58,6 +59,32 @@ public struct IdentityResolver: Sendable {
             return linked(subject: id, profile)
         }
         throw .configuration("\(provider) offers no way to learn who signed in (no id_token, userinfo or user API)")
+    }
+
+    /// `linked`, built from an id_token, with what it lacks (a name, an
+    /// email) taken from UserInfo (OpenID Connect Core §5.4 lets a provider
+    /// put the profile only there): only when UserInfo's `sub` is the
+    /// id_token's (§5.3.2). A UserInfo that fails or names another `sub` is
+    /// passed over, and traced: the id_token already says who it is.
+    private func filled(_ linked: LinkedIdentity, subject: String?, accessToken: String) async -> LinkedIdentity {
+        guard linked.displayName == nil || linked.email == nil, let userinfo = endpoints.userinfo, let subject else { return linked }
+        let profile: OAuthFields
+        do { profile = try await fetchProfile(userinfo, token: accessToken) } catch {
+            trace?.recordNote("userinfo", "not used: \(error.description)")
+            return linked
+        }
+        guard profile["sub"] == subject else {
+            trace?.recordNote("userinfo", "not used: its sub is not the id_token's")
+            return linked
+        }
+        var filled = linked
+        filled.displayName = filled.displayName ?? profile["name"] ?? profile["preferred_username"]
+        if filled.email == nil, let email = profile["email"] {
+            filled.email = email
+            filled.emailVerified = profile["email_verified"] == "true" || profile["email_verified"] == "1"
+        }
+        filled.login = filled.login ?? profile["preferred_username"]
+        return filled
     }
 
     /// What re-checking a stored credential with the provider found.
