@@ -20,6 +20,22 @@ public struct ProviderEndpoints: Hashable, Sendable {
     /// How the token endpoint lets a client authenticate
     /// (`token_endpoint_auth_methods_supported`); nil when it did not say.
     public var tokenAuthMethods: [String]?
+    /// Where each endpoint came from, by its metadata name
+    /// (`token_endpoint`): "OpenID discovery", "RFC 8414 metadata",
+    /// "config.toml" or "built in". Filled by `ResolvedProvider.resolve`.
+    public var sources: [String: String] = [:]
+
+    /// Every endpoint that is set, by its metadata name, in a fixed order.
+    public var named: [(name: String, url: URL)] {
+        [("device_authorization_endpoint", deviceAuthorization), ("token_endpoint", token), ("userinfo_endpoint", userinfo),
+         ("jwks_uri", jwks), ("revocation_endpoint", revocation), ("user_api", userAPI)]
+            .compactMap { name, url in url.map { (name, $0) } }
+    }
+
+    /// Marks every endpoint that is set and has no source yet as from `source`.
+    mutating func mark(_ source: String) {
+        for (name, _) in named where sources[name] == nil { sources[name] = source }
+    }
 
     public init(
         issuer: String? = nil, deviceAuthorization: URL?, token: URL, userinfo: URL? = nil, jwks: URL? = nil,
@@ -131,6 +147,7 @@ public enum AuthorizationServerMetadata {
         filled.deviceAuthorization = filled.deviceAuthorization ?? endpoint("device_authorization_endpoint")
         filled.tokenAuthMethods = filled.tokenAuthMethods
             ?? (document["token_endpoint_auth_methods_supported"] as? [Any])?.compactMap { $0 as? String }
+        filled.mark("RFC 8414 metadata")
         return filled
     }
 }

@@ -146,6 +146,7 @@ public struct ResolvedProvider: Sendable {
                 userAPI: URL(string: "https://api.github.com/user")!)
         case .google:
             endpoints = try await OIDCDiscovery.fetch(issuer: settings.issuer ?? URL(string: "https://accounts.google.com")!, transport: transport)
+            endpoints.mark("OpenID discovery")
             endpoints.deviceAuthorization = endpoints.deviceAuthorization ?? URL(string: "https://oauth2.googleapis.com/device/code")
             endpoints.revocation = endpoints.revocation ?? URL(string: "https://oauth2.googleapis.com/revoke")
         case .microsoft:
@@ -153,21 +154,32 @@ public struct ResolvedProvider: Sendable {
             endpoints = try await OIDCDiscovery.fetch(
                 issuer: settings.issuer ?? URL(string: "https://login.microsoftonline.com/\(tenant)/v2.0")!, allowsTenantTemplate: true,
                 transport: transport)
+            endpoints.mark("OpenID discovery")
             endpoints.deviceAuthorization = endpoints.deviceAuthorization
                 ?? URL(string: "https://login.microsoftonline.com/\(tenant)/oauth2/v2.0/devicecode")
         case .gitlab:
             let host = settings.host ?? settings.issuer ?? URL(string: "https://gitlab.com")!
             endpoints = try await OIDCDiscovery.fetch(issuer: host, transport: transport)
+            endpoints.mark("OpenID discovery")
             endpoints.deviceAuthorization = endpoints.deviceAuthorization ?? host.appendingPathComponent("oauth/authorize_device")
         case .oidc, .demo:
             let issuer = settings.issuer ?? URL(string: "http://127.0.0.1:8628")!
             endpoints = try await OIDCDiscovery.fetch(issuer: issuer, transport: transport)
+            endpoints.mark("OpenID discovery")
         }
         // OpenID Connect discovery first, then RFC 8414's document for what it lacks, then the configuration.
         // Discovery's own endpoints are judged before anything more is asked of the server.
         if settings.kind != .github { endpoints = await AuthorizationServerMetadata.filling(try endpoints.checked(), transport: transport) }
-        if let configured = settings.deviceAuthorizationEndpoint { endpoints.deviceAuthorization = configured }
-        if let configured = settings.revocationEndpoint { endpoints.revocation = configured }
+        if let configured = settings.deviceAuthorizationEndpoint {
+            endpoints.deviceAuthorization = configured
+            endpoints.sources["device_authorization_endpoint"] = "config.toml"
+        }
+        if let configured = settings.revocationEndpoint {
+            endpoints.revocation = configured
+            endpoints.sources["revocation_endpoint"] = "config.toml"
+        }
+        // GitHub's, and the fallbacks a kind knows (Google's revocation, GitLab's device endpoint).
+        endpoints.mark("built in")
         guard endpoints.deviceAuthorization != nil else {
             throw .configuration("\(settings.id) does not offer the device grant: its discovery has no device_authorization_endpoint; set device_authorization_endpoint in [providers.\(settings.id)]")
         }

@@ -40,6 +40,9 @@ struct AuthorizationServerMetadataTests {
         let provider = try await ResolvedProvider.resolve(settings, transport: URLSessionTransport(timeout: 5))
         #expect(provider.endpoints.revocation == server.baseURL.appendingPathComponent("revoke-8414"))
         #expect(provider.client.authentication == .post, "the only method its metadata lists")
+        #expect(provider.endpoints.sources == [
+            "device_authorization_endpoint": "OpenID discovery", "token_endpoint": "OpenID discovery", "revocation_endpoint": "RFC 8414 metadata",
+        ])
     }
 
     @Test("a document naming another issuer is not used; the configuration's revocation_endpoint wins over both")
@@ -53,5 +56,6 @@ struct AuthorizationServerMetadataTests {
         let set = try await ResolvedProvider.resolve(
             ProviderSettings(id: "work", kind: .oidc, clientID: "c", issuer: server.baseURL, revocationEndpoint: configured), transport: transport)
         #expect(set.endpoints.revocation == configured)
+        #expect(set.endpoints.sources["revocation_endpoint"] == "config.toml")
     }
 }

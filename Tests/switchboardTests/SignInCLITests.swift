@@ -143,6 +143,20 @@ struct SignInCLITests {
         await demo.stop()
     }
 
+    @Test("providers --resolve asks each ready provider for its metadata: every endpoint, and where it came from")
+    func providersResolved() async throws {
+        let demo = try await LocalDemo(DemoSettings(interval: 1))
+        let listed = try await runProcess(builtProduct("switchboard"), ["providers", "--resolve", "--json"], environment: demo.environment)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let providers = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        let endpoints = try #require(providers.first { $0["id"] as? String == "demo" }?["endpoints"] as? [[String: Any]])
+        let from = Dictionary(uniqueKeysWithValues: endpoints.compactMap { e in (e["name"] as? String).map { ($0, e["from"] as? String ?? "") } })
+        #expect(from["token_endpoint"] == "OpenID discovery" && from["revocation_endpoint"] == "OpenID discovery", "\(from)")
+        let plain = try await runProcess(builtProduct("switchboard"), ["providers", "--resolve"], environment: demo.environment)
+        #expect(plain.stdout.contains("token_endpoint") && plain.stdout.contains("(OpenID discovery)"), "\(plain.stdout)")
+        await demo.stop()
+    }
+
     @Test("a sign-in approved as a person whose account has a PIN makes nobody active (exit 7, the sign-in kept); a switch with the PIN finishes it")
     func signInToProtected() async throws {
         let demo = try await LocalDemo(DemoSettings(interval: 1))
