@@ -41,6 +41,7 @@ struct KubeCredentialCommand: IOCommand, TakesCommonOptions {
         let fresh: FreshToken
         do { fresh = try await context.tokens.idToken(for: identity, minValid: Self.minValid) } catch { throw context.reported(error) }
         context.sayUnsaved()
+        context.sayRefused(fresh)
         guard let token = fresh.tokens.idToken else { throw context.reported(.noIDToken(identity, refreshed: fresh.refreshed)) }
         io.print(ExecCredential.response(version, token: token, expiresAt: IDTokenExpiry.of(token)))
     }

@@ -120,7 +120,17 @@ struct TokenContext {
     /// A token of `identity` valid for `minValid` seconds, or the failure reported and its status thrown.
     func freshToken(_ identity: Identity, minValid: Double) async throws -> FreshToken {
         defer { sayUnsaved() }
-        do { return try await tokens.token(for: identity, minValid: minValid) } catch { throw reported(error) }
+        let fresh: FreshToken
+        do { fresh = try await tokens.token(for: identity, minValid: minValid) } catch { throw reported(error) }
+        sayRefused(fresh)
+        return fresh
+    }
+
+    /// Says on standard error that a refresh's new id_token was refused (and
+    /// why), the one before it kept: the refresh itself went through.
+    func sayRefused(_ fresh: FreshToken) {
+        guard let refused = fresh.idTokenRefused else { return }
+        io.stderr.write("switchboard: warning: \(refused.displaySafe); the id_token before it was kept\n")
     }
 
     /// Says on standard error why no token could be had (and which sessions
