@@ -77,15 +77,7 @@ struct PublicAccessTests {
             let session = URLSession(configuration: .ephemeral)
             defer { session.finishTasksAndInvalidate() }
             func send(_ url: String, host: String? = nil, form: String? = nil) async throws -> (Int, String) {
-                var request = URLRequest(url: URL(string: url)!)
-                if let host { request.setValue(host, forHTTPHeaderField: "Host") }
-                if let form {
-                    request.httpMethod = "POST"
-                    request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-                    request.httpBody = Data(form.utf8)
-                }
-                let (data, response) = try await session.data(for: request)
-                return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+                try await request(url, host: host, post: form.map { ("application/x-www-form-urlencoded", $0) }, over: session)
             }
             // The code's pages are announced at the public URL.
             let (status, code) = try await send("\(base.absoluteString)/device_authorization", form: "client_id=switchboard-demo")
@@ -111,15 +103,7 @@ struct PublicAccessTests {
             let session = URLSession(configuration: .ephemeral)
             defer { session.finishTasksAndInvalidate() }
             func send(_ path: String, host: String?, json: String? = nil) async throws -> (Int, String) {
-                var request = URLRequest(url: URL(string: base.absoluteString + path)!)
-                if let host { request.setValue(host, forHTTPHeaderField: "Host") }
-                if let json {
-                    request.httpMethod = "POST"
-                    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-                    request.httpBody = Data(json.utf8)
-                }
-                let (data, response) = try await session.data(for: request)
-                return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+                try await request(base.absoluteString + path, host: host, post: json.map { ("application/json", $0) }, over: session)
             }
             // What the tunnel forwards carries the public name: pages yes, the API no.
             #expect(try await send("/device", host: "demo.example.org").0 == 200)
@@ -154,6 +138,20 @@ struct PublicAccessTests {
             #expect(error.description.contains(message), "\(error)")
         }
     }
+}
+
+/// One request to `url`, with `host` as its Host and, when given, a POST
+/// body of a content type: its status and body text.
+private func request(_ url: String, host: String?, post: (type: String, body: String)?, over session: URLSession) async throws -> (Int, String) {
+    var request = URLRequest(url: URL(string: url)!)
+    if let host { request.setValue(host, forHTTPHeaderField: "Host") }
+    if let post {
+        request.httpMethod = "POST"
+        request.setValue(post.type, forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(post.body.utf8)
+    }
+    let (data, response) = try await session.data(for: request)
+    return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
 }
 
 /// Runs `body`, then stops `server` and waits for it, however `body` ended.
