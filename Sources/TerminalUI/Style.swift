@@ -49,4 +49,13 @@ public struct Style: Hashable, Sendable {
         style.attributes.formUnion(attributes)
         return style
     }
+
+    /// This style with `top` laid over it: each of `top`'s colours that is
+    /// not `.default` replaces this one's, and its attributes are added.
+    public func overlaid(by top: Style) -> Style {
+        Style(
+            foreground: top.foreground == .default ? foreground : top.foreground,
+            background: top.background == .default ? background : top.background,
+            attributes: attributes.union(top.attributes))
+    }
 }

@@ -19,6 +19,10 @@ public enum ThemeRole: String, CaseIterable, Hashable, Sendable {
     case stateAvailable, stateExpired, stateRevoked
     /// The filter prompt and the text typed into it.
     case filter
+    /// The characters of a row that the filter matched. On the selected
+    /// row only its attributes are added, so it must show without colour
+    /// (underline, bold).
+    case match
     /// Guide listings: times, channels, and the star of a favourite.
     case guideTime, guideChannel, favourite
     /// Dialog frames and bodies, and the large user code.
@@ -80,6 +84,7 @@ public struct Theme: Hashable, Sendable {
         .stateExpired: Style(foreground: .palette(214)),
         .stateRevoked: Style(foreground: .palette(203)),
         .filter: Style(foreground: .palette(221), attributes: .bold),
+        .match: Style(foreground: .palette(221), attributes: [.bold, .underline]),
         .guideTime: Style(foreground: .palette(244)),
         .guideChannel: Style(foreground: .palette(74)),
         .favourite: Style(foreground: .palette(220), attributes: .bold),
@@ -95,12 +100,14 @@ public struct Theme: Hashable, Sendable {
 
     /// A theme without colour, attributes only (for `NO_COLOR`): reverse for
     /// the selection, the status bar and toasts; bold for titles, the code
-    /// and what is active; dim for what matters less. The same as
+    /// and what is active; bold and underlined for what the filter matched;
+    /// dim for what matters less. The same as
     /// `themes/monochrome.toml`.
     public static let monochrome = Theme(name: "monochrome", styles: Dictionary(uniqueKeysWithValues: ThemeRole.allCases.map { role in
         let attributes: TextAttributes = switch role {
         case .accountSelected, .statusBar, .toast, .qrCode: .reverse
         case .statusActive: [.reverse, .bold]
+        case .match: [.bold, .underline]
         case .title, .dialogTitle, .code, .borderFocused, .keyBarKey, .accountActive, .stateExpired, .stateRevoked,
             .statusError, .statusOK, .statusWarning, .filter, .favourite: .bold
         case .muted, .border, .guideTime: .dim
