@@ -83,10 +83,16 @@ public struct AccountList: Sendable {
     /// list (for tests, and small lists; a big one reads what it shows).
     public var accounts: [Account] { (0..<count).compactMap(account(at:)) }
 
-    /// Positions of the accounts matching `query` (see
+    /// Positions of the accounts matching `query`, best first (see
     /// `SearchIndex.matches`); nil until the index is built.
     public func matches(_ query: String, within candidates: [Int32]? = nil) -> [Int32]? {
         index?.matches(query, within: candidates)
+    }
+
+    /// The score of the account at `position` for `query` (see
+    /// `SearchIndex.score`); nil when it does not match, or there is no index.
+    public func score(_ query: String, at position: Int) -> Int32? {
+        index?.score(query, at: position)
     }
 
     // MARK: Changes

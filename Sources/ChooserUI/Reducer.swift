@@ -315,7 +315,11 @@ extension AppState {
         accounts.visible = accounts.filter.isEmpty ? nil : accounts.list.matches(accounts.filter) ?? []
     }
 
-    /// The account at `position` went to the top: the filter's positions follow, with no search.
+    /// The account at `position` went to the top: the filter's positions
+    /// follow, with no search. The others keep their order (their scores,
+    /// and among equal scores their order in the list, are as they were);
+    /// the one moved, if it passes, goes first among those scoring as it
+    /// does, found by bisection, scoring a few on the way.
     private mutating func movedToFront(from position: Int?) {
         accounts.shorter = []
         guard let visible = accounts.visible else { return }
@@ -323,7 +327,16 @@ extension AppState {
         guard let position else { return refilter() }
         let moved = Int32(position)
         var shifted = visible.filter { $0 != moved }.map { $0 < moved ? $0 + 1 : $0 }
-        if shifted.count < visible.count { shifted.insert(0, at: 0) }
+        if shifted.count < visible.count {
+            let list = accounts.list, filter = accounts.filter
+            let score = list.score(filter, at: 0) ?? .min
+            var low = 0, high = shifted.count
+            while low < high {
+                let middle = (low + high) / 2
+                if (list.score(filter, at: Int(shifted[middle])) ?? .min) > score { low = middle + 1 } else { high = middle }
+            }
+            shifted.insert(0, at: low)
+        }
         accounts.visible = shifted
     }
 }

@@ -160,29 +160,74 @@ public struct SearchIndex: Sendable {
         return true
     }
 
-    /// Positions of the accounts whose name, email, provider or display
-    /// name contains `query` (case-insensitive), in the list's order.
-    /// Searching within `candidates` — the result for a shorter query this
-    /// one extends — keeps typing fast.
+    /// Positions of the accounts whose text — name, then each identity's
+    /// provider, email and display name — holds the characters of `query`
+    /// in order (case-insensitive; not necessarily together), best first:
+    /// ranked by `FuzzyScore`, ties in the list's order. Searching within
+    /// `candidates` — the result for a shorter query this one extends, in
+    /// any order — keeps typing fast: whatever matches the longer query
+    /// matched the shorter one.
     public func matches(_ query: String, within candidates: [Int32]? = nil) -> [Int32] {
-        let needle = Array(query.lowercased().utf8)
-        guard !needle.isEmpty else { return Array(0..<Int32(positions.count)) }
-        return text.withUnsafeBufferPointer { text in
-            needle.withUnsafeBufferPointer { needle in
-                let base = text.baseAddress!
-                var result: [Int32] = []
-                func check(_ position: Int32) {
-                    let slot = Int(positions[Int(position)])
-                    if Self.contains(base, Int(starts[slot]), Int(ends[slot]), needle) { result.append(position) }
+        let query = FuzzyQuery(query)
+        guard !query.isEmpty else { return Array(0..<Int32(positions.count)) }
+        let matcher = FuzzyMatcher(query)
+        var found: [Int32] = [], scores: [Int32] = []
+        text.withUnsafeBufferPointer { text in
+            let base = text.baseAddress!
+            @inline(__always) func check(_ position: Int32) {
+                let slot = Int(positions[Int(position)])
+                if let score = matcher.score(base, start: Int(starts[slot]), end: Int(ends[slot])) {
+                    found.append(position)
+                    scores.append(score)
                 }
-                if let candidates {
-                    for position in candidates where Int(position) < positions.count { check(position) }
-                } else {
-                    for position in 0..<Int32(positions.count) { check(position) }
-                }
-                return result
+            }
+            guard let candidates else {
+                for position in 0..<Int32(positions.count) { check(position) }
+                return
+            }
+            // In the list's order, so that equal scores keep it.
+            if candidates.count < positions.count / 16 {
+                for position in candidates.sorted() where Int(position) < positions.count { check(position) }
+            } else {
+                var wanted = [Bool](repeating: false, count: positions.count)
+                for position in candidates where Int(position) < positions.count { wanted[Int(position)] = true }
+                for position in 0..<Int32(positions.count) where wanted[Int(position)] { check(position) }
             }
         }
+        return Self.ranked(found, scores: scores)
+    }
+
+    /// The score of the account at `position` for `query` (see `matches`,
+    /// which ranks by it); nil when it does not match or there is no such
+    /// position.
+    public func score(_ query: String, at position: Int) -> Int32? {
+        guard positions.indices.contains(position) else { return nil }
+        let query = FuzzyQuery(query)
+        guard !query.isEmpty else { return nil }
+        let slot = Int(positions[position])
+        return text.withUnsafeBufferPointer { text in
+            FuzzyMatcher(query).score(text.baseAddress!, start: Int(starts[slot]), end: Int(ends[slot]))
+        }
+    }
+
+    /// `found` (in the list's order) ordered by `scores`, highest first; a
+    /// stable counting sort, since scores fall in a narrow range.
+    static func ranked(_ found: [Int32], scores: [Int32]) -> [Int32] {
+        guard let low = scores.min(), let high = scores.max() else { return [] }
+        let range = Int(high) - Int(low) + 1
+        guard range <= 4 * found.count + 4096 else {
+            return found.indices.sorted { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : $0 < $1 }.map { found[$0] }
+        }
+        var next = [Int](repeating: 0, count: range + 1)
+        for score in scores { next[Int(high) - Int(score) + 1] += 1 }
+        for bucket in 1...range { next[bucket] += next[bucket - 1] }
+        var ranked = [Int32](repeating: 0, count: found.count)
+        for (index, score) in scores.enumerated() {
+            let bucket = Int(high) - Int(score)
+            ranked[next[bucket]] = found[index]
+            next[bucket] += 1
+        }
+        return ranked
     }
 
     // MARK: Slots and text
@@ -207,7 +252,7 @@ public struct SearchIndex: Sendable {
     /// Appends the account's text before the padding; returns where it is.
     /// A field already contained in the account's text (a display name
     /// that is the account's name, a provider twice) is left out: any query
-    /// it would match, the text matches already.
+    /// it would match, the text matches already, about as well.
     private mutating func appendText(of account: Account) -> (Int32, Int32) {
         text.removeLast(Self.padding)
         let start = text.count
@@ -226,7 +271,7 @@ public struct SearchIndex: Sendable {
     }
 
     /// Whether `needle` occurs in `haystack` (a plain search: an account's text is short).
-    private static func occurs(_ needle: ArraySlice<UInt8>, in haystack: ArraySlice<UInt8>) -> Bool {
+    static func occurs(_ needle: ArraySlice<UInt8>, in haystack: ArraySlice<UInt8>) -> Bool {
         guard let first = needle.first, needle.count <= haystack.count else { return needle.isEmpty }
         var index = haystack.startIndex
         let last = haystack.endIndex - needle.count
@@ -269,33 +314,6 @@ public struct SearchIndex: Sendable {
             return true
         }
         if !ascii { text.append(contentsOf: field.lowercased().utf8) }
-    }
-
-    /// Whether `base[start..<end]` contains `needle` (non-empty). Sixteen
-    /// positions at a time: a position is looked at only when both the
-    /// needle's first and last bytes are where they would be (Muła's
-    /// "SIMD-friendly" substring search); may read up to 15 bytes past `end`.
-    @inline(__always)
-    static func contains(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
-        let n = needle.count
-        let lastStart = end - n
-        guard lastStart >= start else { return false }
-        let first = SIMD16<UInt8>(repeating: needle[0]), last = SIMD16<UInt8>(repeating: needle[n - 1])
-        var position = start
-        while position <= lastStart {
-            let heads = UnsafeRawPointer(base + position).loadUnaligned(as: SIMD16<UInt8>.self)
-            let tails = UnsafeRawPointer(base + position + n - 1).loadUnaligned(as: SIMD16<UInt8>.self)
-            let hits = (heads .== first) .& (tails .== last)
-            if any(hits) {
-                for lane in 0..<min(16, lastStart - position + 1) where hits[lane] {
-                    var j = 1
-                    while j < n - 1 && base[position + lane + j] == needle[j] { j += 1 }
-                    if j >= n - 1 { return true }
-                }
-            }
-            position += 16
-        }
-        return false
     }
 }
 

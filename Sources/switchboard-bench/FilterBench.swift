@@ -41,23 +41,39 @@ extension TUIBench {
                 }
             }
         }
-        // Every keystroke's result, and a few more queries, against a plain
-        // search of each field.
-        let fields = accounts.map { account in
-            ([account.name] + account.identities.flatMap { [$0.provider.rawValue, $0.email, $0.displayName].compactMap { $0 } })
-                .map { Array($0.lowercased().utf8) }
-        }
-        let more = ["ÅNGSTRÖM", "zoë", "é", "example.org", "github", "x", "ada lovelace", "qqqq", String(repeating: "ada ", count: 40)]
-        let checked = shown + more.map { (filter: $0, visible: (list.matches($0) ?? []).map(Int.init)) }
-        for (filter, visible) in checked {
-            let needle = Array(filter.lowercased().utf8)
-            let expected = fields.indices.filter { index in
-                needle.isEmpty || fields[index].contains { field in
-                    field.count >= needle.count && (0...(field.count - needle.count)).contains { field[$0..<$0 + needle.count].elementsEqual(needle) }
+        // Every keystroke's result, and a few more queries, against the
+        // plain rule: the accounts whose text (each field lower-cased, one
+        // already in it left out) holds the query's characters in order,
+        // best first, equal scores in the list's order.
+        let texts = accounts.map { account in
+            var text = Array(account.name.lowercased().utf8)
+            for identity in account.identities {
+                for field in [identity.provider.rawValue, identity.email, identity.displayName].compactMap({ $0 }) {
+                    let bytes = Array(field.lowercased().utf8)
+                    if firstPlace(of: bytes, in: text[...]) == nil { text += [0x1F] + bytes }
                 }
             }
-            guard visible == expected else {
+            return text
+        }
+        let more = ["ÅNGSTRÖM", "zoë", "é", "example.org", "github", "x", "ada lovelace", "adlv", "qqqq", String(repeating: "ada ", count: 40)]
+        let checked = shown + more.map { (filter: $0, visible: (list.matches($0) ?? []).map(Int.init)) }
+        for (filter, visible) in checked {
+            let units = filter.lowercased().unicodeScalars.map { Array(String($0).utf8) }
+            let expected = texts.indices.filter { index in
+                var rest = texts[index][...]
+                for unit in units {
+                    guard let found = firstPlace(of: unit, in: rest) else { return false }
+                    rest = rest[found...].dropFirst(unit.count)
+                }
+                return true
+            }
+            guard visible.sorted() == expected else {
                 throw BenchError("filter “\(filter)” showed \(visible.count) accounts, expected \(expected.count)")
+            }
+            guard !filter.isEmpty else { continue }
+            let scores = visible.map { list.score(filter, at: $0) ?? .min }
+            for step in visible.indices.dropFirst() where scores[step] > scores[step - 1] || scores[step] == scores[step - 1] && visible[step] < visible[step - 1] {
+                throw BenchError("filter “\(filter)” ranked \(visible[step]) after \(visible[step - 1])")
             }
         }
         var typed = ""
@@ -73,6 +89,13 @@ extension TUIBench {
         return (perKey.max()!, median(perKey), cpuTimes.map(median).max()!, steps)
     }
 
+}
+
+/// Where `needle` first occurs in `haystack`: the index of its first byte.
+private func firstPlace(of needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
+    guard !needle.isEmpty else { return haystack.startIndex }
+    guard needle.count <= haystack.count else { return nil }
+    return (haystack.startIndex...(haystack.endIndex - needle.count)).first { haystack[$0..<$0 + needle.count].elementsEqual(needle) }
 }
 
 enum Synthetic {
