@@ -62,8 +62,8 @@ enum ReferenceFilter {
 }
 
 /// The filter matches as fzf does: the query's characters in order, scored,
-/// best first.
-@Suite("the filter: characters in order, best first")
+/// best first; and the pane shows which characters matched.
+@Suite("the filter: characters in order, best first, matches highlighted")
 struct FuzzyFilterTests {
     static func named(_ names: [String]) -> [Account] {
         names.enumerated().map { Account(id: AccountID(Int64($0.offset + 1)), name: $0.element, identities: []) }
@@ -79,6 +79,7 @@ struct FuzzyFilterTests {
         _ = Fixture.press(.character("/"), on: &state)
         Fixture.type("adlv", on: &state)
         #expect(Fixture.visibleNames(state) == ["Ada Lovelace"])
+        #expect(RowMatches("adlv", in: Fixture.ada).name == [0, 1, 4, 6], "A, d, L and v")
         Fixture.type("q", on: &state)
         #expect(Fixture.visibleNames(state).isEmpty, "no q after the v")
     }
@@ -169,6 +170,8 @@ struct FuzzyFilterTests {
         #expect(Self.ranked(["à ©", "e"], "é").isEmpty)
         #expect(Self.ranked(["Zoë Ångström", "Zoe Angstrom"], "ÅNGSTRÖM") == ["Zoë Ångström"])
         #expect(Self.ranked(["Zoë Ångström", "Zoe Angstrom"], "zöm") == ["Zoë Ångström"])
+        #expect(RowMatches("zöm", in: Fixture.zoe).name == [0, 10, 11], "Z, ö and m, counted in characters")
+        #expect(RowMatches("ëå", in: Fixture.zoe).name == [2, 4])
     }
 
     @Test("a query longer than any text matches nothing, at once, however long")
@@ -182,6 +185,39 @@ struct FuzzyFilterTests {
         // As long as the text, and in it: found.
         let text = String(decoding: ReferenceFilter.text(of: accounts[0]), as: UTF8.self)
         #expect(index.matches(text).first == 0)
+    }
+
+    @Test("the characters matched are those of the best way, in the name and in the providers shown; none without a query or a match")
+    func rowMatches() {
+        #expect(RowMatches("lovelace", in: Fixture.ada).name == Set(4...11))
+        // Ada's identities: demo, then github.
+        #expect(RowMatches("hub", in: Fixture.ada).providers == [1: [3, 4, 5]], "“hub” of github")
+        #expect(RowMatches("hub", in: Fixture.ada).name.isEmpty)
+        #expect(RowMatches("", in: Fixture.ada) == .none)
+        #expect(RowMatches("xyz", in: Fixture.ada) == .none)
+        let email = RowMatches("@ex", in: Fixture.grace)
+        #expect(email.name.isEmpty && email.emails == [0: [5, 11, 12]], "grace@navy.example: its @, then “ex” of example")
+    }
+
+    @Test("every shipped theme shows the matched characters apart from the rest, on the selected row and the others, in colour and without",
+          arguments: Theme.builtInNames)
+    func everyThemeShowsMatches(name: String) throws {
+        let theme = try Theme.parse(text: BundledFiles.themeText(name)!, file: "\(name).toml")
+        for colours in [256, 8, 0] {
+            var state = Fixture.several(size: Size(width: 80, height: 24))
+            _ = state.reduce(.themeChanged(theme.reduced(toColors: colours)))
+            _ = Fixture.press(.character("/"), on: &state)
+            Fixture.type("al", on: &state)  // Alan Turing first (selected), then Ada Lovelace
+            let buffer = Screen.draw(state)
+            for (row, letters) in [("Alan Turing", "Al"), ("Ada Lovelace", "A")] {
+                // In the accounts pane, at the left (the status bar and the guide's title name the active person too).
+                func column(_ line: String) -> Int? { line.range(of: row).map { line.distance(from: line.startIndex, to: $0.lowerBound) } }
+                let y = try #require(buffer.lines.indices.first { column(buffer.lines[$0]).map { $0 < 6 } == true }, "\(row)")
+                let x = column(buffer.lines[y])!
+                let matched = buffer[x, y].style, plain = buffer[x + letters.count + 1, y].style
+                #expect(matched != plain, "\(name) at \(colours) colours: \(row)'s “\(letters)” looks like its other letters")
+            }
+        }
     }
 
     /// A small generator with a seed, so that a failure repeats.

@@ -39,6 +39,28 @@ struct ScreenSnapshotTests {
         Snapshot.check(Screen.draw(state), Self.name("filter", size))
     }
 
+    /// The cells a filter's match is drawn in: the built-in theme underlines them.
+    static let underlined: (name: String, cells: @Sendable (Cell) -> Bool) = (
+        "underlined (the characters the filter matched)", { $0.style.attributes.contains(.underline) }
+    )
+
+    @Test("filter matching characters in order, not together: “adlv” finds Ada Lovelace, its matched letters highlighted", arguments: sizes)
+    func filterScattered(size: Size) {
+        var state = Fixture.several(size: size)
+        _ = Fixture.press(.character("/"), on: &state)
+        Fixture.type("adlv", on: &state)
+        Snapshot.check(Screen.draw(state), Self.name("filter-scattered", size), marking: Self.underlined)
+    }
+
+    @Test("filter ranking the best match first, the selection moved off it; matches in an email, which the row does not show, are not marked", arguments: sizes)
+    func filterRanked(size: Size) {
+        var state = Fixture.several(size: size)
+        _ = Fixture.press(.character("/"), on: &state)
+        Fixture.type("al", on: &state)
+        _ = Fixture.press(.down, on: &state)
+        Snapshot.check(Screen.draw(state), Self.name("filter-ranked", size), marking: Self.underlined)
+    }
+
     @Test("filter with no match", arguments: sizes)
     func filterNoMatch(size: Size) {
         var state = Fixture.several(size: size)

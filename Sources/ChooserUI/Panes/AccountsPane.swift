@@ -44,12 +44,21 @@ enum AccountsPane {
             let isProtected = state.accounts.list.protected.contains(id)
             let nameStyle = selected ? base.adding(.bold) : (isActive ? theme[.accountActive] : base)
             let nameRoom = nameWidth - (isProtected ? lockMark.displayWidth + 2 : 0)
-            buffer.write(marker + account.name.displaySafe.truncated(toWidth: nameRoom), x: rect.x + 1, y: rect.y, style: nameStyle)
+            // What the filter matched, for this row on screen only.
+            let matched = state.accounts.filter.isEmpty ? RowMatches.none : RowMatches(state.accounts.filter, in: account)
+            let x = rect.x + 1 + buffer.write(marker, x: rect.x + 1, y: rect.y, style: nameStyle)
+            let name = account.name.displaySafe, shownName = name.truncated(toWidth: nameRoom)
+            // A cut name ends with an ellipsis that stands for no character of its own.
+            writeMarking(
+                shownName, matched: matched.name, own: shownName == name ? shownName.count : shownName.count - 1, x: x, y: rect.y,
+                style: nameStyle, matchStyle: matchStyle(over: nameStyle, selected: selected, theme: theme), into: &buffer)
             if isProtected {
                 buffer.write(lockMark, x: rect.maxX - 3 - lockMark.displayWidth, y: rect.y, style: selected ? base : theme[.muted])
             }
             if isActive { buffer.write("●", x: rect.maxX - 2, y: rect.y, style: selected ? base : theme[.accountActive]) }
-            drawIdentities(account, selected: selected, state: state, at: rect.x + 5, y: rect.y + 1, limit: rect.width - 6, into: &buffer)
+            drawIdentities(
+                account, matched: matched.providers, selected: selected, state: state, at: rect.x + 5, y: rect.y + 1, limit: rect.width - 6,
+                into: &buffer)
         case .add:
             buffer.write(marker + "+ Add account", x: rect.x + 1, y: rect.y, style: selected ? base.adding(.bold) : base)
             buffer.write("sign in to add one", x: rect.x + 5, y: rect.y + 1, style: selected ? base : theme[.muted], limit: rect.width - 6)
@@ -62,17 +71,22 @@ enum AccountsPane {
 
     /// "demo ✓  github ⚠ expired"; states shrink to their mark, then the
     /// rest to "+N", when the row is narrow.
-    private static func drawIdentities(_ account: Account, selected: Bool, state: AppState, at x: Int, y: Int, limit: Int, into buffer: inout Buffer) {
+    /// The providers' characters the filter `matched` (by identity, see
+    /// `RowMatches.providers`) are highlighted.
+    private static func drawIdentities(
+        _ account: Account, matched: [Int: Set<Int>], selected: Bool, state: AppState, at x: Int, y: Int, limit: Int, into buffer: inout Buffer
+    ) {
         let theme = state.theme
-        let identities = account.identities.sorted { $0.identity < $1.identity }
-        let parts: [(provider: String, mark: String, word: String, role: ThemeRole)] = identities.map { identity in
+        let identities = account.identities.indices.sorted { account.identities[$0].identity < account.identities[$1].identity }
+        let parts: [(provider: String, matched: Set<Int>, mark: String, word: String, role: ThemeRole)] = identities.map { index in
+            let identity = account.identities[index]
             let (mark, word, role): (String, String, ThemeRole) = switch identity.state {
             case .authorized: ("✓", "", .stateAvailable)
             case .expired: ("⚠", " expired", .stateExpired)
             case .revoked: ("✗", " revoked", .stateRevoked)
             case .notFound: ("✗", " gone", .stateRevoked)
             }
-            return (identity.provider.rawValue.displaySafe, mark, word, role)
+            return (identity.provider.rawValue.displaySafe, matched[index] ?? [], mark, word, role)
         }
         let full = parts.reduce(0) { $0 + $1.provider.displayWidth + 3 + $1.mark.displayWidth + $1.word.displayWidth } - 2
         let withWords = full <= limit
@@ -87,9 +101,42 @@ enum AccountsPane {
                 break
             }
             if used > 0 { used += 2 }
-            used += buffer.write(part.provider + " ", x: x + used, y: y, style: base, limit: limit - used)
+            used += writeMarking(
+                part.provider, matched: part.matched, own: part.provider.count, limit: limit - used, x: x + used, y: y, style: base,
+                matchStyle: matchStyle(over: base, selected: selected, theme: theme), into: &buffer)
+            used += buffer.write(" ", x: x + used, y: y, style: base, limit: limit - used)
             used += buffer.write(mark, x: x + used, y: y, style: selected ? base : theme[part.role], limit: limit - used)
         }
+    }
+
+    /// How a matched character looks over `style`: in the `match` role's
+    /// look, or on the selected row in the row's colours with the role's
+    /// attributes (its colours could clash with the selection's).
+    private static func matchStyle(over style: Style, selected: Bool, theme: Theme) -> Style {
+        selected ? style.adding(theme[.match].attributes) : style.overlaid(by: theme[.match])
+    }
+
+    /// Writes `text` (at most `limit` columns of it), its characters at
+    /// the offsets in `matched` below `own` in `matchStyle`; returns the
+    /// columns written.
+    @discardableResult
+    private static func writeMarking(
+        _ text: String, matched: Set<Int>, own: Int, limit: Int? = nil, x: Int, y: Int, style: Style, matchStyle: Style, into buffer: inout Buffer
+    ) -> Int {
+        guard !matched.isEmpty else { return buffer.write(text, x: x, y: y, style: style, limit: limit) }
+        var used = 0, run = "", runMatched = false
+        func flush() {
+            used += buffer.write(run, x: x + used, y: y, style: runMatched ? matchStyle : style, limit: limit.map { $0 - used })
+            run = ""
+        }
+        for (offset, character) in text.enumerated() {
+            let isMatched = offset < own && matched.contains(offset)
+            if isMatched != runMatched, !run.isEmpty { flush() }
+            runMatched = isMatched
+            run.append(character)
+        }
+        flush()
+        return used
     }
 
     private static func drawFilter(_ state: AppState, in rect: Rect, into buffer: inout Buffer) {
