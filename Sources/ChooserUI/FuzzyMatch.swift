@@ -67,10 +67,12 @@ enum FuzzyScore {
 ///
 /// The best way is found by dynamic programming over the places each unit
 /// occurs, not over every byte: for each unit in turn, its occurrences
-/// (found sixteen bytes at a time) after the earliest place the unit before
-/// it was found, each with the best score of the query so far ending there.
-/// A text shorter than the query is refused at once, so a pasted query
-/// costs nothing per text.
+/// (found sixteen bytes at a time) between the earliest place the unit
+/// before it was found and the latest place it can take with the rest of
+/// the query still after it (found first, from the end back, which also
+/// refuses a text that does not match), each with the best score of the
+/// query so far ending there. A text shorter than the query is refused at
+/// once, so a pasted query costs nothing per text.
 final class FuzzyMatcher {
     let query: FuzzyQuery
     /// Occurrences found: their places in the text and their scores, row
@@ -80,17 +82,21 @@ final class FuzzyMatcher {
     private var capacity: Int
     /// Where each row starts in `places`, and how many it has (`alignment` keeps every row).
     private var rowStarts: [Int] = [], rowCounts: [Int] = []
+    /// The latest place each unit can be found in the text at hand.
+    private let latest: UnsafeMutablePointer<Int>
 
     init(_ query: FuzzyQuery) {
         self.query = query
         capacity = 256
         places = .allocate(capacity: capacity)
         scores = .allocate(capacity: capacity)
+        latest = .allocate(capacity: max(1, query.unitCount))
         rowStarts = Array(repeating: 0, count: query.unitCount)
         rowCounts = Array(repeating: 0, count: query.unitCount)
     }
 
     deinit {
+        latest.deallocate()
         places.deallocate()
         scores.deallocate()
     }
@@ -130,7 +136,11 @@ final class FuzzyMatcher {
                     break
                 }
             }
-            precondition(previous >= 0, "a score with no way to it")
+            // Every score has a way to it; were one not found, nothing is marked rather than the wrong characters.
+            guard previous >= 0 else {
+                assertionFailure("a score with no way to it")
+                return nil
+            }
             entry = previous
             found[unit - 1] = Int(places[entry])
             wanted = scores[entry]
@@ -144,9 +154,30 @@ final class FuzzyMatcher {
         let units = query.unitCount, length = end - start
         guard units > 0, query.bytes.count <= length else { return nil }
         let rowCapacity = length + 1
-        if !keepRows { reserve(2 * rowCapacity) }
+        if !keepRows { reserve(2 * rowCapacity, keeping: 0) }
         return query.bytes.withUnsafeBufferPointer { needle in
             query.bounds.withUnsafeBufferPointer { bounds in
+                // The latest place each unit can take with the ones after it still found after it, from
+                // the end back: a byte at a time, stopping at each unit, so one pass at most. A text
+                // without the query's characters in order is refused here.
+                let latest = self.latest
+                var limit = end
+                for unit in stride(from: units - 1, through: 0, by: -1) {
+                    let unitStart = Int(bounds[unit]), unitLength = Int(bounds[unit + 1]) - unitStart
+                    let first = needle[unitStart]
+                    var place = limit - unitLength
+                    search: while place >= start {
+                        if base[place] == first {
+                            var same = 1
+                            while same < unitLength && base[place + same] == needle[unitStart + same] { same += 1 }
+                            if same == unitLength { break search }
+                        }
+                        place -= 1
+                    }
+                    guard place >= start else { return nil }
+                    latest[unit] = place
+                    limit = place
+                }
                 var rowStart = 0, previousStart = 0, previousCount = 0
                 var best = FuzzyScore.none, bestEntry = -1
                 for unit in 0..<units {
@@ -154,49 +185,50 @@ final class FuzzyMatcher {
                     let previousLength = unit > 0 ? Int32(unitStart - Int(bounds[unit - 1])) : 0
                     if keepRows {
                         rowStart = unit == 0 ? 0 : previousStart + previousCount
-                        reserve(rowStart + rowCapacity)
+                        reserve(rowStart + rowCapacity, keeping: rowStart)
                     } else {
                         rowStart = (unit & 1) * rowCapacity
                     }
+                    let (places, scores) = (self.places, self.scores)
                     // The unit fits after the earliest place of the one before, with room for those after it.
                     let low = unit == 0 ? start : Int(places[previousStart]) + Int(previousLength)
-                    let high = end - (needle.count - unitStart)
+                    let high = latest[unit]
                     var count = 0
                     var gapBest = FuzzyScore.none, next = previousStart, previousEnd = previousStart + previousCount
                     let first = needle[unitStart]
                     let firsts = SIMD16<UInt8>(repeating: first)
                     var chunk = low
                     while chunk <= high {
-                        let hits = UnsafeRawPointer(base + chunk).loadUnaligned(as: SIMD16<UInt8>.self) .== firsts
-                        if any(hits) {
-                            for lane in 0..<min(16, high - chunk + 1) where hits[lane] {
-                                let place = chunk + lane
-                                var same = 1
-                                while same < unitLength && base[place + same] == needle[unitStart + same] { same += 1 }
-                                guard same == unitLength else { continue }
-                                var score: Int32
-                                if unit == 0 {
-                                    score = FuzzyScore.match + FuzzyScore.bonus(base, place, start: start)
-                                } else {
-                                    let here = Int32(place)
-                                    // Occurrences of the unit before that end before a gap of one byte or more.
-                                    while next < previousEnd && places[next] + previousLength <= here - 1 {
-                                        gapBest = max(gapBest, scores[next] + places[next] + previousLength)
-                                        next += 1
-                                    }
-                                    score = FuzzyScore.none
-                                    if gapBest > FuzzyScore.none {
-                                        score = gapBest + FuzzyScore.match + FuzzyScore.bonus(base, place, start: start) - here - (FuzzyScore.gapStart - 1)
-                                    }
-                                    if next < previousEnd && places[next] + previousLength == here {
-                                        score = max(score, scores[next] + FuzzyScore.match + FuzzyScore.consecutive)
-                                    }
-                                    guard score > FuzzyScore.none else { continue }
+                        var hits = Self.bits(UnsafeRawPointer(base + chunk).loadUnaligned(as: SIMD16<UInt8>.self) .== firsts)
+                        if high - chunk < 15 { hits &= (1 << (high - chunk + 1)) - 1 }
+                        while hits != 0 {
+                            let place = chunk + hits.trailingZeroBitCount
+                            hits &= hits - 1
+                            var same = 1
+                            while same < unitLength && base[place + same] == needle[unitStart + same] { same += 1 }
+                            guard same == unitLength else { continue }
+                            var score: Int32
+                            if unit == 0 {
+                                score = FuzzyScore.match + FuzzyScore.bonus(base, place, start: start)
+                            } else {
+                                let here = Int32(place)
+                                // Occurrences of the unit before that end before a gap of one byte or more.
+                                while next < previousEnd && places[next] + previousLength <= here - 1 {
+                                    gapBest = max(gapBest, scores[next] + places[next] + previousLength)
+                                    next += 1
                                 }
-                                places[rowStart + count] = Int32(place)
-                                scores[rowStart + count] = score
-                                count += 1
+                                score = FuzzyScore.none
+                                if gapBest > FuzzyScore.none {
+                                    score = gapBest + FuzzyScore.match + FuzzyScore.bonus(base, place, start: start) - here - (FuzzyScore.gapStart - 1)
+                                }
+                                if next < previousEnd && places[next] + previousLength == here {
+                                    score = max(score, scores[next] + FuzzyScore.match + FuzzyScore.consecutive)
+                                }
+                                guard score > FuzzyScore.none else { continue }
                             }
+                            places[rowStart + count] = Int32(place)
+                            scores[rowStart + count] = score
+                            count += 1
                         }
                         chunk += 16
                     }
@@ -215,14 +247,25 @@ final class FuzzyMatcher {
         }
     }
 
-    /// Room for `count` occurrences, keeping those found.
-    private func reserve(_ count: Int) {
+    /// One bit per lane of `mask` (lane 0 the lowest), as x86's
+    /// `pmovmskb` gives: each lane's byte (0 or 1) gathered into the top
+    /// byte of each half by one multiplication.
+    @inline(__always)
+    static func bits(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt32 {
+        let ones = unsafeBitCast(mask, to: SIMD16<UInt8>.self) & SIMD16(repeating: 1)
+        let halves = unsafeBitCast(ones, to: SIMD2<UInt64>.self)
+        let gather: UInt64 = 0x0102_0408_1020_4080
+        return UInt32(truncatingIfNeeded: (halves[0] &* gather) >> 56 | ((halves[1] &* gather) >> 56) << 8)
+    }
+
+    /// Room for `count` occurrences, keeping the first `kept` found.
+    private func reserve(_ count: Int, keeping kept: Int) {
         guard count > capacity else { return }
         let grown = max(count, 2 * capacity)
         let newPlaces = UnsafeMutablePointer<Int32>.allocate(capacity: grown)
         let newScores = UnsafeMutablePointer<Int32>.allocate(capacity: grown)
-        newPlaces.initialize(from: places, count: capacity)
-        newScores.initialize(from: scores, count: capacity)
+        newPlaces.initialize(from: places, count: kept)
+        newScores.initialize(from: scores, count: kept)
         places.deallocate()
         scores.deallocate()
         (places, scores, capacity) = (newPlaces, newScores, grown)
