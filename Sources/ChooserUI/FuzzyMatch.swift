@@ -26,8 +26,19 @@ struct FuzzyQuery: Sendable {
 }
 
 /// How a query matches a text, as fzf matches: the query's characters in
-/// order, not necessarily together. Of the ways they can be found, the
-/// best is taken, scored so:
+/// order, not necessarily together. The way taken is found in a pass or
+/// two over the text, as fzf's quick algorithm finds it, never by trying
+/// every way:
+///
+/// - the query whole, where the text holds it: of its occurrences, the one
+///   that starts best (the text's start, else a word's, else the first);
+/// - otherwise each character at its earliest place after the one before
+///   (which ends the match as early as it can), then drawn back from there
+///   to the latest place of each before it (the tightest match ending
+///   there); of those two ways, the one that scores more (the drawn-back
+///   one when they tie).
+///
+/// That way is scored so:
 ///
 /// - every character found: `match`;
 /// - a character right after the one before it (in a run): `consecutive`;
@@ -47,8 +58,6 @@ enum FuzzyScore {
     static let textStart: Int32 = 10
     static let wordStart: Int32 = 8
     static let gapStart: Int32 = 3
-    /// Less than any score a match can have.
-    static let none = Int32.min / 4
 
     /// What a run starting at `position` earns for where it starts.
     @inline(__always)
@@ -62,189 +71,240 @@ enum FuzzyScore {
     }
 }
 
-/// Scores texts against one query (see `FuzzyScore`), one text at a time,
-/// with scratch rows it keeps between texts; one per search, never shared.
-///
-/// The best way is found by dynamic programming over the places each unit
-/// occurs, not over every byte: for each unit in turn, its occurrences
-/// (found sixteen bytes at a time) between the earliest place the unit
-/// before it was found and the latest place it can take with the rest of
-/// the query still after it (found first, from the end back, which also
-/// refuses a text that does not match), each with the best score of the
-/// query so far ending there. A text shorter than the query is refused at
-/// once, so a pasted query costs nothing per text.
+/// Finds and scores the way a query matches texts (see `FuzzyScore`), one
+/// text at a time, with the places of the way kept between texts; one per
+/// search, never shared. Each text costs a pass or two over it, sixteen
+/// bytes at a time; a text shorter than the query is refused at once, so
+/// a pasted query costs nothing per text.
 final class FuzzyMatcher {
     let query: FuzzyQuery
-    /// Occurrences found: their places in the text and their scores, row
-    /// after row (one row per unit).
-    private var places: UnsafeMutablePointer<Int32>
-    private var scores: UnsafeMutablePointer<Int32>
-    private var capacity: Int
-    /// Where each row starts in `places`, and how many it has (`alignment` keeps every row).
-    private var rowStarts: [Int] = [], rowCounts: [Int] = []
-    /// The latest place each unit can be found in the text at hand.
-    private let latest: UnsafeMutablePointer<Int>
+    /// The query's bytes, and its units, each a slice of them.
+    private let needle: UnsafeMutableBufferPointer<UInt8>
+    private let units: [UnsafeBufferPointer<UInt8>]
+    /// Where each unit was found in the text at hand, and each one's
+    /// earliest place (after the one before).
+    private let places: UnsafeMutablePointer<Int>, earliest: UnsafeMutablePointer<Int>
+    /// The `letters` bits every text that matches has (its ASCII letters
+    /// and digits).
+    private let required: UInt64
+    /// The query's one letter, when it is one ASCII letter: scored from a
+    /// text's letters alone.
+    private let onlyLetter: UInt8?
 
     init(_ query: FuzzyQuery) {
         self.query = query
-        capacity = 256
-        places = .allocate(capacity: capacity)
-        scores = .allocate(capacity: capacity)
-        latest = .allocate(capacity: max(1, query.unitCount))
-        rowStarts = Array(repeating: 0, count: query.unitCount)
-        rowCounts = Array(repeating: 0, count: query.unitCount)
+        needle = .allocate(capacity: max(1, query.bytes.count))
+        _ = needle.initialize(from: query.bytes)
+        units = (0..<query.unitCount).map { [needle] index in
+            UnsafeBufferPointer(rebasing: needle[Int(query.bounds[index])..<Int(query.bounds[index + 1])])
+        }
+        places = .allocate(capacity: max(1, query.unitCount))
+        earliest = .allocate(capacity: max(1, query.unitCount))
+        required = query.bytes.reduce(0) { $0 | Self.occurs($1) }
+        onlyLetter = query.bytes.count == 1 && query.bytes[0] &- 0x61 < 26 ? query.bytes[0] : nil
+    }
+
+    /// What `score(_:start:end:letters:)` knows of a text without reading
+    /// it: which ASCII letters and digits it has (a bit each), and which
+    /// letters start a word in it (where a run earns a bonus).
+    static func letters(_ base: UnsafePointer<UInt8>, start: Int, end: Int) -> UInt64 {
+        var letters: UInt64 = 0
+        for position in start..<end {
+            let byte = base[position]
+            letters |= occurs(byte)
+            if byte &- 0x61 < 26, FuzzyScore.bonus(base, position, start: start) > 0 { letters |= 1 << (36 + UInt64(byte &- 0x61)) }
+        }
+        return letters
+    }
+
+    /// The bit of `letters` that says a text has `byte` (0 for a byte not
+    /// an ASCII lower-case letter or digit).
+    @inline(__always)
+    private static func occurs(_ byte: UInt8) -> UInt64 {
+        if byte &- 0x61 < 26 { return 1 << UInt64(byte &- 0x61) }
+        if byte &- 0x30 < 10 { return 1 << (26 + UInt64(byte &- 0x30)) }
+        return 0
+    }
+
+    /// `score(_:start:end:)` for a text whose `letters` are known: one that
+    /// lacks a letter or digit of the query is refused unread, and one
+    /// letter alone is scored unread.
+    @inline(__always)
+    func score(_ base: UnsafePointer<UInt8>, start: Int, end: Int, letters: UInt64) -> Int32? {
+        guard letters & required == required else { return nil }
+        if let letter = onlyLetter {
+            // Its best place: the text's start, else a word's, else any.
+            if base[start] == letter { return FuzzyScore.match + FuzzyScore.textStart }
+            return FuzzyScore.match + (letters & (1 << (36 + UInt64(letter &- 0x61))) != 0 ? FuzzyScore.wordStart : 0)
+        }
+        return run(base, start: start, end: end)
     }
 
     deinit {
-        latest.deallocate()
+        needle.deallocate()
         places.deallocate()
-        scores.deallocate()
+        earliest.deallocate()
     }
 
-    /// The best score of the query in `base[start..<end]`; nil when the
-    /// text does not hold the query's characters in order. `base` must be
+    /// The score of the query in `base[start..<end]`; nil when the text
+    /// does not hold the query's characters in order. `base` must be
     /// readable 15 bytes past `end`.
     func score(_ base: UnsafePointer<UInt8>, start: Int, end: Int) -> Int32? {
-        run(base, start: start, end: end, keepRows: false)?.score
+        run(base, start: start, end: end)
     }
 
-    /// The best way the query matches `base[start..<end]`: its score, and
-    /// where each unit was found (so many bytes long as the unit is); nil
-    /// when it does not match.
+    /// The way the query matches `base[start..<end]`: its score, and where
+    /// each unit was found (so many bytes long as the unit is); nil when it
+    /// does not match.
     func alignment(_ base: UnsafePointer<UInt8>, start: Int, end: Int) -> (score: Int32, places: [Int])? {
-        guard let (score, last) = run(base, start: start, end: end, keepRows: true) else { return nil }
-        let units = query.unitCount
-        var found = Array(repeating: 0, count: units)
-        var entry = last
-        found[units - 1] = Int(places[entry])
-        var wanted = score
-        for unit in stride(from: units - 1, to: 0, by: -1) {
-            let place = Int32(found[unit])
-            let length = query.bounds[unit] - query.bounds[unit - 1]
-            let bonus = FuzzyScore.bonus(base, Int(place), start: start)
-            var previous = -1
-            // Consecutive first, then the nearest gap that gives the score.
-            for candidate in stride(from: rowStarts[unit - 1] + rowCounts[unit - 1] - 1, through: rowStarts[unit - 1], by: -1) {
-                let before = places[candidate], earlier = scores[candidate]
-                if before + length == place, earlier + FuzzyScore.match + FuzzyScore.consecutive == wanted {
-                    previous = candidate
-                    break
-                }
-                if before + length < place,
-                   earlier + before + length + FuzzyScore.match + bonus - place - (FuzzyScore.gapStart - 1) == wanted {
-                    previous = candidate
-                    break
-                }
-            }
-            // Every score has a way to it; were one not found, nothing is marked rather than the wrong characters.
-            guard previous >= 0 else {
-                assertionFailure("a score with no way to it")
-                return nil
-            }
-            entry = previous
-            found[unit - 1] = Int(places[entry])
-            wanted = scores[entry]
-        }
-        return (score, found)
+        guard let score = run(base, start: start, end: end) else { return nil }
+        return (score, Array(UnsafeBufferPointer(start: places, count: query.unitCount)))
     }
 
-    /// Fills the rows; returns the best score and the entry of the last row
-    /// that has it (the first such).
-    private func run(_ base: UnsafePointer<UInt8>, start: Int, end: Int, keepRows: Bool) -> (score: Int32, entry: Int)? {
-        let units = query.unitCount, length = end - start
-        guard units > 0, query.bytes.count <= length else { return nil }
-        let rowCapacity = length + 1
-        if !keepRows { reserve(2 * rowCapacity, keeping: 0) }
-        return query.bytes.withUnsafeBufferPointer { needle in
-            query.bounds.withUnsafeBufferPointer { bounds in
-                // The latest place each unit can take with the ones after it still found after it, from
-                // the end back: a byte at a time, stopping at each unit, so one pass at most. A text
-                // without the query's characters in order is refused here.
-                let latest = self.latest
-                var limit = end
-                for unit in stride(from: units - 1, through: 0, by: -1) {
-                    let unitStart = Int(bounds[unit]), unitLength = Int(bounds[unit + 1]) - unitStart
-                    let first = needle[unitStart]
-                    var place = limit - unitLength
-                    search: while place >= start {
-                        if base[place] == first {
-                            var same = 1
-                            while same < unitLength && base[place + same] == needle[unitStart + same] { same += 1 }
-                            if same == unitLength { break search }
-                        }
-                        place -= 1
-                    }
-                    guard place >= start else { return nil }
-                    latest[unit] = place
-                    limit = place
-                }
-                var rowStart = 0, previousStart = 0, previousCount = 0
-                var best = FuzzyScore.none, bestEntry = -1
-                for unit in 0..<units {
-                    let unitStart = Int(bounds[unit]), unitLength = Int(bounds[unit + 1]) - unitStart
-                    let previousLength = unit > 0 ? Int32(unitStart - Int(bounds[unit - 1])) : 0
-                    if keepRows {
-                        rowStart = unit == 0 ? 0 : previousStart + previousCount
-                        reserve(rowStart + rowCapacity, keeping: rowStart)
-                    } else {
-                        rowStart = (unit & 1) * rowCapacity
-                    }
-                    let (places, scores) = (self.places, self.scores)
-                    // The unit fits after the earliest place of the one before, with room for those after it.
-                    let low = unit == 0 ? start : Int(places[previousStart]) + Int(previousLength)
-                    let high = latest[unit]
-                    var count = 0
-                    var gapBest = FuzzyScore.none, next = previousStart, previousEnd = previousStart + previousCount
-                    let first = needle[unitStart]
-                    let firsts = SIMD16<UInt8>(repeating: first)
-                    var chunk = low
-                    while chunk <= high {
-                        var hits = Self.bits(UnsafeRawPointer(base + chunk).loadUnaligned(as: SIMD16<UInt8>.self) .== firsts)
-                        if high - chunk < 15 { hits &= (1 << (high - chunk + 1)) - 1 }
-                        while hits != 0 {
-                            let place = chunk + hits.trailingZeroBitCount
-                            hits &= hits - 1
-                            var same = 1
-                            while same < unitLength && base[place + same] == needle[unitStart + same] { same += 1 }
-                            guard same == unitLength else { continue }
-                            var score: Int32
-                            if unit == 0 {
-                                score = FuzzyScore.match + FuzzyScore.bonus(base, place, start: start)
-                            } else {
-                                let here = Int32(place)
-                                // Occurrences of the unit before that end before a gap of one byte or more.
-                                while next < previousEnd && places[next] + previousLength <= here - 1 {
-                                    gapBest = max(gapBest, scores[next] + places[next] + previousLength)
-                                    next += 1
-                                }
-                                score = FuzzyScore.none
-                                if gapBest > FuzzyScore.none {
-                                    score = gapBest + FuzzyScore.match + FuzzyScore.bonus(base, place, start: start) - here - (FuzzyScore.gapStart - 1)
-                                }
-                                if next < previousEnd && places[next] + previousLength == here {
-                                    score = max(score, scores[next] + FuzzyScore.match + FuzzyScore.consecutive)
-                                }
-                                guard score > FuzzyScore.none else { continue }
-                            }
-                            places[rowStart + count] = Int32(place)
-                            scores[rowStart + count] = score
-                            count += 1
-                        }
-                        chunk += 16
-                    }
-                    guard count > 0 else { return nil }
-                    if keepRows {
-                        rowStarts[unit] = rowStart
-                        rowCounts[unit] = count
-                    }
-                    (previousStart, previousCount) = (rowStart, count)
-                }
-                for entry in previousStart..<previousStart + previousCount where scores[entry] > best {
-                    (best, bestEntry) = (scores[entry], entry)
-                }
-                return (best, bestEntry)
-            }
+    /// Finds the way into `places` and returns its score.
+    @inline(__always)
+    private func run(_ base: UnsafePointer<UInt8>, start: Int, end: Int) -> Int32? {
+        let count = units.count
+        guard count > 0, needle.count <= end - start else { return nil }
+        let places = self.places
+        // Each unit at its earliest place after the one before: whether the text matches, and where the
+        // match can end first. A text that does not match is read once.
+        let earliest = self.earliest
+        var from = start
+        for index in 0..<count {
+            let unit = units[index]
+            let place = Self.earliestPlace(base, from: from, end: end, unit: unit)
+            guard place >= 0 else { return nil }
+            earliest[index] = place
+            from = place + unit.count
         }
+        // The query whole, from where its first unit first is: every unit in a run after the first.
+        let whole = Self.bestWhole(base, from: earliest[0], start: start, end: end, needle: UnsafeBufferPointer(needle))
+        if whole >= 0 {
+            for index in 0..<count { places[index] = whole + Int(query.bounds[index]) }
+            return FuzzyScore.match * Int32(count) + FuzzyScore.consecutive * Int32(count - 1) + FuzzyScore.bonus(base, whole, start: start)
+        }
+        // Back from that end, each unit at its latest place before the one after it.
+        var limit = from
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            let unit = units[index]
+            let place = Self.latestPlace(base, from: limit - unit.count, start: start, unit: unit)
+            // The forward pass found a place at or before this one, so there is one.
+            guard place >= start else { return nil }
+            places[index] = place
+            limit = place
+        }
+        // The earliest places, where they score more (a match that starts the name, spread wider).
+        let drawnBack = score(of: places, base, start: start), forward = score(of: earliest, base, start: start)
+        guard forward > drawnBack else { return drawnBack }
+        places.update(from: earliest, count: count)
+        return forward
+    }
+
+    /// The score of the units found at `places` (see `FuzzyScore`).
+    @inline(__always)
+    private func score(of places: UnsafeMutablePointer<Int>, _ base: UnsafePointer<UInt8>, start: Int) -> Int32 {
+        var score = FuzzyScore.match + FuzzyScore.bonus(base, places[0], start: start)
+        for index in 1..<units.count {
+            let gap = Int32(places[index] - places[index - 1] - units[index - 1].count)
+            score += FuzzyScore.match
+                + (gap == 0 ? FuzzyScore.consecutive : FuzzyScore.bonus(base, places[index], start: start) - FuzzyScore.gapStart - (gap - 1))
+        }
+        return score
+    }
+
+    /// Where `needle` occurs whole in `base[from..<end]` and starts best:
+    /// the text's start (`start`), else the first place that starts a word,
+    /// else the first place; -1 when it does not occur. Sixteen places at a time: a
+    /// place is looked at only when both the needle's first and last bytes
+    /// are where they would be (Muła's "SIMD-friendly" substring search).
+    @inline(__always)
+    static func bestWhole(_ base: UnsafePointer<UInt8>, from: Int, start: Int, end: Int, needle: UnsafeBufferPointer<UInt8>) -> Int {
+        let n = needle.count
+        let lastStart = end - n
+        guard lastStart >= from else { return -1 }
+        let first = SIMD16<UInt8>(repeating: needle[0]), last = SIMD16<UInt8>(repeating: needle[n - 1])
+        var best = -1, bestBonus = Int32.min
+        var position = from
+        while position <= lastStart {
+            let heads = UnsafeRawPointer(base + position).loadUnaligned(as: SIMD16<UInt8>.self)
+            let tails = UnsafeRawPointer(base + position + n - 1).loadUnaligned(as: SIMD16<UInt8>.self)
+            var hits = bits((heads .== first) .& (tails .== last))
+            if lastStart - position < 15 { hits &= (1 << UInt32(lastStart - position + 1)) &- 1 }
+            while hits != 0 {
+                let place = position + hits.trailingZeroBitCount
+                hits &= hits &- 1
+                var j = 1
+                while j < n - 1 && base[place + j] == needle[j] { j += 1 }
+                guard j >= n - 1 else { continue }
+                let bonus = FuzzyScore.bonus(base, place, start: start)
+                if bonus > bestBonus {
+                    (best, bestBonus) = (place, bonus)
+                    if bonus >= FuzzyScore.wordStart { return place }
+                }
+            }
+            position += 16
+        }
+        return best
+    }
+
+    /// The earliest place at or after `place` where `unit` begins and ends
+    /// by `end`; -1 when there is none. Sixteen bytes at a time; may read
+    /// up to 15 bytes past `end`.
+    @inline(__always)
+    static func earliestPlace(_ base: UnsafePointer<UInt8>, from place: Int, end: Int, unit: UnsafeBufferPointer<UInt8>) -> Int {
+        let last = end - unit.count
+        let firsts = SIMD16<UInt8>(repeating: unit[0])
+        var chunk = place
+        while chunk <= last {
+            var hits = bits(UnsafeRawPointer(base + chunk).loadUnaligned(as: SIMD16<UInt8>.self) .== firsts)
+            if last - chunk < 15 { hits &= (1 << UInt32(last - chunk + 1)) &- 1 }
+            while hits != 0 {
+                let candidate = chunk + hits.trailingZeroBitCount
+                hits &= hits &- 1
+                if holds(unit, at: candidate, in: base) { return candidate }
+            }
+            chunk += 16
+        }
+        return -1
+    }
+
+    /// The latest place at or before `place`, and not before `start`, where
+    /// `unit` begins in `base`; -1 when there is none. Sixteen bytes at a
+    /// time from the end back, taking the highest lane whose byte is the
+    /// unit's first; reads no byte before `base` itself.
+    @inline(__always)
+    static func latestPlace(_ base: UnsafePointer<UInt8>, from place: Int, start: Int, unit: UnsafeBufferPointer<UInt8>) -> Int {
+        let first = unit[0], firsts = SIMD16<UInt8>(repeating: first)
+        var top = place
+        while top >= start {
+            let low = top - 15
+            guard low >= 0 else {
+                // The first bytes of the whole buffer: one at a time.
+                while top >= start {
+                    if base[top] == first && holds(unit, at: top, in: base) { return top }
+                    top -= 1
+                }
+                return -1
+            }
+            var hits = bits(UnsafeRawPointer(base + low).loadUnaligned(as: SIMD16<UInt8>.self) .== firsts)
+            if low < start { hits &= ~((1 << UInt32(start - low)) &- 1) }
+            while hits != 0 {
+                let lane = 31 - hits.leadingZeroBitCount
+                hits &= ~(1 << UInt32(lane))
+                if holds(unit, at: low + lane, in: base) { return low + lane }
+            }
+            top = low - 1
+        }
+        return -1
+    }
+
+    /// Whether `unit`, whose first byte is at `place`, is there whole.
+    @inline(__always)
+    private static func holds(_ unit: UnsafeBufferPointer<UInt8>, at place: Int, in base: UnsafePointer<UInt8>) -> Bool {
+        var same = 1
+        while same < unit.count && base[place + same] == unit[same] { same += 1 }
+        return same == unit.count
     }
 
     /// One bit per lane of `mask` (lane 0 the lowest), as x86's
@@ -256,18 +316,5 @@ final class FuzzyMatcher {
         let halves = unsafeBitCast(ones, to: SIMD2<UInt64>.self)
         let gather: UInt64 = 0x0102_0408_1020_4080
         return UInt32(truncatingIfNeeded: (halves[0] &* gather) >> 56 | ((halves[1] &* gather) >> 56) << 8)
-    }
-
-    /// Room for `count` occurrences, keeping the first `kept` found.
-    private func reserve(_ count: Int, keeping kept: Int) {
-        guard count > capacity else { return }
-        let grown = max(count, 2 * capacity)
-        let newPlaces = UnsafeMutablePointer<Int32>.allocate(capacity: grown)
-        let newScores = UnsafeMutablePointer<Int32>.allocate(capacity: grown)
-        newPlaces.initialize(from: places, count: kept)
-        newScores.initialize(from: scores, count: kept)
-        places.deallocate()
-        scores.deallocate()
-        (places, scores, capacity) = (newPlaces, newScores, grown)
     }
 }

@@ -1,7 +1,7 @@
 import SwitchboardCore
 
 /// Which characters of an account's row the filter matched, for the pane
-/// to highlight: the best way the query matches, worked out as the index
+/// to highlight: the way the query matches, worked out as the index
 /// scores it (`FuzzyScore`, the same fields in the same order, a field
 /// already in the text left out) but from the text as drawn
 /// (`displaySafe`), so that each byte matched leads back to a character on

@@ -1,4 +1,10 @@
+import Dispatch
 import SwitchboardCore
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The filter's index: every account's searchable text (its name, and each
 /// identity's provider, email and display name, lower-cased) in one buffer,
@@ -19,6 +25,9 @@ public struct SearchIndex: Sendable {
     private var text: [UInt8] = Array(repeating: 0, count: SearchIndex.padding)
     private var starts: [Int32] = []
     private var ends: [Int32] = []
+    /// Each slot's letters (`FuzzyMatcher.letters`), which let most texts
+    /// be passed over, or scored, without reading them.
+    private var letters: [UInt64] = []
     /// The slot of each id.
     private var slots = SlotMap()
     /// The slots in the list's order.
@@ -77,6 +86,7 @@ public struct SearchIndex: Sendable {
         garbage += Int(ends[Int(slot)] - starts[Int(slot)])
         let (start, end) = appendText(of: account)
         (starts[Int(slot)], ends[Int(slot)]) = (start, end)
+        letters[Int(slot)] = lettersOf(start, end)
     }
 
     /// Puts the accounts in the order of `ids`, the store's list; those
@@ -170,32 +180,65 @@ public struct SearchIndex: Sendable {
     public func matches(_ query: String, within candidates: [Int32]? = nil) -> [Int32] {
         let query = FuzzyQuery(query)
         guard !query.isEmpty else { return Array(0..<Int32(positions.count)) }
-        let matcher = FuzzyMatcher(query)
-        var found: [Int32] = [], scores: [Int32] = []
-        text.withUnsafeBufferPointer { text in
-            let base = text.baseAddress!
-            @inline(__always) func check(_ position: Int32) {
-                let slot = Int(positions[Int(position)])
-                if let score = matcher.score(base, start: Int(starts[slot]), end: Int(ends[slot])) {
-                    found.append(position)
-                    scores.append(score)
-                }
-            }
-            guard let candidates else {
-                for position in 0..<Int32(positions.count) { check(position) }
-                return
-            }
-            // In the list's order, so that equal scores keep it.
+        // The positions to score, in the list's order, so that equal scores keep it; nil for every one.
+        let work: [Int32]?
+        if let candidates {
             if candidates.count < positions.count / 16 {
-                for position in candidates.sorted() where Int(position) < positions.count { check(position) }
+                work = candidates.filter { Int($0) < positions.count }.sorted()
             } else {
                 var wanted = [Bool](repeating: false, count: positions.count)
                 for position in candidates where Int(position) < positions.count { wanted[Int(position)] = true }
-                for position in 0..<Int32(positions.count) where wanted[Int(position)] { check(position) }
+                work = (0..<Int32(positions.count)).filter { wanted[Int($0)] }
             }
+        } else {
+            work = nil
         }
-        return Self.ranked(found, scores: scores)
+        let total = work?.count ?? positions.count
+        // A long list is scored in parts, one per core, each part's found ones in the list's order.
+        let parts = max(1, min(Self.cores, total / Self.partSize))
+        let found = UnsafeMutableBufferPointer<[Int32]>.allocate(capacity: parts), scores = UnsafeMutableBufferPointer<[Int32]>.allocate(capacity: parts)
+        defer {
+            found.deallocate()
+            scores.deallocate()
+        }
+        withBuffers { index in
+            let results = PartResults(found: found, scores: scores)
+            @Sendable func score(part: Int) {
+                let matcher = FuzzyMatcher(query)
+                var partFound: [Int32] = [], partScores: [Int32] = []
+                for entry in total * part / parts..<total * (part + 1) / parts {
+                    let position = work?[entry] ?? Int32(entry)
+                    let slot = Int(index.positions[Int(position)])
+                    if let score = matcher.score(index.text, start: Int(index.starts[slot]), end: Int(index.ends[slot]), letters: index.letters[slot]) {
+                        partFound.append(position)
+                        partScores.append(score)
+                    }
+                }
+                (results.found.baseAddress! + part).initialize(to: partFound)
+                (results.scores.baseAddress! + part).initialize(to: partScores)
+            }
+            if parts == 1 { score(part: 0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: score) }
+        }
+        defer {
+            found.deinitialize()
+            scores.deinitialize()
+        }
+        guard parts > 1 else { return Self.ranked(found[0], scores: scores[0]) }
+        var allFound: [Int32] = [], allScores: [Int32] = []
+        allFound.reserveCapacity(found.reduce(0) { $0 + $1.count })
+        allScores.reserveCapacity(allFound.capacity)
+        for part in 0..<parts {
+            allFound.append(contentsOf: found[part])
+            allScores.append(contentsOf: scores[part])
+        }
+        return Self.ranked(allFound, scores: allScores)
     }
+
+    /// The processors this machine has, which a long search is split over.
+    private static let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    /// The fewest accounts worth a part of their own (below it, handing the
+    /// part to another thread costs more than it saves).
+    private static let partSize = 8192
 
     /// The score of the account at `position` for `query` (see `matches`,
     /// which ranks by it); nil when it does not match or there is no such
@@ -206,7 +249,22 @@ public struct SearchIndex: Sendable {
         guard !query.isEmpty else { return nil }
         let slot = Int(positions[position])
         return text.withUnsafeBufferPointer { text in
-            FuzzyMatcher(query).score(text.baseAddress!, start: Int(starts[slot]), end: Int(ends[slot]))
+            FuzzyMatcher(query).score(text.baseAddress!, start: Int(starts[slot]), end: Int(ends[slot]), letters: letters[slot])
+        }
+    }
+
+    /// The index's arrays as pointers, for the time of `body`.
+    private func withBuffers<Result>(_ body: (IndexBuffers) -> Result) -> Result {
+        text.withUnsafeBufferPointer { text in
+            positions.withUnsafeBufferPointer { positions in
+                starts.withUnsafeBufferPointer { starts in
+                    ends.withUnsafeBufferPointer { ends in
+                        letters.withUnsafeBufferPointer { letters in
+                            body(IndexBuffers(text: text.baseAddress!, positions: positions, starts: starts, ends: ends, letters: letters))
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -238,6 +296,7 @@ public struct SearchIndex: Sendable {
         ids.append(account.id.rawValue)
         starts.append(start)
         ends.append(end)
+        letters.append(lettersOf(start, end))
         slots[account.id.rawValue] = slot
         return slot
     }
@@ -245,8 +304,13 @@ public struct SearchIndex: Sendable {
     private mutating func empty(_ slot: Int) {
         slots[ids[slot]] = nil
         garbage += Int(ends[slot] - starts[slot])
-        (ids[slot], starts[slot], ends[slot]) = (0, 0, 0)
+        (ids[slot], starts[slot], ends[slot], letters[slot]) = (0, 0, 0, 0)
         emptySlots += 1
+    }
+
+    /// The letters of the text at `start..<end` (`FuzzyMatcher.letters`).
+    private func lettersOf(_ start: Int32, _ end: Int32) -> UInt64 {
+        text.withUnsafeBufferPointer { FuzzyMatcher.letters($0.baseAddress!, start: Int(start), end: Int(end)) }
     }
 
     /// Appends the account's text before the padding; returns where it is.
@@ -295,6 +359,7 @@ public struct SearchIndex: Sendable {
             packed.ids.append(ids[slot])
             packed.starts.append(start)
             packed.ends.append(Int32(packed.text.count))
+            packed.letters.append(letters[slot])
             packed.slots[ids[slot]] = renumbered[slot]
         }
         packed.text.append(contentsOf: repeatElement(0, count: Self.padding))
@@ -315,6 +380,20 @@ public struct SearchIndex: Sendable {
         }
         if !ascii { text.append(contentsOf: field.lowercased().utf8) }
     }
+}
+
+/// An index's arrays as the parts of one search read them, on the threads
+/// that score them (nothing changes the index while they run).
+private struct IndexBuffers: @unchecked Sendable {
+    let text: UnsafePointer<UInt8>
+    let positions: UnsafeBufferPointer<Int32>, starts: UnsafeBufferPointer<Int32>, ends: UnsafeBufferPointer<Int32>
+    let letters: UnsafeBufferPointer<UInt64>
+}
+
+/// Where the parts of one search put what they found: each part its own
+/// entry of `found` and `scores`, in the list's order.
+private struct PartResults: @unchecked Sendable {
+    let found: UnsafeMutableBufferPointer<[Int32]>, scores: UnsafeMutableBufferPointer<[Int32]>
 }
 
 /// Which slot each account id has. Account ids count up from 1 with few

@@ -6,8 +6,7 @@ import TerminalUI
 /// The filter's rule, written the plain way to check the index against:
 /// an account's text (its name, then each identity's provider, email and
 /// display name, lower-cased, a field already in the text left out), and
-/// every way the query's characters can be found in it in order, scored
-/// byte by byte over the whole table.
+/// the way the query's characters are found in it, byte by byte.
 enum ReferenceFilter {
     /// The text the index keeps for `account`, as UTF-8.
     static func text(of account: Account) -> [UInt8] {
@@ -25,33 +24,46 @@ enum ReferenceFilter {
         needle.isEmpty || haystack.count >= needle.count && (0...(haystack.count - needle.count)).contains { haystack[$0..<$0 + needle.count].elementsEqual(needle) }
     }
 
-    /// The best score of `query` in `text`, nil when its characters are not all there in order.
+    /// The score of `query` in `text`, nil when its characters are not all
+    /// there in order: the query whole where it occurs, starting at the
+    /// text's start, else a word's, else anywhere; otherwise each character
+    /// at its earliest place after the one before, or each drawn back from
+    /// there to its latest place before the one after it, whichever scores
+    /// more.
     static func score(_ query: String, in text: [UInt8]) -> Int32? {
         let units = query.lowercased().unicodeScalars.map { Array(String($0).utf8) }
         guard !units.isEmpty else { return nil }
-        let none = Int.min / 4
         func bonus(_ j: Int) -> Int {
             if j == 0 { return 10 }
             let b = text[j - 1]
             return b < 0x80 && !(0x61...0x7A).contains(b) && !(0x30...0x39).contains(b) && !(0x41...0x5A).contains(b) ? 8 : 0
         }
-        func found(_ unit: [UInt8], at j: Int) -> Bool { j + unit.count <= text.count && text[j..<j + unit.count].elementsEqual(unit) }
-        // best[j]: the best score of the units so far with the last one found at byte j.
-        var best = (0..<text.count).map { found(units[0], at: $0) ? 16 + bonus($0) : none }
-        for i in 1..<units.count {
-            let before = units[i - 1].count
-            best = (0..<text.count).map { j in
-                guard found(units[i], at: j) else { return none }
-                var score = none
-                for k in 0..<text.count where best[k] > none && k + before <= j {
-                    let gap = j - (k + before)
-                    score = max(score, best[k] + 16 + (gap == 0 ? 16 : bonus(j) - 3 - (gap - 1)))
-                }
-                return score
-            }
+        func found(_ unit: [UInt8], at j: Int) -> Bool { j >= 0 && j + unit.count <= text.count && text[j..<j + unit.count].elementsEqual(unit) }
+        let n = units.count
+        if let best = (0..<text.count).filter({ found(units.flatMap { $0 }, at: $0) }).map(bonus).max() {
+            return Int32(16 * n + 16 * (n - 1) + best)
         }
-        let top = best.max() ?? none
-        return top > none ? Int32(top) : nil
+        var end = 0
+        var earliest: [Int] = []
+        for unit in units {
+            guard let place = (end..<max(end, text.count)).first(where: { found(unit, at: $0) }) else { return nil }
+            earliest.append(place)
+            end = place + unit.count
+        }
+        var drawnBack = Array(repeating: 0, count: n)
+        for index in (0..<n).reversed() {
+            drawnBack[index] = (0...(end - units[index].count)).last { found(units[index], at: $0) }!
+            end = drawnBack[index]
+        }
+        func score(_ places: [Int]) -> Int {
+            var score = 16 + bonus(places[0])
+            for index in 1..<n {
+                let gap = places[index] - (places[index - 1] + units[index - 1].count)
+                score += 16 + (gap == 0 ? 16 : bonus(places[index]) - 3 - (gap - 1))
+            }
+            return score
+        }
+        return Int32(max(score(earliest), score(drawnBack)))
     }
 
     /// Positions of the accounts `query` matches, best first, ties in the list's order.
@@ -187,7 +199,7 @@ struct FuzzyFilterTests {
         #expect(index.matches(text).first == 0)
     }
 
-    @Test("the characters matched are those of the best way, in the name and in the providers shown; none without a query or a match")
+    @Test("the characters matched are those of the way scored, in the name and in the providers shown; none without a query or a match")
     func rowMatches() {
         #expect(RowMatches("lovelace", in: Fixture.ada).name == Set(4...11))
         // Ada's identities: demo, then github.
