@@ -117,28 +117,74 @@ struct CheckedStatusJSON: Encodable {
 
 struct SwitchCommand: IOCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
-        commandName: "switch", abstract: "Make an account active in this session.")
+        commandName: "switch", abstract: "Make an account active in this session.",
+        discussion: """
+            ACCOUNT may be an id, a name or email, a word of a name or the start of one (gra for Grace Hopper), or an \
+            identity as provider:login or provider:subject; several matches are listed (exit 3). `switch -` goes back \
+            to the account this session had before. With no ACCOUNT, on a terminal, a picker opens (type to filter, \
+            Enter to choose, Esc to leave); elsewhere the accounts are listed.
+            """)
 
     @OptionGroup var options: CommonOptions
 
-    @Argument(help: "An account id, a name or email, or an identity as provider:subject.")
-    var account: String
+    @Argument(help: "The account; - for the one before; none to pick one.", completion: .custom(AccountCompletion.accounts))
+    var account: String?
 
     @OptionGroup var pin: PINProofOptions
 
     func run(io: CommandIO) async throws {
         let context = CommandContext(options, io: io)
-        let session = try context.sessionKey(writes: true)
         do {
-            let database = try context.openDatabase()
-            let target = try database.findAccount(account)
-            let change = try database.switchAccount(to: target.id, session: session, pin: try pin.proof(for: target, in: database, io: io))
-            options.json
-                ? io.printJSON(StatusJSON(session: session, active: change.current))
-                : io.print("Switched to \(describe(change.current, in: session))")
+            let target: Account?
+            switch account {
+            case "-":
+                let session = try context.sessionKey(writes: true)
+                guard let previous = try context.openDatabase().previousAccount(in: session) else {
+                    throw io.fail("session \(session) has no account before this one to go back to", .notFound)
+                }
+                target = previous
+            case nil:
+                let session = try context.sessionKey()
+                guard io.stdinIsTerminal, io.stdoutIsTerminal else { return try listAccounts(context, session: session) }
+                let database = try context.openDatabase()
+                var accounts: [Account] = []
+                try database.forEachAccount { accounts.append($0) }
+                guard !accounts.isEmpty else { throw io.fail("no accounts yet: sign in to add one (switchboard sign-in PROVIDER)", .notFound) }
+                let picker = AccountPicker(accounts: accounts, active: try database.active(in: session).id)
+                guard case .some(.some(let id)) = TerminalPicker.run(picker) else { throw io.fail("nothing chosen; nothing was changed", .cancelled) }
+                target = accounts.first { $0.id == id }
+            case let query?:
+                _ = try context.sessionKey(writes: true)
+                target = try context.openDatabase().findAccount(query)
+            }
+            try make(target, active: context, io: io)
         } catch let error as StoreError {
             throw io.fail(error.description, ExitStatus(error))
         }
+    }
+
+    /// Makes `target` active (nobody: signs the session out), and says so.
+    private func make(_ target: Account?, active context: CommandContext, io: CommandIO) throws {
+        let session = try context.sessionKey(writes: true)
+        let database = try context.openDatabase()
+        let change = if let target {
+            try database.switchAccount(to: target.id, session: session, pin: try pin.proof(for: target, in: database, io: io))
+        } else {
+            try database.signOut(session: session)
+        }
+        options.json
+            ? io.printJSON(StatusJSON(session: session, active: change.current))
+            : io.print("Switched to \(describe(change.current, in: session))")
+        if let git = try? context.configuration().git { ShellStaleness.warn(after: change.current.account, git: git, io: io) }
+    }
+
+    /// `switch` with no account, not on a terminal: the accounts, as `accounts` lists them.
+    private func listAccounts(_ context: CommandContext, session: SessionKey) throws {
+        let database = try context.openDatabase(.readOnlyIfUnwritable)
+        let active = try database.active(in: session).id
+        var output = AccountsOutput(to: context.io.stdout, json: options.json)
+        try database.forEachAccount { output.add($0, active: $0.id == active) }
+        output.finish()
     }
 }
 

@@ -35,10 +35,13 @@ struct TokenContext {
     let git: GitSettings
     let tokens: AccessTokens
     let io: CommandIO
+    /// Where who acts here is decided (`choice`).
+    let context: CommandContext
 
     init(_ context: CommandContext) throws {
         let io = context.io
         self.io = io
+        self.context = context
         session = try context.sessionKey()
         let settings = try context.configuration()
         configuration = settings.providers
@@ -49,14 +52,16 @@ struct TokenContext {
             database: database, providers: ProviderDirectory(configuration: configuration, transport: URLSessionTransport()), bus: nil)
     }
 
-    /// The account whose tokens `options` asks for (`--account`, else the
+    /// The account whose tokens `options` asks for (see `AccountChoice`:
+    /// `--account`, `SWITCHBOARD_ACCOUNT`, a trusted directory rule, else the
     /// session's active one, else nil), once it may hand them out here: an
     /// account with a PIN that is not active in this session takes its PIN
     /// or the operator PIN, as a switch to it would.
-    func tokenAccount(_ options: TokenOptions) throws -> Account? {
-        guard let account = try account(options.account) else { return nil }
+    func tokenAccount(_ options: TokenOptions, providers: [ProviderID] = []) throws -> Account? {
+        let choice = choice(options.account, providers: providers)
+        guard let account = try account(choice) else { return nil }
         do {
-            let needed = try options.account != nil && database.active(in: session).id != account.id
+            let needed = try choice.namesSomeone && database.active(in: session).id != account.id
             let proof = try options.pin.proof(for: account, in: database, needed: needed, io: io)
             if needed { try database.admitTokenUse(of: account.id, session: session, pin: proof) }
         } catch let error as StoreError {
@@ -66,8 +71,8 @@ struct TokenContext {
     }
 
     /// As `tokenAccount(_:)`, but no account is an error.
-    func requireTokenAccount(_ options: TokenOptions) throws -> Account {
-        guard let account = try tokenAccount(options) else { throw nobodyActive }
+    func requireTokenAccount(_ options: TokenOptions, providers: [ProviderID] = []) throws -> Account {
+        guard let account = try tokenAccount(options, providers: providers) else { throw nobodyActive }
         return account
     }
 
@@ -94,12 +99,31 @@ struct TokenContext {
         return "session \(session) has nobody chosen, so \(tool) gets no token; choose with `switchboard switch NAME --session \(session)`"
     }
 
-    /// The account named by `--account`, else the session's active one, else nil.
-    func account(_ query: String?) throws -> Account? {
+    /// Who acts here (`AccountChoice`), its notices said on standard error
+    /// unless `quiet` (a helper git or kubectl runs, whose error reaches the
+    /// person on every use).
+    func choice(_ option: String?, providers: [ProviderID] = [], quiet: Bool = false) -> AccountChoice {
+        let choice = context.accountChoice(option: option, providers: providers)
+        if !quiet { for notice in choice.notices { io.stderr.write("switchboard: \(notice.displaySafe)\n") } }
+        return choice
+    }
+
+    /// The account `choice` names, else the session's active one, else nil.
+    /// A rule's account that cannot be found is said with the rule's place.
+    func account(_ choice: AccountChoice) throws -> Account? {
         do {
-            if let query { return try database.findAccount(query) }
+            if let query = choice.query { return try database.findAccount(query) }
             return try database.active(in: session).account
-        } catch { throw io.fail(error.description, ExitStatus(error)) }
+        } catch {
+            let home = HomeDirectory.path(environment: io.environment)
+            if case .rule = choice.source { throw io.fail("\(choice.reason(home: home)): \(error.description)", ExitStatus(error)) }
+            throw io.fail(error.description, ExitStatus(error))
+        }
+    }
+
+    /// The account named by `--account` (or the rest of the precedence), else nil.
+    func account(_ option: String?, providers: [ProviderID] = [], quiet: Bool = false) throws -> Account? {
+        try account(choice(option, providers: providers, quiet: quiet))
     }
 
     /// The account's identity at `provider`; with no provider, its only one.
@@ -157,7 +181,7 @@ extension ExitStatus {
     /// The status for why no token could be had.
     init(_ failure: TokenFailure) {
         switch failure {
-        case .noCredentials, .expired, .revoked, .noIDToken: self = .revoked
+        case .noCredentials, .expired, .revoked, .noIDToken, .knownRevoked: self = .revoked
         case .store(let error): self = ExitStatus(error)
         case .provider(_, let flow):
             switch flow {
@@ -188,7 +212,7 @@ struct TokenCommand: IOCommand, TakesCommonOptions {
 
     func run(io: CommandIO) async throws {
         let context = try TokenContext(CommandContext(options, io: io))
-        let account = try context.requireTokenAccount(tokenOptions)
+        let account = try context.requireTokenAccount(tokenOptions, providers: provider.map { [ProviderID($0)] } ?? [])
         let identity = try context.identity(of: account, at: provider)
         let token = try await context.freshToken(identity, minValid: tokenOptions.minValid)
         guard options.json else { return io.print(token.tokens.accessToken) }
