@@ -67,9 +67,12 @@ struct RuleTrust: Sendable {
         let folder = (path as NSString).deletingLastPathComponent
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        guard mkdir(folder, 0o700) == 0 || errno == EEXIST, let data = try? encoder.encode(verdicts) else {
-            throw TrustFileError(path: path, problem: "its folder cannot be made (\(String(cString: strerror(errno))))")
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw TrustFileError(path: path, problem: "its folder cannot be made (\(error.localizedDescription))")
         }
+        guard let data = try? encoder.encode(verdicts) else { throw TrustFileError(path: path, problem: "it cannot be written") }
         let temporary = path + ".\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw TrustFileError(path: path, problem: String(cString: strerror(errno))) }

@@ -15,7 +15,8 @@ struct Switchboard: AsyncParsableCommand {
             ChooserCommand.self, KioskCommand.self, AccountsCommand.self, StatusCommand.self, SwitchCommand.self, SignInCommand.self, SignOutCommand.self,
             DisconnectCommand.self, PINCommand.self, ProvidersCommand.self, DemoCommand.self,
             TokenCommand.self, EnvCommand.self, ExecCommand.self, GitCredentialCommand.self, SetupGitCommand.self,
-            KubeCredentialCommand.self, StoreCommand.self, LogCommand.self, FleetCommand.self,
+            KubeCredentialCommand.self, HookCommand.self, HookEnvCommand.self, AllowCommand.self, DenyCommand.self, StoreCommand.self,
+            LogCommand.self, FleetCommand.self,
         ],
         defaultSubcommand: ChooserCommand.self
     )
