@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeviceFlow
+import Foundation
 import Services
 import Store
 import SwitchboardCore
@@ -66,11 +67,19 @@ struct StatusCommand: IOCommand, TakesCommonOptions {
                 throw io.fail(error.description, ExitStatus(error))
             }
         }
+        let choice = context.accountChoice(option: nil)
+        for notice in choice.notices { io.stderr.write("switchboard: \(notice.displaySafe)\n") }
+        let home = HomeDirectory.path(environment: io.environment)
+        var chosen: Account?
+        if let query = choice.query {
+            do { chosen = try database.findAccount(query) } catch { throw io.fail("\(choice.reason(home: home)): \(error.description)", ExitStatus(error)) }
+        }
         try io.reportingErrors { () throws(StoreError) in
-            let active = try database.active(in: session)
+            let own = try database.active(in: session)
+            let active = chosen.map(ActiveAccount.account) ?? own
             if options.json {
                 return check ? io.printJSON(CheckedStatusJSON(status: StatusJSON(session: session, active: active), checks: checks))
-                    : io.printJSON(StatusJSON(session: session, active: active))
+                    : io.printJSON(ChosenStatusJSON(status: StatusJSON(session: session, active: active), choice: choice, home: home))
             }
             for report in checks {
                 let state = report.state.map(\.rawValue) ?? "unknown (\((report.problem ?? "not checked").displaySafe))"
@@ -80,6 +89,11 @@ struct StatusCommand: IOCommand, TakesCommonOptions {
                 }
             }
             io.print(describe(active, in: session) + commits(active.account, configuration.git))
+            guard let account = active.account else { return }
+            let ownChoice = choice.source == .terminal ? "" : "; this terminal's own choice: \(own.account?.name.displaySafe ?? "nobody")"
+            io.print("  chosen by \(choice.reason(home: home).displaySafe)\(ownChoice)")
+            let lives = account.identities.map { "\($0.provider) \(TokenLife.describe($0, tokens: try? database.credential(for: $0.identity)))" }
+            io.print("  tokens: " + lives.joined(separator: ", "))
         }
     }
 
@@ -89,6 +103,44 @@ struct StatusCommand: IOCommand, TakesCommonOptions {
         guard let account, git.setIdentity else { return "" }
         guard let identity = CommitIdentity.of(account, settings: git) else { return "  commits: no verified email, so git's own user.email" }
         return "  commits: \(identity.name.displaySafe) <\(identity.email.displaySafe)>"
+    }
+}
+
+/// `status --json`: the status, what chose the account (`source`:
+/// `terminal`, `rule`, `environment`; `chosenBy`: the rule's file and line,
+/// or the words `status` prints), null with nobody.
+struct ChosenStatusJSON: Encodable {
+    let session: String
+    @Null var active: StatusJSON.Active?
+    let source: String
+    @Null var chosenBy: String?
+
+    init(status: StatusJSON, choice: AccountChoice, home: String) {
+        session = status.session
+        active = status.active
+        source = switch choice.source {
+        case .option: "option"
+        case .environment: "environment"
+        case .rule: "rule"
+        case .terminal: "terminal"
+        }
+        chosenBy = status.active == nil ? nil : choice.reason(home: home)
+    }
+}
+
+/// How long an identity's stored access token has, in words: `52 min left`,
+/// `expired (refreshed when used)`, `none stored`; `revoked` when known so.
+enum TokenLife {
+    static func describe(_ identity: LinkedIdentity, tokens: TokenSet??, now: Date = Date()) -> String {
+        if identity.state == .revoked || identity.state == .notFound { return "revoked: sign in again" }
+        guard case .some(.some(let tokens)) = tokens else { return "none stored" }
+        guard let expiresAt = tokens.expiresAt else { return "does not expire" }
+        let left = expiresAt.secondsSince1970 - now.timeIntervalSince1970
+        if left <= 0 { return tokens.refreshToken == nil ? "expired: sign in again" : "expired (refreshed when used)" }
+        if left < 60 { return "\(Int(left)) s left" }
+        if left < 2 * 3600 { return "\(Int(left / 60)) min left" }
+        if left < 2 * 86400 { return "\(Int(left / 3600)) h left" }
+        return "\(Int(left / 86400)) days left"
     }
 }
 
