@@ -51,7 +51,8 @@ struct CLITests {
         let status = await cli.run("status", "--json")
         #expect(status.status == 0)
         let object = try #require(try json(status.stdout) as? [String: Any])
-        #expect(Set(object.keys) == ["session", "active"])
+        #expect(Set(object.keys) == ["session", "active", "source", "chosenBy"])
+        #expect(object["source"] as? String == "terminal" && object["chosenBy"] is NSNull)
         #expect(object["session"] as? String == "tty-test")
         #expect(object["active"] is NSNull)
     }
