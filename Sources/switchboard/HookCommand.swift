@@ -99,8 +99,9 @@ struct HookEnvCommand: IOCommand, TakesCommonOptions {
 }
 
 /// The hook's shell code, one per shell. At each prompt it reads the store's
-/// stamp (`ChangeSignal`) with the shell's `read`, finds the nearest folder
-/// holding `.switchboard` or `.git` by testing each folder up from `$PWD`,
+/// stamp (`ChangeSignal`) with the shell's `read`, finds (when `$PWD` is not
+/// the one it last looked from) the nearest folder holding `.switchboard` or
+/// `.git` by testing each folder up from `$PWD`,
 /// and runs `switchboard hook-env` only when either, `SWITCHBOARD_ACCOUNT` or
 /// `SWITCHBOARD_SESSION` differs from what it saw last (always on a shared
 /// store, whose changes no local file shows). The prompt's exit status is kept.
@@ -130,11 +131,14 @@ enum HookScript {
         _switchboard_hook() {
           local status=$? stamp= dir=$PWD root=
           if [[ -n ${_SWITCHBOARD_STAMP-} && -r $_SWITCHBOARD_STAMP ]]; then read -r stamp < "$_SWITCHBOARD_STAMP"; fi
-          while :; do
-            if [[ -e $dir/.switchboard || -e $dir/.git ]]; then root=$dir; break; fi
-            [[ -z $dir || $dir == / ]] && break
-            dir=${dir%/*}; [[ -z $dir ]] && dir=/
-          done
+          if [[ $PWD == "${_SWITCHBOARD_PWD-}" ]]; then root=$_SWITCHBOARD_ROOT; else
+            while :; do
+              if [[ -e $dir/.switchboard || -e $dir/.git ]]; then root=$dir; break; fi
+              [[ -z $dir || $dir == / ]] && break
+              dir=${dir%/*}; [[ -z $dir ]] && dir=/
+            done
+            _SWITCHBOARD_PWD=$PWD _SWITCHBOARD_ROOT=$root
+          fi
           if [[ -z ${_SWITCHBOARD_STAMP-} || "$stamp|$root|${SWITCHBOARD_ACCOUNT-}|${SWITCHBOARD_SESSION-}" != "${_SWITCHBOARD_SEEN-}" ]]; then
             eval "$(\(program) hook-env bash)"
             _SWITCHBOARD_SEEN="$stamp|$root|${SWITCHBOARD_ACCOUNT-}|${SWITCHBOARD_SESSION-}"
@@ -153,11 +157,14 @@ enum HookScript {
         _switchboard_hook() {
           local stamp= dir=$PWD root=
           if [[ -n ${_SWITCHBOARD_STAMP-} && -r $_SWITCHBOARD_STAMP ]]; then read -r stamp < "$_SWITCHBOARD_STAMP"; fi
-          while :; do
-            if [[ -e $dir/.switchboard || -e $dir/.git ]]; then root=$dir; break; fi
-            [[ -z $dir || $dir == / ]] && break
-            dir=${dir%/*}; [[ -z $dir ]] && dir=/
-          done
+          if [[ $PWD == "${_SWITCHBOARD_PWD-}" ]]; then root=$_SWITCHBOARD_ROOT; else
+            while :; do
+              if [[ -e $dir/.switchboard || -e $dir/.git ]]; then root=$dir; break; fi
+              [[ -z $dir || $dir == / ]] && break
+              dir=${dir%/*}; [[ -z $dir ]] && dir=/
+            done
+            _SWITCHBOARD_PWD=$PWD _SWITCHBOARD_ROOT=$root
+          fi
           if [[ -z ${_SWITCHBOARD_STAMP-} || "$stamp|$root|${SWITCHBOARD_ACCOUNT-}|${SWITCHBOARD_SESSION-}" != "${_SWITCHBOARD_SEEN-}" ]]; then
             eval "$(\(program) hook-env zsh)"
             _SWITCHBOARD_SEEN="$stamp|$root|${SWITCHBOARD_ACCOUNT-}|${SWITCHBOARD_SESSION-}"
@@ -180,16 +187,22 @@ enum HookScript {
             end
             set -l dir $PWD
             set -l root ''
-            while true
-                if test -e "$dir/.switchboard" -o -e "$dir/.git"
-                    set root $dir
-                    break
+            if set -q _switchboard_pwd; and test "$PWD" = "$_switchboard_pwd"
+                set root $_switchboard_root
+            else
+                while true
+                    if test -e "$dir/.switchboard" -o -e "$dir/.git"
+                        set root $dir
+                        break
+                    end
+                    if test -z "$dir" -o "$dir" = /
+                        break
+                    end
+                    set dir (string replace -r '/[^/]*$' '' -- $dir)
+                    test -z "$dir"; and set dir /
                 end
-                if test -z "$dir" -o "$dir" = /
-                    break
-                end
-                set dir (string replace -r '/[^/]*$' '' -- $dir)
-                test -z "$dir"; and set dir /
+                set -g _switchboard_pwd $PWD
+                set -g _switchboard_root $root
             end
             set -l account ''
             set -q SWITCHBOARD_ACCOUNT; and set account $SWITCHBOARD_ACCOUNT

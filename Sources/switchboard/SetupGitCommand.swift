@@ -58,6 +58,13 @@ struct SetupGitCommand: IOCommand, TakesCommonOptions {
             default: io.print("  \(key): not set up, nothing to remove")
             }
         }
+        // Credentials come per push; the author's name and email are the shell's, which the hook keeps current.
+        if !undo, (io.environment["SWITCHBOARD_HOOK"] ?? "").isEmpty {
+            let shell = ShellSyntax.fromEnvironment(io.environment)
+            let hook = shell == .fish ? "switchboard hook fish | source" : "eval \"$(switchboard hook \(shell == .zsh ? "zsh" : "bash"))\""
+            io.print("Commits take their author from the shell: add \(hook) to your shell's rc file, so that GIT_AUTHOR_NAME and "
+                + "GIT_AUTHOR_EMAIL follow who acts in each terminal and folder (git's own user.name and user.email otherwise).")
+        }
     }
 }
 

@@ -123,6 +123,9 @@ struct SignInCommand: IOCommand, TakesCommonOptions {
         await directory.shutdown()
         if answered?.1 == .cancel { throw ExitCode(ExitStatus.conflict.rawValue) }
         if ExitStatus(report.outcome) != .success { throw ExitCode(ExitStatus(report.outcome).rawValue) }
+        if !link, !options.json, let git = try? context.configuration().git, let active = try? database.active(in: session) {
+            ShellStaleness.warn(after: active.account, git: git, io: io)
+        }
     }
 
     /// The provider's settings: ad hoc from --issuer, else from configuration.
