@@ -6,11 +6,20 @@ import SwitchboardCore
 /// the store and configuration this process would use. Any failure offers
 /// nothing: completion never prints an error into a command line.
 enum AccountCompletion {
-    /// Accounts' names, emails and `provider:login`s that start with the
-    /// word being completed (case-insensitive), at most 200.
+    /// For ArgumentParser: `names(startingWith:io:)` with this process's own.
     @Sendable static func accounts(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
-        let context = quietContext()
-        guard let database = try? context.openDatabase(.readOnlyIfUnwritable) else { return [] }
+        names(startingWith: prefix, io: quietIO())
+    }
+
+    /// For ArgumentParser: `providers(startingWith:io:)` with this process's own.
+    @Sendable static func providers(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        providers(startingWith: prefix, io: quietIO())
+    }
+
+    /// Accounts' names, emails and `provider:login`s that start with
+    /// `prefix` (case-insensitive), most recently used first, at most 200.
+    static func names(startingWith prefix: String, io: CommandIO) -> [String] {
+        guard let context = context(io), let database = try? context.openDatabase(.readOnlyIfUnwritable) else { return [] }
         let wanted = prefix.lowercased()
         var offered: [String] = [], seen = Set<String>()
         func offer(_ text: String?) {
@@ -28,18 +37,22 @@ enum AccountCompletion {
         return offered
     }
 
-    /// The providers config.toml configures, and the built-in ones.
-    @Sendable static func providers(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
-        let context = quietContext()
-        guard let configuration = try? context.configuration() else { return [] }
+    /// The providers configured (and the built-in ones) whose names start with `prefix`.
+    static func providers(startingWith prefix: String, io: CommandIO) -> [String] {
+        guard let configuration = try? context(io)?.configuration() else { return [] }
         return configuration.providers.providers.map(\.id.rawValue).filter { $0.hasPrefix(prefix) }
     }
 
-    /// This process's context with standard error discarded.
-    private static func quietContext() -> CommandContext {
+    private static func context(_ io: CommandIO) -> CommandContext? {
+        guard let options = try? CommonOptions.parse([]) else { return nil }
+        return CommandContext(options, io: io)
+    }
+
+    /// This process's own, with standard error discarded.
+    private static func quietIO() -> CommandIO {
         var io = CommandIO.process()
         io.stderr = Discarded()
-        return CommandContext(CommonOptions(), io: io)
+        return io
     }
 
     private struct Discarded: TextOutput {

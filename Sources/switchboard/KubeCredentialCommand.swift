@@ -23,7 +23,7 @@ struct KubeCredentialCommand: IOCommand, TakesCommonOptions {
 
     @OptionGroup var options: CommonOptions
 
-    @Argument(help: "The provider whose id_token the cluster takes (e.g. work, demo).")
+    @Argument(help: "The provider whose id_token the cluster takes (e.g. work, demo).", completion: .custom(AccountCompletion.providers))
     var provider: String?
 
     /// The least time an id_token handed to kubectl is still valid.

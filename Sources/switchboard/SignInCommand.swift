@@ -19,7 +19,7 @@ struct SignInCommand: IOCommand, TakesCommonOptions {
 
     @OptionGroup var options: CommonOptions
 
-    @Argument(help: "The provider to sign in with.")
+    @Argument(help: "The provider to sign in with.", completion: .custom(AccountCompletion.providers))
     var provider: String?
 
     @Flag(name: .long, help: "Attach the identity to the active account instead of signing in as it.")

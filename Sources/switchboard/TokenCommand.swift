@@ -8,7 +8,7 @@ import ToolCredentials
 
 /// `--account` and `--min-valid`, shared by `token`, `env` and `exec`.
 struct TokenOptions: ParsableArguments {
-    @Option(name: .long, help: "The account (an id, a name or email, or provider:subject) instead of the session's active one.")
+    @Option(name: .long, help: "The account (an id, a name, a word of it or its start, an email, provider:login or provider:subject) instead of the one acting here.", completion: .custom(AccountCompletion.accounts))
     var account: String?
 
     @Option(name: .customLong("min-valid"), help: "Refresh a token first when it expires within this many seconds.")
@@ -207,7 +207,7 @@ struct TokenCommand: IOCommand, TakesCommonOptions {
     @OptionGroup var options: CommonOptions
     @OptionGroup var tokenOptions: TokenOptions
 
-    @Argument(help: "The provider (e.g. github, demo, or a configured name).")
+    @Argument(help: "The provider (e.g. github, demo, or a configured name).", completion: .custom(AccountCompletion.providers))
     var provider: String?
 
     func run(io: CommandIO) async throws {

@@ -76,4 +76,35 @@ struct ForgivingChoiceCLITests {
         let matching = await cli.run("switch", "ada", environment: ["GIT_AUTHOR_EMAIL": "ada@example.org"])
         #expect(!matching.stderr.contains("warning"))
     }
+
+    @Test("completion offers the names, emails and provider:logins that start with the word typed, any case")
+    func completion() throws {
+        let (cli, _) = try roster()
+        let io = TestIO(environment: cli.environment()).io
+        let grace = AccountCompletion.names(startingWith: "gr", io: io)
+        #expect(Set(grace) == ["Grace Hopper", "Grace Brewster", "grace@navy.example"], "\(grace)")
+        #expect(AccountCompletion.names(startingWith: "GITLAB:", io: io) == ["gitlab:GBrewster"])
+        #expect(AccountCompletion.names(startingWith: "", io: io).contains("Ada Lovelace"))
+        #expect(AccountCompletion.names(startingWith: "zz", io: io).isEmpty)
+        // No store where it points: nothing offered, nothing said.
+        let nowhere = TestIO(environment: ["SWITCHBOARD_DATABASE": "/nonexistent/folder/db.sqlite"]).io
+        #expect(AccountCompletion.names(startingWith: "", io: nowhere).isEmpty)
+    }
+
+    @Test("an identity recorded as revoked gets no token from token, env --tokens or exec: 17, with how to sign in again, and the command is not run")
+    func revokedIdentity() async throws {
+        let (cli, _) = try roster()
+        let database = try AppDatabase(testing: cli.path)
+        #expect(await cli.run("switch", "ada").status == 0)
+        #expect(await cli.run("token", "github").stdout == "gho_SECRETaccess\n")
+        _ = try database.recordCheck(Sample.adaGitHub.identity, state: .revoked)
+        for arguments in [["token", "github"], ["env", "--tokens", "--provider", "github"], ["exec", "--provider", "github", "--", "/bin/echo", "ran"]] {
+            let refused = await TestIO(environment: cli.environment()).run(arguments)
+            #expect(refused.status == 17, "\(arguments): \(refused.stderr)")
+            #expect(!refused.stdout.contains("gho_SECRET") && !refused.stdout.contains("ran"), "\(arguments): \(refused.stdout)")
+            #expect(refused.stderr.contains("github:583231 is recorded as revoked") && refused.stderr.contains("switchboard sign-in github"), "\(refused.stderr)")
+        }
+        let status = await cli.run("status")
+        #expect(status.stdout.contains("github revoked: sign in again"), "\(status.stdout)")
+    }
 }
