@@ -61,8 +61,11 @@ struct SetupGitCLITests {
               credential.https://github.com.helper: added an empty helper (it clears those before it) and !switchboard git-credential
               credential.https://gist.github.com.helper: added an empty helper (it clears those before it) and !switchboard git-credential
               credential.https://git.example.com.helper: added an empty helper (it clears those before it) and !switchboard git-credential
+            Commits take their author from the shell: add eval "$(switchboard hook bash)" to your shell's rc file, so that GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL follow who acts in each terminal and folder (git's own user.name and user.email otherwise).
 
             """)
+        // With the hook in the shell, the reminder is not repeated.
+        #expect(!(await home.run("setup-git", environment: ["SWITCHBOARD_HOOK": "bash"])).stdout.contains("hook"))
         #expect(try await home.helpers("https://github.com") == ["", "!switchboard git-credential"])
         #expect(try await home.helpers("https://git.example.com") == ["", "!switchboard git-credential"])
         let written = try String(contentsOfFile: home.gitconfig, encoding: .utf8)
