@@ -82,7 +82,12 @@ struct StatusCommand: IOCommand, TakesCommonOptions {
                     : io.printJSON(ChosenStatusJSON(status: StatusJSON(session: session, active: active), choice: choice, home: home))
             }
             for report in checks {
-                let state = report.state.map(\.rawValue) ?? "unknown (\((report.problem ?? "not checked").displaySafe))"
+                var state = report.state.map(\.rawValue) ?? "unknown (\((report.problem ?? "not checked").displaySafe))"
+                // A demo provider that is not running knows nothing: say how to start one.
+                if report.state == nil, report.problem != "no stored credentials", configuration.providers.provider(report.identity.provider)?.kind == .demo {
+                    state += "; is the demo provider running? Start it with `switchboard demo serve` (its tokens end with it, "
+                        + "so a restarted one has the identity sign in again)"
+                }
                 io.print("\(report.identity.description.displaySafe)  \(state)")
                 for change in report.signedOut where change.session == session {
                     io.print("  \(report.identity.provider) revoked access, so session \(session) was signed out.")

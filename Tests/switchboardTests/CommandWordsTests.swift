@@ -49,4 +49,14 @@ struct CommandWordsTests {
             #expect(line.first == "\u{A0}", "a line at column 0: \(line)")
         }
     }
+
+    @Test("status --check with the demo provider stopped says to start it, beside what the check met")
+    func stoppedDemo() async throws {
+        let rig = try await ToolRig()
+        try await rig.signIn(as: "ada", session: "left")
+        await rig.server.stop()
+        let check = await rig.run("status", "--check", session: "left")
+        #expect(check.stdout.contains("unknown (") && check.stdout.contains("is the demo provider running? Start it with `switchboard demo serve`"), "\(check.stdout)")
+        await rig.stop()
+    }
 }
