@@ -132,15 +132,17 @@ public struct SignInEnding: Hashable, Sendable {
 }
 
 /// The identity that just signed in belongs to another account: merge,
-/// switch or cancel (merge only when allowed).
+/// switch or cancel (merge only when the rule allows, `IdentityRule`).
 public struct ConflictDialog: Sendable {
     public let identity: Identity
     public let providerName: String
     public let ownerName: String
     public let activeName: String
     public let choices: [ConflictChoice]
-    /// Why merge is not offered, when it is not.
-    public let mergeRefusal: String?
+    /// What merging means where both accounts hold an identity at one
+    /// provider (kept side by side, or why merge is not offered); nil
+    /// when they share no provider.
+    public let mergeNote: String?
     public var selection = 0
 
     /// Two accounts of one name are told apart by their numbers ("Merge Ada
@@ -152,8 +154,7 @@ public struct ConflictDialog: Sendable {
         self.ownerName = alike ? "\(ownerName) (account \(conflict.owner))" : ownerName
         self.activeName = alike ? "\(activeName) (account \(conflict.active))" : activeName
         choices = conflict.choices
-        mergeRefusal = conflict.canMerge ? nil
-            : "Both accounts have an identity at \(conflict.clashingProviders.map(\.rawValue).joined(separator: ", ")), so they cannot be merged."
+        mergeNote = conflict.mergeNote
     }
 }
 

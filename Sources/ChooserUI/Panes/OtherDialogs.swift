@@ -26,8 +26,8 @@ enum ConflictDialogView {
             buffer.write((selected ? "▸ " : "  ") + text, x: inner.x, y: y, style: style, limit: inner.width)
             y += 1
         }
-        if let refusal = dialog.mergeRefusal {
-            DialogFrame.paragraph(refusal, in: inner, y: y + 1, style: theme[.muted], into: &buffer)
+        if let note = dialog.mergeNote {
+            DialogFrame.paragraph(note, in: inner, y: y + 1, style: theme[.muted], into: &buffer)
         }
     }
 }
