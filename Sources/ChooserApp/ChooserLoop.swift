@@ -49,7 +49,10 @@ public final class ChooserLoop<Program: ChooserProgram> {
             return .now + self.link.standardHold
         }
         shell.link.standardHold = environment.frameHold
-        shell.endOfTurn = { [weak self] in self?.readWantedRows() }
+        shell.endOfTurn = { [weak self] in
+            self?.readWantedRows()
+            self?.readWantedDetail()
+        }
         shell.storeReturned = { [weak self] in self?.environment.storeReturned() }
     }
 

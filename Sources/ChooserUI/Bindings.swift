@@ -22,7 +22,7 @@ public enum Bindings {
     private static let mainOwn: [KeyBinding<Command>] = [
         KeyBinding([.enter], .select, label: "switch", help: "Switch to the selected account, or add one, or go anonymous"),
         KeyBinding([.character("a")], .add, label: "add", help: "Add an account: sign in with a provider"),
-        KeyBinding([.character("l")], .link, label: "link", help: "Link another provider's identity to the active account"),
+        KeyBinding([.character("l")], .link, label: "link", help: "Link another identity to the active account"),
         KeyBinding([.character("s")], .signOut, label: "sign out", help: "Sign out of this session; accounts stay available"),
         KeyBinding([.character("d")], .disconnect, label: "disconnect", help: "Disconnect an identity of the selected account (asks first)"),
         KeyBinding([.character("/")], .filter, label: "filter", help: "Filter accounts by name, email or provider as you type"),
@@ -98,6 +98,16 @@ public enum Bindings {
         KeyBinding([.up, .character("k")], .up, label: "up", help: "Move up", inKeyBar: false),
         KeyBinding([.down, .character("j")], .down, label: "down", help: "Move down", inKeyBar: false),
         KeyBinding([.character("n"), .escape], .cancel, label: "keep", help: "Keep it"),
+    ])
+
+    /// Switching to an account whose identities were all revoked.
+    public static let signInAgain = KeyMap<DialogCommand>([
+        KeyBinding([.character("r")], .retry, label: "sign in again", help: "Switch, then sign in again with the provider"),
+        KeyBinding([.character("s")], .switchAccount, label: "switch anyway", help: "Switch with nothing to use until a sign-in"),
+        KeyBinding([.character("c"), .escape], .cancel, label: "cancel", help: "Stay as you are"),
+        KeyBinding([.enter], .confirm, label: "choose", help: "Take the selected choice", inKeyBar: false),
+        KeyBinding([.up, .character("k")], .up, label: "up", help: "Move up", inKeyBar: false),
+        KeyBinding([.down, .character("j")], .down, label: "down", help: "Move down", inKeyBar: false),
     ])
 
     /// The PIN dialog; digits are typed into it (other characters count for nothing).

@@ -17,6 +17,7 @@ extension AppState {
         case .conflict(let conflict): conflict.choices.contains(.merge) ? Bindings.conflict : Bindings.conflictNoMerge
         case .disconnect: Bindings.disconnect
         case .pin(let pin): pin.field.isLocked(at: now) ? PINField.lockedKeys : Bindings.pin
+        case .signInAgain: Bindings.signInAgain
         case .help: HelpPanel.keys
         case nil: accounts.isFiltering ? FilterLine.keys : nil
         }
@@ -74,7 +75,14 @@ extension AppState {
             accounts.isFiltering = true
         case .select:
             switch accounts.selectedItem {
-            case .account(let id): return id == active.id ? [] : switchTo(id)
+            case .account(let id):
+                guard id != active.id else { return [] }
+                // Nothing of an account whose identities were all revoked works: offer a sign-in first.
+                if let account = accounts.account(at: accounts.selection), let again = SignInAgainDialog(account: account, providers: providers) {
+                    dialog = .signInAgain(again)
+                    return []
+                }
+                return switchTo(id)
             case .add: openSignIn(.signIn)
             case .anonymous: return active == .anonymous ? [] : [.signOut(.asked)]
             case nil: break
@@ -190,10 +198,13 @@ extension AppState {
             let outcome = pin.field.handle(command, key: key, at: now)
             switch outcome {
             case .edited: dialog = .pin(pin)
-            case .close: dialog = nil
+            case .close:
+                dialog = nil
+                signInAfterSwitch = nil
             case .cancelCheck:
                 // Esc while a PIN is checked takes the try back, if it is not done yet.
                 dialog = nil
+                signInAfterSwitch = nil
                 return [.cancelPINCheck]
             case .submit(let digits):
                 dialog = .pin(pin)
@@ -204,6 +215,17 @@ extension AppState {
                 }
             case .none: break
             }
+        case .signInAgain(var again):
+            switch command {
+            case .up, .down:
+                again.selection = max(0, min(again.choices.count - 1, again.selection + (command == .up ? -1 : 1)))
+                dialog = .signInAgain(again)
+            case .confirm: return answer(again.choices[again.selection], of: again)
+            case .retry: return answer(.signIn, of: again)
+            case .switchAccount: return answer(.switchAnyway, of: again)
+            case .cancel: return answer(.cancel, of: again)
+            default: break
+            }
         case .help(let scroll):
             dialog = HelpScroll.scrolled(scroll, by: command, page: HelpOverlay.rowsShown(in: self), most: HelpOverlay.maxScroll(in: self))
                 .map { .help(scroll: $0) }
@@ -211,6 +233,40 @@ extension AppState {
             break
         }
         return []
+    }
+
+    /// Sign in again: the switch first (with its PIN, if it has one),
+    /// then, once this session acts as the account, the sign-in dialog for
+    /// the provider, asking for a code at once (`statusChanged`).
+    private mutating func answer(_ choice: SignInAgainDialog.Choice, of again: SignInAgainDialog) -> [Effect] {
+        dialog = nil
+        switch choice {
+        case .signIn:
+            if let problem = again.provider.problem {
+                notify("\(again.provider.name) is not ready: \(problem)", .error)
+                return []
+            }
+            signInAfterSwitch = (again.account.id, again.provider)
+            return switchTo(again.account.id)
+        case .switchAnyway:
+            return switchTo(again.account.id)
+        case .cancel:
+            return []
+        }
+    }
+
+    /// The sign-in asked for after a switch (`signInAfterSwitch`), now
+    /// that this session acts as `account`; nothing when none was asked
+    /// for it.
+    mutating func signInAgain(as account: AccountID?) -> [Effect] {
+        guard let (wanted, provider) = signInAfterSwitch else { return [] }
+        signInAfterSwitch = nil
+        guard wanted == account else { return [] }
+        var signIn = SignInDialog(mode: .signIn, providers: providers)
+        signIn.provider = provider
+        let effects = offer([], in: &signIn)
+        dialog = .signIn(signIn)
+        return effects
     }
 
     private mutating func answer(_ choice: ConflictChoice) -> [Effect] {

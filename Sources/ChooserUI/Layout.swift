@@ -17,8 +17,11 @@ public struct ScreenLayout: Hashable, Sendable {
     public let accountList: Rect
     /// The filter line inside the accounts frame.
     public let filterLine: Rect
-    /// Inside the guide frame, below its header.
+    /// Inside the guide frame, above the detail line.
     public let guideList: Rect
+    /// The last row inside the guide frame: the facts of the selected
+    /// account's identities (`DetailLine`), beside the filter line.
+    public let detailLine: Rect
 
     /// The layout, or nil when the terminal is smaller than `minimum`.
     public init?(_ size: Size) {
@@ -31,7 +34,7 @@ public struct ScreenLayout: Hashable, Sendable {
         let accountsWidth = min(44, max(30, size.width / 3))
         (accounts, guide) = body.splitColumns(accountsWidth)
         (filterLine, accountList) = accounts.inset().splitRows(-1)
-        guideList = guide.inset()
+        (detailLine, guideList) = guide.inset().splitRows(-1)
     }
 
     /// How many account items fit.

@@ -77,9 +77,10 @@ extension AppState {
         case .identityChanged(let change):
             if !change.current.isAvailable, change.previous != change.current {
                 // The pane already holds the rows shown, and the active person: no store read for the name.
-                let name = owner(of: change.identity)?.name.displaySafe
-                let whose = name.map { "\($0)'s " } ?? ""
-                notify("\(whose)\(change.identity.provider) sign-in is \(change.current.rawValue) — sign in again to use it.", .warning)
+                let account = owner(of: change.identity)
+                let whose = account.map { "\($0.name.displaySafe)'s " } ?? ""
+                let which = account?.label(of: change.identity).displaySafe ?? change.identity.provider.rawValue
+                notify("\(whose)\(which) sign-in is \(change.current.rawValue) — sign in again to use it.", .warning)
             }
             return [.reload]
         case .codeReady(let code):
@@ -114,6 +115,9 @@ extension AppState {
             return []
         case .storeWaiting(let waiting):
             storeWaiting = waiting
+            return []
+        case .detailRead(let detail):
+            self.detail = detail
             return []
         case .storeOffline(let detail):
             let wasOffline = storeOffline != nil
@@ -167,6 +171,8 @@ extension AppState {
 
     private mutating func load(_ read: AccountList, active: ActiveAccount) -> [Effect] {
         let selected = accounts.selectedItem
+        // Tokens may have been refreshed or stored since: the detail line's facts are read again.
+        detail = nil
         // At a station the order must not tell who was there last.
         var list = read.ordered(accounts.order) ?? read
         list.keepIndex(of: accounts.list)
@@ -230,6 +236,7 @@ extension AppState {
             return [.reload]
         }
         var effects = becomeActive(change.current)
+        if change.reason == .switched { effects += signInAgain(as: change.current.id) }
         switch change.reason {
         case .revoked(let identity):
             let name = change.previous.account?.name.displaySafe ?? "The active account"
@@ -239,7 +246,8 @@ extension AppState {
         case .external:
             notify("Another program changed who is active: now \(change.current.account?.name.displaySafe ?? "Anonymous").", .info)
         case .linked(let identity):
-            notify("Linked \(identity.provider) to \(change.current.account?.name.displaySafe ?? "the account").", .info)
+            let which = change.current.account?.label(of: identity).displaySafe ?? identity.provider.rawValue
+            notify("Linked \(which) to \(change.current.account?.name.displaySafe ?? "the account").", .info)
         case .merged:
             notify("Merged the accounts into \(change.current.account?.name.displaySafe ?? "the active one").", .info)
         case .switched, .signedIn, .signedOut:

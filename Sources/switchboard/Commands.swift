@@ -12,14 +12,18 @@ struct AccountsCommand: IOCommand, TakesCommonOptions {
 
     @OptionGroup var options: CommonOptions
 
+    @Flag(name: [.short, .long], help: "Also each identity's login, subject, state, token expiry and scopes (never a token).")
+    var verbose = false
+
     func run(io: CommandIO) async throws {
         let context = CommandContext(options, io: io)
         let session = try context.sessionKey()
         try io.reportingErrors { () throws(StoreError) in
             let database = try context.openDatabase(.readOnlyIfUnwritable)
             let active = try database.active(in: session).id
+            let details = verbose ? AccountsOutput.Details(facts: try database.tokenFacts(), now: .now()) : nil
             // Written as read: a page of accounts in memory at a time, whatever the roster's size.
-            var output = AccountsOutput(to: io.stdout, json: options.json)
+            var output = AccountsOutput(to: io.stdout, json: options.json, details: details)
             try database.forEachAccount { output.add($0, active: $0.id == active) }
             output.finish()
         }
@@ -232,6 +236,7 @@ struct SwitchCommand: IOCommand, TakesCommonOptions {
         options.json
             ? io.printJSON(StatusJSON(session: session, active: change.current))
             : io.print("Switched to \(describe(change.current, in: session))")
+        RevokedWarning.warn(change.current, session: session, sessionNamed: options.session != nil, io: io)
         if let git = try? context.configuration().git { ShellStaleness.warn(after: change.current.account, git: git, io: io) }
     }
 

@@ -77,9 +77,11 @@ func jsonLine(_ value: some Encodable) -> String {
 
 /// Human text for one account: `Ada Lovelace  github ✓, google ⚠ expired`.
 func describe(_ account: Account) -> String {
+    // Two identities of one provider carry their login or email: "demo ✓ ada, demo ✓ ada2".
+    let names = IdentityNames.distinguishing(account.identities)
     let identities = account.identities.map { linked in
-        linked.state == .authorized
-            ? "\(linked.provider) ✓" : "\(linked.provider) ⚠ \(linked.state.rawValue)"
+        let state = linked.state == .authorized ? "\(linked.provider) ✓" : "\(linked.provider) ⚠ \(linked.state.rawValue)"
+        return state + (names[linked.identity].map { " " + $0.displaySafe } ?? "")
     }
     return "\(account.name.displaySafe)  \(identities.joined(separator: ", "))"
 }

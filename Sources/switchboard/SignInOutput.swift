@@ -94,9 +94,7 @@ struct SignInOutput: Sendable {
         let owner = (try? database.account(pending.conflict.owner))?.name.displaySafe ?? "another account"
         let active = (try? database.account(pending.conflict.active))?.name.displaySafe ?? "the active account"
         io.print("\(pending.identity.identity.description.displaySafe) belongs to \(owner), but \(active) is active.")
-        if !pending.conflict.canMerge {
-            io.print("They can't be merged: both have an identity at \(pending.conflict.clashingProviders.map(\.rawValue).joined(separator: ", ")).")
-        }
+        if let note = pending.conflict.mergeNote { io.print(note) }
         let keys = pending.conflict.choices.map { choice in
             switch choice {
             case .merge: "[m]erge \(owner) into \(active)"

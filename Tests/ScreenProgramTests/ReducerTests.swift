@@ -337,7 +337,7 @@ struct ReducerTests {
 
     @Test("a conflict between two accounts of one name tells them apart by number, in every line")
     func conflictOfNamesakes() {
-        let namesakes = AuthConflict(identity: Identity(provider: "gitlab", subject: "ada2"), active: AccountID(1), owner: AccountID(4), clashingProviders: [])
+        let namesakes = AuthConflict(identity: Identity(provider: "gitlab", subject: "ada2"), active: AccountID(1), owner: AccountID(4), sharedProviders: [])
         var state = several()
         _ = state.reduce(.signInEnded(SignInEnding(outcome: .approved(namesakes.owner, isNew: false)), conflict: ConflictDialog(
             conflict: namesakes, providerName: "GitLab", ownerName: "Ada Lovelace", activeName: "ada lovelace")))
@@ -349,8 +349,9 @@ struct ReducerTests {
 
     @Test("conflict: m, s, c and Enter answer; merge is not a key when refused")
     func conflict() {
-        let allowed = AuthConflict(identity: Identity(provider: "gitlab", subject: "alan"), active: AccountID(1), owner: AccountID(4), clashingProviders: [])
-        let refused = AuthConflict(identity: Identity(provider: "demo", subject: "zoe"), active: AccountID(1), owner: AccountID(3), clashingProviders: ["demo"])
+        let allowed = AuthConflict(identity: Identity(provider: "gitlab", subject: "alan"), active: AccountID(1), owner: AccountID(4), sharedProviders: [])
+        let refused = AuthConflict(identity: Identity(provider: "demo", subject: "zoe"), active: AccountID(1), owner: AccountID(3), sharedProviders: ["demo"],
+                                     rule: IdentityRule(severalAtOneProvider: false))
         func open(_ conflict: AuthConflict) -> AppState {
             var state = several()
             _ = state.reduce(.signInEnded(SignInEnding(outcome: .approved(conflict.owner, isNew: false)), conflict: ConflictDialog(

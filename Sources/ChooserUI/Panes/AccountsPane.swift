@@ -60,27 +60,31 @@ enum AccountsPane {
         }
     }
 
-    /// "demo ✓  github ⚠ expired"; states shrink to their mark, then the
-    /// rest to "+N", when the row is narrow.
+    /// "demo ✓  github ⚠ expired"; two identities of one provider carry
+    /// their login or email ("demo ✓ ada  demo ✓ ada2"). When the row is
+    /// narrow the states shrink to their mark, then those names are cut
+    /// with "…", then the rest goes to "+N".
     private static func drawIdentities(_ account: Account, selected: Bool, state: AppState, at x: Int, y: Int, limit: Int, into buffer: inout Buffer) {
         let theme = state.theme
         let identities = account.identities.sorted { $0.identity < $1.identity }
-        let parts: [(provider: String, mark: String, word: String, role: ThemeRole)] = identities.map { identity in
+        let names = IdentityNames.distinguishing(identities)
+        let parts: [IdentityPart] = identities.map { identity in
             let (mark, word, role): (String, String, ThemeRole) = switch identity.state {
             case .authorized: ("✓", "", .stateAvailable)
             case .expired: ("⚠", " expired", .stateExpired)
             case .revoked: ("✗", " revoked", .stateRevoked)
             case .notFound: ("✗", " gone", .stateRevoked)
             }
-            return (identity.provider.rawValue.displaySafe, mark, word, role)
+            return IdentityPart(
+                provider: identity.provider.rawValue.displaySafe, mark: mark, word: word, name: names[identity.identity]?.displaySafe, role: role)
         }
-        let full = parts.reduce(0) { $0 + $1.provider.displayWidth + 3 + $1.mark.displayWidth + $1.word.displayWidth } - 2
-        let withWords = full <= limit
+        let (withWords, nameWidth) = IdentityPart.fit(parts, in: limit)
         let base = selected ? theme[.accountSelected] : theme[.muted]
         var used = 0
         for (index, part) in parts.enumerated() {
             let mark = part.mark + (withWords ? part.word : "")
-            let width = part.provider.displayWidth + 1 + mark.displayWidth
+            let name = part.name.map { " " + $0.truncated(toWidth: nameWidth) } ?? ""
+            let width = part.provider.displayWidth + 1 + mark.displayWidth + name.displayWidth
             let more = index < parts.count - 1 ? " +\(parts.count - index - 1)".displayWidth : 0
             if used > 0, used + 2 + width + more > limit {
                 buffer.write("  +\(parts.count - index)", x: x + used, y: y, style: base, limit: limit - used)
@@ -89,6 +93,48 @@ enum AccountsPane {
             if used > 0 { used += 2 }
             used += buffer.write(part.provider + " ", x: x + used, y: y, style: base, limit: limit - used)
             used += buffer.write(mark, x: x + used, y: y, style: selected ? base : theme[part.role], limit: limit - used)
+            used += buffer.write(name, x: x + used, y: y, style: base, limit: limit - used)
+        }
+    }
+
+    /// One identity of a row: its provider, state, and the name that tells
+    /// it from another of its provider.
+    struct IdentityPart {
+        let provider: String, mark: String, word: String
+        let name: String?
+        let role: ThemeRole
+
+        func width(withWord: Bool, nameWidth: Int) -> Int {
+            provider.displayWidth + 1 + mark.displayWidth + (withWord ? word.displayWidth : 0)
+                + (name.map { 1 + min($0.displayWidth, nameWidth) } ?? 0)
+        }
+
+        /// Whether the states keep their words, and the widest a name may
+        /// be, for as many of `parts` as can to fit in `limit` columns (the
+        /// rest go to "+N" as they are drawn): words go first, then names
+        /// are cut (to no less than two columns, "a…"), as little as
+        /// showing the most identities allows.
+        static func fit(_ parts: [IdentityPart], in limit: Int) -> (withWords: Bool, nameWidth: Int) {
+            let widest = parts.compactMap { $0.name?.displayWidth }.max() ?? 0
+            if shown(parts, withWords: true, nameWidth: widest, in: limit) == parts.count { return (true, widest) }
+            var best = (count: -1, width: widest)
+            for width in stride(from: widest, through: min(2, widest), by: -1) {
+                let count = shown(parts, withWords: false, nameWidth: width, in: limit)
+                if count > best.count { best = (count, width) }
+            }
+            return (false, best.width)
+        }
+
+        /// How many of `parts` the row shows before "+N", as `drawIdentities` lays them out.
+        static func shown(_ parts: [IdentityPart], withWords: Bool, nameWidth: Int, in limit: Int) -> Int {
+            var used = 0
+            for (index, part) in parts.enumerated() {
+                let width = part.width(withWord: withWords, nameWidth: nameWidth)
+                let more = index < parts.count - 1 ? " +\(parts.count - index - 1)".displayWidth : 0
+                if used > 0, used + 2 + width + more > limit { return index }
+                used += (used > 0 ? 2 : 0) + width
+            }
+            return parts.count
         }
     }
 

@@ -1,3 +1,4 @@
+import SwitchboardCore
 import TerminalUI
 
 /// The TV guide: tonight's listings, the active person's
@@ -30,5 +31,35 @@ enum GuidePane {
         if state.active == .anonymous, list.height > guide.shows.count + 1 {
             buffer.write(" Switch to an account to star favourites.", x: list.x, y: list.maxY - 1, style: theme[.muted], limit: list.width)
         }
+        DetailLine.draw(state, in: layout.detailLine, into: &buffer)
+    }
+}
+
+/// The facts of the selected account's identities, on the guide's last
+/// row beside the accounts' filter line, as `accounts -v` gives them:
+/// provider, login, subject, state, token expiry, scopes. The full facts
+/// where they fit, else each identity's provider, name, state and expiry,
+/// cut with "…". Blank until they are read, and for a row that is no account.
+enum DetailLine {
+    static func draw(_ state: AppState, in rect: Rect, into buffer: inout Buffer) {
+        guard let text = text(state, width: rect.width - 1) else { return }
+        buffer.write(" " + text, x: rect.x, y: rect.y, style: state.theme[.muted], limit: rect.width)
+    }
+
+    /// The line for the selected account, at most `width` columns; nil when there is none to show.
+    static func text(_ state: AppState, width: Int) -> String? {
+        guard width > 0, let account = state.accounts.account(at: state.accounts.selection),
+            let detail = state.detail, detail.isFor(account), !account.identities.isEmpty
+        else { return nil }
+        let names = IdentityNames.distinguishing(account.identities)
+        let full = account.identities.map { identity in
+            IdentityFacts.line(identity, facts: detail.facts[identity.identity], now: state.now)
+        }.joined(separator: "; ")
+        if full.displayWidth <= width { return full }
+        let short = account.identities.map { identity in
+            let head = identity.provider.rawValue + (names[identity.identity].map { " " + $0 } ?? "")
+            return (head + " " + identity.state.word + ", " + TokenFacts.expiry(detail.facts[identity.identity], now: state.now)).displaySafe
+        }.joined(separator: "; ")
+        return short.truncated(toWidth: width)
     }
 }

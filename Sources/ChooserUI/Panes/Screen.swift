@@ -28,6 +28,7 @@ public enum Screen {
             case .conflict(let conflict): ConflictDialogView.draw(conflict, state: state, into: &buffer)
             case .disconnect(let confirm): DisconnectDialogView.draw(confirm, state: state, into: &buffer)
             case .pin(let pin): PINDialogView.draw(pin, state: state, into: &buffer)
+            case .signInAgain(let again): SignInAgainDialogView.draw(again, state: state, into: &buffer)
             case .help(let scroll): HelpOverlay.draw(state, scroll: scroll, into: &buffer)
             }
         }
