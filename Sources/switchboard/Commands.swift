@@ -296,6 +296,8 @@ struct DisconnectCommand: IOCommand, TakesCommonOptions {
                 target, session: session, pin: proof)
         } catch let error as StoreError {
             throw io.fail(error.description, ExitStatus(error))
+        } catch let error as Ambiguity {
+            throw io.fail(error.message, .ambiguous)
         }
         let target = result.identity
         if options.json {
@@ -308,12 +310,26 @@ struct DisconnectCommand: IOCommand, TakesCommonOptions {
         if let sentence = revocation.sentence(provider: target.provider) { io.print(sentence) }
     }
 
-    private func resolveIdentity(in database: AppDatabase, session: SessionKey) throws(StoreError) -> Identity {
-        if let parsed = Identity(parsing: identity) { return parsed }
-        let candidates = try database.active(in: session).account?.identities.filter { $0.provider.rawValue == identity } ?? []
-        guard candidates.count == 1 else { throw .identityNotFound(identity) }
-        return candidates[0].identity
+    /// `provider:subject` as given; else a provider or `provider:login` of
+    /// the active account; two identities at the provider are named, to
+    /// choose from.
+    private func resolveIdentity(in database: AppDatabase, session: SessionKey) throws -> Identity {
+        let identities = try database.active(in: session).account?.identities ?? []
+        if let parsed = Identity(parsing: identity), try database.linkedIdentity(parsed) != nil { return parsed }
+        switch IdentityChoice.pick(identity, among: identities) {
+        case .success(let linked): return linked.identity
+        case .failure(.several(_, let names)):
+            let full = identities.filter { $0.provider.rawValue == identity }.map(\.identity.description)
+            throw Ambiguity(message: "the active account has \(names.count) identities at \(identity): give one of "
+                + full.joined(separator: ", ") + " (or " + names.joined(separator: ", ") + ")")
+        case .failure(.none): throw StoreError.identityNotFound(identity)
+        }
     }
+}
+
+/// Two identities at the provider `disconnect` was given.
+private struct Ambiguity: Error {
+    let message: String
 }
 
 /// What revoking at the provider did: `{"result": "revoked|notOffered|nothingStored|failed", "detail", "manual"}`.

@@ -128,17 +128,21 @@ struct TokenContext {
 
     /// The account's identity at `provider`; with no provider, its only one.
     func identity(of account: Account, at provider: String?) throws -> Identity {
-        let providers = account.identities.map(\.provider.rawValue).joined(separator: ", ")
+        let providers = account.identities.map { IdentityChoice.shortName(of: $0, among: account.identities) }.joined(separator: ", ")
         guard let provider else {
             guard account.identities.count == 1 else {
-                throw io.fail("\(account.name.displaySafe) has identities at several providers (\(providers)); name one", .ambiguous)
+                throw io.fail("\(account.name.displaySafe) has several identities (\(providers.displaySafe)); name one", .ambiguous)
             }
             return account.identities[0].identity
         }
-        guard let match = account.identities.first(where: { $0.provider.rawValue == provider }) else {
-            throw io.fail("\(account.name.displaySafe) has no identity at \(provider.displaySafe) (it has: \(providers))", .notFound)
+        switch IdentityChoice.pick(provider, among: account.identities) {
+        case .success(let linked): return linked.identity
+        case .failure(.none):
+            throw io.fail("\(account.name.displaySafe) has no identity at \(provider.displaySafe) (it has: \(providers.displaySafe))", .notFound)
+        case .failure(.several(_, let names)):
+            throw io.fail("\(account.name.displaySafe) has \(names.count) identities at \(provider.displaySafe): name one as "
+                + names.joined(separator: " or ").displaySafe, .ambiguous)
         }
-        return match.identity
     }
 
     /// A token of `identity` valid for `minValid` seconds, or the failure reported and its status thrown.
@@ -207,12 +211,12 @@ struct TokenCommand: IOCommand, TakesCommonOptions {
     @OptionGroup var options: CommonOptions
     @OptionGroup var tokenOptions: TokenOptions
 
-    @Argument(help: "The provider (e.g. github, demo, or a configured name).", completion: .custom(AccountCompletion.providers))
+    @Argument(help: "The provider (e.g. github, demo, or a configured name); with two identities there, provider:login.", completion: .custom(AccountCompletion.providers))
     var provider: String?
 
     func run(io: CommandIO) async throws {
         let context = try TokenContext(CommandContext(options, io: io))
-        let account = try context.requireTokenAccount(tokenOptions, providers: provider.map { [ProviderID($0)] } ?? [])
+        let account = try context.requireTokenAccount(tokenOptions, providers: provider.map { [IdentityChoice.provider(of: $0)] } ?? [])
         let identity = try context.identity(of: account, at: provider)
         let token = try await context.freshToken(identity, minValid: tokenOptions.minValid)
         guard options.json else { return io.print(token.tokens.accessToken) }

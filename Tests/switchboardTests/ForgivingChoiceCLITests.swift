@@ -107,4 +107,26 @@ struct ForgivingChoiceCLITests {
         let status = await cli.run("status")
         #expect(status.stdout.contains("github revoked: sign in again"), "\(status.stdout)")
     }
+
+    @Test("two identities at one provider: token and disconnect name both and exit 3 for the provider alone; provider:login picks one")
+    func twoAtOneProvider() async throws {
+        let cli = CLI()
+        let database = try AppDatabase(testing: cli.path)
+        let session = SessionKey("tty-test")!
+        let home = LinkedIdentity(identity: Identity(provider: "github", subject: "11"), displayName: "Ada Lovelace", email: "ada@home.example", login: "ada")
+        let work = LinkedIdentity(identity: Identity(provider: "github", subject: "22"), displayName: "Ada Lovelace", email: "ada@work.example", login: "ada-work")
+        _ = try database.signIn(home, mode: .signIn, session: session, tokens: TokenSet(accessToken: "tok-home"))
+        _ = try database.signIn(work, mode: .link, session: session, tokens: TokenSet(accessToken: "tok-work"))
+        let either = await cli.run("token", "github")
+        #expect(either.status == 3 && either.stderr.contains("name one as github:ada or github:ada-work"), "\(either.stderr)")
+        #expect(await cli.run("token", "github:ada-work").stdout == "tok-work\n")
+        #expect(await cli.run("token", "github:11").stdout == "tok-home\n")
+        let disconnect = await cli.run("disconnect", "github")
+        #expect(disconnect.status == 3 && disconnect.stderr.contains("github:11, github:22"), "\(disconnect.stderr)")
+        let gone = await cli.run("disconnect", "github:ada-work")
+        #expect(gone.status == 0 && gone.stdout.contains("Disconnected github:22"), "\(gone.stderr)")
+        #expect(await cli.run("token", "github").stdout == "tok-home\n")
+        let unknown = await cli.run("disconnect", "gitlab:9")
+        #expect(unknown.status == 2 && unknown.stderr.contains("switchboard accounts -v"), "\(unknown.stderr)")
+    }
 }
