@@ -100,11 +100,15 @@ public struct ProviderChoice: Hashable, Sendable {
     public let name: String
     /// Why it cannot be used now (missing client id…), if so.
     public let problem: String?
+    /// A demo provider, served on this machine's loopback (started by the
+    /// chooser when not running): no network is involved in reaching it.
+    public let isLocalDemo: Bool
 
-    public init(id: ProviderID, name: String, problem: String? = nil) {
+    public init(id: ProviderID, name: String, problem: String? = nil, isLocalDemo: Bool = false) {
         self.id = id
         self.name = name
         self.problem = problem
+        self.isLocalDemo = isLocalDemo
     }
 }
 

@@ -58,7 +58,8 @@ struct SignInCommand: IOCommand, TakesCommonOptions {
     func run(io: CommandIO) async throws {
         let context = CommandContext(options, io: io)
         let session = try context.sessionKey(writes: true)
-        let output = SignInOutput(json: options.json, io: io)
+        let localDemo = issuer == nil && (try? context.configuration().providers.provider(ProviderID(provider ?? "")))??.kind == .demo
+        let output = SignInOutput(json: options.json, io: io, localDemo: localDemo)
         let database: AppDatabase
         do { database = try context.openDatabase() } catch { throw io.fail(error.description, ExitStatus(error)) }
         let transport = URLSessionTransport(timeout: transportTimeout)

@@ -1,4 +1,6 @@
 import Foundation
+import Services
+import SwitchboardCore
 import Testing
 import TestSupport
 @testable import switchboard
@@ -58,5 +60,33 @@ struct CommandWordsTests {
         let check = await rig.run("status", "--check", session: "left")
         #expect(check.stdout.contains("unknown (") && check.stdout.contains("is the demo provider running? Start it with `switchboard demo serve`"), "\(check.stdout)")
         await rig.stop()
+    }
+}
+
+/// What `sign-in` says at its end.
+@Suite("switchboard sign-in: its last words")
+struct SignInWordsTests {
+    private func said(_ report: SignInReport, localDemo: Bool = false) -> String {
+        let test = TestIO(environment: [:])
+        SignInOutput(json: false, io: test.io, localDemo: localDemo).outcome(report, conflict: nil, session: SessionKey("pts/1")!)
+        return test.stdout.contents
+    }
+
+    @Test("a new account whose verified email another has: one is 'account 2 has', several 'accounts 2, 4 have', with how to link; never the account itself")
+    func sameEmail() {
+        let ada = Account(id: AccountID(3), name: "Ada Lovelace")
+        let one = said(SignInReport(outcome: .approved(AccountID(3), isNew: true), account: ada, isNew: true, linked: false, conflict: nil, possibleMatches: [AccountID(2), AccountID(3)]))
+        #expect(one.contains("Note: account 2 has the same verified email as this one. If it is you, link them: switch to it (switchboard switch 2)"), "\(one)")
+        let two = said(SignInReport(outcome: .approved(AccountID(3), isNew: true), account: ada, isNew: true, linked: false, conflict: nil, possibleMatches: [AccountID(2), AccountID(4)]))
+        #expect(two.contains("Note: accounts 2, 4 have the same verified email as this one. If they are you"), "\(two)")
+        let itself = said(SignInReport(outcome: .approved(AccountID(3), isNew: true), account: ada, isNew: true, linked: false, conflict: nil, possibleMatches: [AccountID(3)]))
+        #expect(!itself.contains("Note"), "\(itself)")
+    }
+
+    @Test("a demo provider not reached is no network's fault: the advice says so")
+    func demoOffline() {
+        let report = SignInReport(outcome: .offline("connection refused"), account: nil, isNew: false, linked: false, conflict: nil, possibleMatches: [])
+        #expect(said(report, localDemo: true).contains("It runs on this machine, not the network"))
+        #expect(said(report).contains("Check the network"))
     }
 }

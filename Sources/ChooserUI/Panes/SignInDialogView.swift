@@ -26,7 +26,7 @@ enum SignInDialogView {
             waiting(code, providerName: providerName, state: state, in: inner, into: &buffer)
         case .finished(let ending):
             let inner = DialogFrame.draw(title: title, size: Size(width: min(64, wanted.width), height: min(wanted.height, height(of: dialog))), state: state, into: &buffer)
-            finished(ending, providerName: providerName, state: state, in: inner, into: &buffer)
+            finished(ending, providerName: providerName, localDemo: dialog.provider?.isLocalDemo == true, state: state, in: inner, into: &buffer)
         }
     }
 
@@ -134,7 +134,9 @@ enum SignInDialogView {
         }
     }
 
-    private static func finished(_ ending: SignInEnding, providerName: String, state: AppState, in inner: Rect, into buffer: inout Buffer) {
+    private static func finished(
+        _ ending: SignInEnding, providerName: String, localDemo: Bool, state: AppState, in inner: Rect, into buffer: inout Buffer
+    ) {
         let theme = state.theme
         let name = ending.accountName?.displaySafe ?? "you"
         let (headline, role, detail): (String, ThemeRole, String) = switch ending.outcome {
@@ -148,6 +150,9 @@ enum SignInDialogView {
         case .multipleAccounts: ("\(providerName) offered several accounts.", .statusError, "Choose one at the provider, then press r.")
         case .invalidAccount(let why): ("\(providerName)'s answer cannot be used.", .statusError, why + " Press r to try again.")
         case .providerError(let why): ("\(providerName) reported an error.", .statusError, why + " Check its settings in config.toml, then press r.")
+        case .offline(let why) where localDemo:
+            ("Could not reach \(providerName).", .statusError,
+             why + " It is a demo provider on this machine, not the network: is another program on its port? Press r to start it again.")
         case .offline(let why): ("Could not reach \(providerName).", .statusError, why + " Check the network, then press r.")
         }
         buffer.write(headline.truncated(toWidth: inner.width), x: inner.x, y: inner.y + 1, style: theme[role])
