@@ -154,6 +154,16 @@ public enum IdentityFacts {
 }
 
 extension CredentialState {
+    /// The mark every list shows an identity with: ✓ available, ⚠ expired,
+    /// ✗ revoked or gone; the chooser's rows and `switchboard accounts` alike.
+    public var mark: String {
+        switch self {
+        case .authorized: "✓"
+        case .expired: "⚠"
+        case .revoked, .notFound: "✗"
+        }
+    }
+
     /// The word people read for the state: ok, expired, revoked, gone.
     public var word: String {
         switch self {

@@ -30,18 +30,22 @@ struct AccountsOutput {
         if json { buffer.append(UInt8(ascii: "[")) }
     }
 
-    /// Adds one account, `active` when it is the session's.
-    mutating func add(_ account: Account, active: Bool) {
+    /// Names are padded to this many columns, so the identities line up
+    /// (a longer name pushes its own line's, as the list is written as read).
+    static let nameWidth = 20
+
+    /// Adds one account, `active` when it is the session's; `protected` when it has a PIN (🔒).
+    mutating func add(_ account: Account, active: Bool, protected: Bool = false) {
         if json {
             if count > 0 { buffer.append(UInt8(ascii: ",")) }
             if let details {
                 // -v: encoded whole, one account at a time (people read it; its speed matters less).
-                buffer.append(contentsOf: jsonLine(VerboseAccountJSON(account, active: active, details: details)).utf8)
+                buffer.append(contentsOf: jsonLine(VerboseAccountJSON(account, active: active, pin: protected, details: details)).utf8)
             } else {
-                appendJSON(account, active: active)
+                appendJSON(account, active: active, pin: protected)
             }
         } else {
-            buffer.append(contentsOf: "\(active ? "●" : " ") \(account.id)\t\(describe(account))\n".utf8)
+            buffer.append(contentsOf: "\(active ? "●" : " ") \(account.id)\t\(describe(account, protected: protected, nameWidth: Self.nameWidth))\n".utf8)
             if let details {
                 // Per identity, as `gh auth status` tells them: one line each, under its account.
                 for identity in account.identities {
@@ -71,8 +75,8 @@ struct AccountsOutput {
 
     // MARK: JSON, as JSONEncoder (sorted keys, slashes as they are) and then `jsonEscapingTerminalControls` write it
 
-    /// `{"active","id","identities":[{"email","name","provider","state","subject"}],"name"}`.
-    private mutating func appendJSON(_ account: Account, active: Bool) {
+    /// `{"active","id","identities":[{"email","name","provider","state","subject"}],"name","pin"}`.
+    private mutating func appendJSON(_ account: Account, active: Bool, pin: Bool) {
         append(active ? "{\"active\":true,\"id\":" : "{\"active\":false,\"id\":")
         appendNumber(account.id.rawValue)
         append(",\"identities\":[")
@@ -91,7 +95,7 @@ struct AccountsOutput {
         }
         append("],\"name\":")
         appendJSON(account.name)
-        append("}")
+        append(pin ? ",\"pin\":true}" : ",\"pin\":false}")
     }
 
     private mutating func append(_ text: StaticString) {
@@ -176,11 +180,13 @@ struct VerboseAccountJSON: Encodable {
     let name: String
     let active: Bool
     let identities: [Identity]
+    let pin: Bool
 
-    init(_ account: Account, active: Bool, details: AccountsOutput.Details) {
+    init(_ account: Account, active: Bool, pin: Bool, details: AccountsOutput.Details) {
         id = account.id.rawValue
         name = account.name
         self.active = active
+        self.pin = pin
         let formatter = ISO8601DateFormatter()
         identities = account.identities.map { linked in
             let facts = details.facts[linked.identity]

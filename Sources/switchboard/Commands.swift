@@ -8,7 +8,7 @@ import ToolCredentials
 
 struct AccountsCommand: IOCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
-        commandName: "accounts", abstract: "List accounts, most recently used first; ● marks the active one.")
+        commandName: "accounts", abstract: "List accounts, most recently used first; ● marks the active one, 🔒 one with a PIN.")
 
     @OptionGroup var options: CommonOptions
 
@@ -24,7 +24,8 @@ struct AccountsCommand: IOCommand, TakesCommonOptions {
             let details = verbose ? AccountsOutput.Details(facts: try database.tokenFacts(), now: .now()) : nil
             // Written as read: a page of accounts in memory at a time, whatever the roster's size.
             var output = AccountsOutput(to: io.stdout, json: options.json, details: details)
-            try database.forEachAccount { output.add($0, active: $0.id == active) }
+            let protected = try database.protectedAccounts()
+            try database.forEachAccount { output.add($0, active: $0.id == active, protected: protected.contains($0.id)) }
             output.finish()
         }
     }
@@ -245,7 +246,8 @@ struct SwitchCommand: IOCommand, TakesCommonOptions {
         let database = try context.openDatabase(.readOnlyIfUnwritable)
         let active = try database.active(in: session).id
         var output = AccountsOutput(to: context.io.stdout, json: options.json)
-        try database.forEachAccount { output.add($0, active: $0.id == active) }
+        let protected = try database.protectedAccounts()
+        try database.forEachAccount { output.add($0, active: $0.id == active, protected: protected.contains($0.id)) }
         output.finish()
     }
 }

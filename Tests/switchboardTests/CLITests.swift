@@ -67,7 +67,8 @@ struct CLITests {
         let accounts = try #require(try json(result.stdout) as? [[String: Any]])
         #expect(accounts.count == 2)
         for account in accounts {
-            #expect(Set(account.keys) == ["id", "name", "active", "identities"])
+            #expect(Set(account.keys) == ["id", "name", "active", "identities", "pin"])
+            #expect(account["pin"] as? Bool == false)
             for identity in try #require(account["identities"] as? [[String: Any]]) {
                 #expect(Set(identity.keys) == ["provider", "subject", "name", "email", "state"])
             }
@@ -177,7 +178,7 @@ struct CLITests {
         try Sample.signIn([hostile], into: database, session: SessionKey("tty-test")!)
         let output = await cli.run("accounts")
         #expect(!output.stdout.contains("\u{1B}"))
-        #expect(output.stdout.contains("Eve  demo"))  // the sequences went whole, not only their ESC
+        #expect(output.stdout.contains("Eve" + String(repeating: " ", count: 17) + "  demo"))  // the sequences went whole, not only their ESC
         #expect(!output.stdout.contains("52;c;"))
     }
 

@@ -185,6 +185,22 @@ struct PINCLITests {
         #expect(try AppDatabase(testing: cli.path).pinAttempts(of: .account(ada)).failures == 0)
     }
 
+    @Test("accounts marks an account with a PIN 🔒 and --json says pin: true; names line up; a revoked identity is ✗ as in the chooser")
+    func accountsMarks() async throws {
+        let cli = CLI()
+        let (ada, _) = try cli.populate()
+        #expect(await cli.run("switch", "Ada Lovelace").status == 0)
+        #expect(await cli.run("pin", "set", input: "2468\n").status == 0)
+        _ = try AppDatabase(testing: cli.path).recordCheck(Sample.graceGitHub.identity, state: .revoked)
+        let listed = await cli.run("accounts")
+        // Names padded to one column (the lock is two columns wide), so the identities line up.
+        #expect(listed.stdout.contains("\t" + "Ada Lovelace 🔒" + String(repeating: " ", count: 5) + "  github ✓, google ✓\n"), "\(listed.stdout)")
+        #expect(listed.stdout.contains("\t" + "Grace Hopper" + String(repeating: " ", count: 8) + "  github ✗ revoked, microsoft ⚠ expired\n"), "\(listed.stdout)")
+        let json = await cli.run("accounts", "--json")
+        #expect(json.stdout.contains("\"id\":\(ada),\"identities\"") && json.stdout.contains("\"name\":\"Ada Lovelace\",\"pin\":true"), "\(json.stdout)")
+        #expect(json.stdout.contains("\"name\":\"Grace Hopper\",\"pin\":false"))
+    }
+
     @Test("pin reset with no operator PIN set says how to set one (4), and asks for nothing")
     func resetWithoutOperator() async throws {
         let cli = CLI()

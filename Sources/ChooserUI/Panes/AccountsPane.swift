@@ -69,14 +69,14 @@ enum AccountsPane {
         let identities = account.identities.sorted { $0.identity < $1.identity }
         let names = IdentityNames.distinguishing(identities)
         let parts: [IdentityPart] = identities.map { identity in
-            let (mark, word, role): (String, String, ThemeRole) = switch identity.state {
-            case .authorized: ("✓", "", .stateAvailable)
-            case .expired: ("⚠", " expired", .stateExpired)
-            case .revoked: ("✗", " revoked", .stateRevoked)
-            case .notFound: ("✗", " gone", .stateRevoked)
+            let role: ThemeRole = switch identity.state {
+            case .authorized: .stateAvailable
+            case .expired: .stateExpired
+            case .revoked, .notFound: .stateRevoked
             }
             return IdentityPart(
-                provider: identity.provider.rawValue.displaySafe, mark: mark, word: word, name: names[identity.identity]?.displaySafe, role: role)
+                provider: identity.provider.rawValue.displaySafe, mark: identity.state.mark, word: identity.state == .authorized ? "" : " " + identity.state.word,
+                name: names[identity.identity]?.displaySafe, role: role)
         }
         let (withWords, nameWidth) = IdentityPart.fit(parts, in: limit)
         let base = selected ? theme[.accountSelected] : theme[.muted]
