@@ -61,9 +61,14 @@ struct TokenContext {
         let choice = choice(options.account, providers: providers)
         guard let account = try account(choice) else { return nil }
         do {
-            let needed = try choice.namesSomeone && database.active(in: session).id != account.id
+            // A rule's account with a PIN asks once per terminal (`RuleAdmissions`), on this machine's store.
+            let admissions = database.isShared ? nil : RuleAdmissions(environment: io.environment)
+            let byRule = if case .rule = choice.source { true } else { false }
+            let remembered = byRule && admissions?.admitted(account.id, in: session) == true
+            let needed = try choice.namesSomeone && !remembered && database.active(in: session).id != account.id
             let proof = try options.pin.proof(for: account, in: database, needed: needed, io: io)
             if needed { try database.admitTokenUse(of: account.id, session: session, pin: proof) }
+            if needed, byRule, proof != nil { admissions?.admit(account.id, in: session) }
         } catch let error as StoreError {
             throw io.fail(error.description, ExitStatus(error))
         }

@@ -38,6 +38,14 @@ struct DirectoryRuleCLITests {
         func run(_ arguments: String..., in folder: String = "work/sub", with more: [String: String] = [:]) async -> ProcessResult {
             await TestIO(environment: cli.environment(session: "tty-test", environment(in: folder, more))).run(arguments)
         }
+
+        /// Runs in a terminal of the given lifetime (its own session, none named), with `input`.
+        func run(_ arguments: String..., terminal lifetime: String, input: String? = nil) async -> ProcessResult {
+            let environment = environment(["SWITCHBOARD_DATABASE": cli.path, "XDG_RUNTIME_DIR": cli.folder.file("run")])
+            return await TestIO(environment: environment, input: input, terminal: TerminalIdentity(name: "pts/7", lifetime: lifetime)).run(arguments)
+        }
+
+        private func environment(_ more: [String: String]) -> [String: String] { environment(in: "work/sub", more) }
     }
 
     @Test("a rule applies only once allowed, and as allowed: new and changed ones are reported and not applied; denied ones are quiet; allow names who it chooses")
@@ -138,5 +146,25 @@ struct DirectoryRuleCLITests {
         #expect(local.stdout.hasPrefix("Grace Hopper") && local.stderr.contains("not allowed yet"), "\(local)")
         #expect(await rig.run("allow", in: "repo").status == 0)
         #expect(await rig.run("status", in: "repo").stdout.hasPrefix("Ada Lovelace"))
+    }
+
+    @Test("a rule's account with a PIN asks for it once per terminal: given once, later commands there need none; another terminal asks again")
+    func pinOncePerTerminal() async throws {
+        let rig = try Rig()
+        let first = "host/boot/100/1", second = "host/boot/200/2"
+        #expect(await rig.run("switch", "ada", terminal: first).status == 0)
+        #expect(await rig.run("pin", "set", terminal: first, input: "2468\n").status == 0)
+        #expect(await rig.run("switch", "hopper", terminal: first).status == 0)
+        #expect(await rig.run("allow", terminal: first).status == 0)
+        let asked = await rig.run("token", "github", terminal: first)
+        #expect(asked.status == 7, "no terminal to ask on, no --pin-stdin: \(asked.stderr)")
+        let given = await rig.run("token", "github", "--pin-stdin", terminal: first, input: "2468\n")
+        #expect(given.status == 0 && given.stdout == "gho_SECRETaccess\n", "\(given.stderr)")
+        let again = await rig.run("token", "github", terminal: first)
+        #expect(again.status == 0 && again.stdout == "gho_SECRETaccess\n", "once given in this terminal: \(again.stderr)")
+        #expect(await rig.run("switch", "hopper", terminal: second).status == 0)
+        #expect(await rig.run("token", "github", terminal: second).status == 7, "another terminal asks again")
+        // --account is not the rule: it asks each time, as before.
+        #expect(await rig.run("token", "github", "--account", "ada", terminal: first).status == 7)
     }
 }
