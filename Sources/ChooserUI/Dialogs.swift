@@ -184,9 +184,7 @@ public struct ConflictDialog: Sendable {
     public init(conflict: AuthConflict, providerName: String, ownerName: String, activeName: String) {
         identity = conflict.identity
         self.providerName = providerName
-        let alike = ownerName.lowercased() == activeName.lowercased()
-        self.ownerName = alike ? "\(ownerName) (account \(conflict.owner))" : ownerName
-        self.activeName = alike ? "\(activeName) (account \(conflict.active))" : activeName
+        (self.ownerName, self.activeName) = Account.distinctNames((ownerName, conflict.owner), (activeName, conflict.active))
         choices = conflict.choices
         mergeNote = conflict.mergeNote
     }

@@ -93,8 +93,10 @@ struct SignInOutput: Sendable {
     /// Asks merge/switch/cancel on a terminal; nil without one.
     func askConflict(_ pending: PendingConflict, database: AppDatabase) -> ConflictChoice? {
         guard !json, io.stdinIsTerminal else { return nil }
-        let owner = (try? database.account(pending.conflict.owner))?.name.displaySafe ?? "another account"
-        let active = (try? database.account(pending.conflict.active))?.name.displaySafe ?? "the active account"
+        let (ownerName, activeName) = Account.distinctNames(
+            ((try? database.account(pending.conflict.owner))?.name ?? "another account", pending.conflict.owner),
+            ((try? database.account(pending.conflict.active))?.name ?? "the active account", pending.conflict.active))
+        let owner = ownerName.displaySafe, active = activeName.displaySafe
         io.print("\(pending.identity.identity.description.displaySafe) belongs to \(owner), but \(active) is active.")
         if let note = pending.conflict.mergeNote { io.print(note) }
         let keys = pending.conflict.choices.map { choice in
