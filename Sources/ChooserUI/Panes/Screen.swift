@@ -10,7 +10,7 @@ public enum Screen {
 
     /// The chooser with a layer's own dialog drawn over its panes and
     /// dialog (a station's operator menu), and that dialog's keys in the
-    /// key bar; toasts stay over both.
+    /// key bar; a toast takes the key bar's row while it shows.
     public static func draw(_ state: AppState, layerDialog: ((inout Buffer) -> Void)?, keyBar layerKeys: [KeyBarItem]?) -> Buffer {
         var buffer = Buffer(size: state.size, fill: Cell(" ", style: state.theme[.text]))
         guard let layout = ScreenLayout(state.size) else {
@@ -36,9 +36,8 @@ public enum Screen {
         buffer.drawKeyBar(
             layerKeys ?? state.keyBar, in: layout.keyBar, keyStyle: state.theme[.keyBarKey], labelStyle: state.theme[.keyBarLabel],
             dimStyle: state.theme[.keyBarLabel].adding(.dim))
-        // Above a layer's own rows, if it keeps any.
-        let keyBar = layout.keyBar
-        Toasts.draw(state, above: Rect(x: keyBar.x, y: keyBar.y - state.surround.bottomRows, width: keyBar.width, height: 1), into: &buffer)
+        // The newest toast takes the key bar's row while it shows.
+        Toasts.draw(state, in: layout.keyBar, into: &buffer)
         return buffer
     }
 }
