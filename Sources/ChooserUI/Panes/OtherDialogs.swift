@@ -68,7 +68,7 @@ enum HelpOverlay {
     static func maxScroll(in state: AppState) -> Int { max(0, lines(state).count - rowsShown(in: state)) }
 
     static func draw(_ state: AppState, scroll: Int, into buffer: inout Buffer) {
-        HelpPanel.draw(lines(state), scroll: scroll, theme: state.theme, screen: state.size, over: state.dialogArea, into: &buffer)
+        HelpPanel.draw(lines(state), scroll: scroll, theme: state.theme, screen: state.size, over: state.dialogArea, clearing: state.panesBehindDialogs, into: &buffer)
     }
 }
 

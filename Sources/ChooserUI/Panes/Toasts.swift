@@ -32,8 +32,17 @@ enum Toasts {
 }
 
 extension DialogFrame {
-    /// Draws the frame over the chooser's dialog area and returns the area inside it.
+    /// Draws the frame over the chooser's dialog area and returns the area
+    /// inside it; the panes' rows beside it are cleared, not cut.
     static func draw(title: String, size wanted: Size, state: AppState, into buffer: inout Buffer) -> Rect {
-        draw(title: title, size: wanted, theme: state.theme, over: state.dialogArea, into: &buffer)
+        draw(title: title, size: wanted, theme: state.theme, over: state.dialogArea, clearing: state.panesBehindDialogs, into: &buffer)
+    }
+}
+
+extension AppState {
+    /// The insides of the accounts and guide panes: a dialog clears the rows of them it spans.
+    var panesBehindDialogs: [Rect] {
+        guard let layout = ScreenLayout(size) else { return [] }
+        return [layout.accounts.inset(), layout.guide.inset()]
     }
 }
