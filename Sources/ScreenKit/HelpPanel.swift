@@ -28,8 +28,8 @@ public enum HelpPanel {
             let y = inner.y + 1 + row
             switch line {
             case .key(let keys, let help):
-                buffer.write(keys, x: inner.x, y: y, style: theme[.keyBarKey], limit: 12)
-                buffer.write(help, x: inner.x + 13, y: y, style: theme[.text], limit: inner.width - 13)
+                buffer.write(keys.truncated(toWidth: 12), x: inner.x, y: y, style: theme[.keyBarKey])
+                buffer.write(help.truncated(toWidth: inner.width - 13), x: inner.x + 13, y: y, style: theme[.text])
             case .title(let title):
                 buffer.write(title, x: inner.x, y: y, style: theme[.title])
             case .blank:

@@ -60,7 +60,7 @@ enum InspectorPane {
         if rows.isEmpty { rows = [("Nothing sent yet.", theme[.muted])] }
         // The newest exchanges: the last rows that fit.
         for (offset, (text, style)) in rows.suffix(inner.height).enumerated() {
-            buffer.write(text, x: inner.x, y: inner.y + offset, style: style, limit: inner.width)
+            buffer.write(text.truncated(toWidth: inner.width), x: inner.x, y: inner.y + offset, style: style)
         }
     }
 

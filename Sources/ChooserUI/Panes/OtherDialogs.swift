@@ -23,7 +23,7 @@ enum ConflictDialogView {
             let selected = index == dialog.selection
             let style = selected ? theme[.accountSelected] : theme[.text]
             if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
-            buffer.write((selected ? "▸ " : "  ") + text, x: inner.x, y: y, style: style, limit: inner.width)
+            buffer.write(((selected ? "▸ " : "  ") + text).truncated(toWidth: inner.width), x: inner.x, y: y, style: style)
             y += 1
         }
         if let note = dialog.mergeNote {

@@ -48,7 +48,7 @@ enum StatusBar {
         let theme = state.theme
         buffer.fill(rect, style: theme[.statusBar])
         let title = " " + (state.surround.title?.displaySafe ?? "Switchboard")
-        var titleEnd = rect.x + buffer.write(title, x: rect.x, y: rect.y, style: theme[.statusBar].adding(.bold), limit: max(0, rect.width - 14))
+        var titleEnd = rect.x + buffer.write(title.truncated(toWidth: max(0, rect.width - 14)), x: rect.x, y: rect.y, style: theme[.statusBar].adding(.bold))
         let session = "⌂ \(state.session.description.displaySafe) "
         var who: [(String, Style)]
         switch state.active {
