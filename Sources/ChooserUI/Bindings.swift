@@ -58,28 +58,36 @@ public enum Bindings {
     private static let inspector = KeyBinding<DialogCommand>(
         [.character("i")], .inspect, label: "inspector", help: "Show or hide each exchange with the provider, as it happens")
 
+    /// Scrolling the inspector while it shows: up to older exchanges, down to the newest.
+    private static let inspectorScroll: [KeyBinding<DialogCommand>] = [
+        KeyBinding([.up, .character("k")], .up, label: "up", help: "Scroll the inspector up", inKeyBar: false),
+        KeyBinding([.down, .character("j")], .down, label: "down", help: "Scroll the inspector down", inKeyBar: false),
+        KeyBinding([.pageUp], .pageUp, label: "page up", help: "Scroll the inspector a page up", inKeyBar: false),
+        KeyBinding([.pageDown], .pageDown, label: "page down", help: "Scroll the inspector a page down", inKeyBar: false),
+    ]
+
     public static let requesting = KeyMap<DialogCommand>([
         KeyBinding([.escape], .cancel, label: "cancel", help: "Cancel the sign-in"),
         inspector,
-    ])
+    ] + inspectorScroll)
 
     public static let waiting = KeyMap<DialogCommand>([
         KeyBinding([.character("c")], .copy, label: "copy code", help: "Copy the code to the clipboard"),
         KeyBinding([.character("o")], .open, label: "open browser", help: "Open the page in the browser"),
         inspector,
         KeyBinding([.escape], .cancel, label: "cancel", help: "Cancel the sign-in"),
-    ])
+    ] + inspectorScroll)
 
     public static let finished = KeyMap<DialogCommand>([
         KeyBinding([.enter, .escape, .character("q")], .close, label: "close", help: "Close"),
         inspector,
-    ])
+    ] + inspectorScroll)
 
     public static let finishedRetry = KeyMap<DialogCommand>([
         KeyBinding([.character("r")], .retry, label: "try again", help: "Start again with a new code"),
         KeyBinding([.enter, .escape, .character("q")], .close, label: "close", help: "Close"),
         inspector,
-    ])
+    ] + inspectorScroll)
 
     public static let conflict = KeyMap<DialogCommand>([
         KeyBinding([.character("m")], .merge, label: "merge", help: "Merge the other account into the active one"),

@@ -327,6 +327,14 @@ extension AppState {
             return [.startSignIn(provider.id, signIn.mode)]
         case (.requesting, .inspect), (.waiting, .inspect), (.finished, .inspect):
             inspectorShown.toggle()
+        case (.requesting, .up), (.waiting, .up), (.finished, .up):
+            InspectorPane.scroll(&signIn, by: -1, state: self)
+        case (.requesting, .down), (.waiting, .down), (.finished, .down):
+            InspectorPane.scroll(&signIn, by: 1, state: self)
+        case (.requesting, .pageUp), (.waiting, .pageUp), (.finished, .pageUp):
+            InspectorPane.scroll(&signIn, by: -max(1, (InspectorPane.extent(self, signIn)?.shown ?? 1) - 1), state: self)
+        case (.requesting, .pageDown), (.waiting, .pageDown), (.finished, .pageDown):
+            InspectorPane.scroll(&signIn, by: max(1, (InspectorPane.extent(self, signIn)?.shown ?? 1) - 1), state: self)
         default:
             break
         }
