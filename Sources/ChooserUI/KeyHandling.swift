@@ -60,7 +60,7 @@ extension AppState {
     }
 
     private mutating func mainCommand(_ command: Command) -> [Effect] {
-        let layout = ScreenLayout(size)!
+        let layout = layout!
         switch command {
         case .up: move(by: -1)
         case .down: move(by: 1)
@@ -344,7 +344,7 @@ extension AppState {
     // MARK: Mouse
 
     mutating func handle(_ mouse: MouseEvent) {
-        guard dialog == nil, let layout = ScreenLayout(size) else { return }
+        guard dialog == nil, let layout else { return }
         switch mouse.kind {
         case .press:
             if layout.accountList.contains(x: mouse.x, y: mouse.y) {

@@ -198,7 +198,7 @@ extension AppState {
 
     /// The accounts this state shows now.
     public var shownIDs: [AccountID] {
-        guard let layout = ScreenLayout(size) else { return [] }
+        guard let layout else { return [] }
         return (accounts.scroll..<accounts.scroll + layout.accountItemsShown).compactMap { index in
             accounts.position(ofItem: index).flatMap(accounts.list.id(at:))
         }
@@ -286,7 +286,7 @@ extension AppState {
     }
 
     mutating func clampAll() {
-        guard let layout = ScreenLayout(size) else { return }
+        guard let layout else { return }
         clampScroll(selection: &accounts.selection, scroll: &accounts.scroll, count: accounts.itemCount, shown: layout.accountItemsShown)
         clampScroll(selection: &guide.selection, scroll: &guide.scroll, count: guide.shows.count, shown: layout.guideRowsShown)
     }

@@ -13,7 +13,7 @@ public enum Screen {
     /// key bar; a toast takes the key bar's row while it shows.
     public static func draw(_ state: AppState, layerDialog: ((inout Buffer) -> Void)?, keyBar layerKeys: [KeyBarItem]?) -> Buffer {
         var buffer = Buffer(size: state.size, fill: Cell(" ", style: state.theme[.text]))
-        guard let layout = ScreenLayout(state.size) else {
+        guard let layout = state.layout else {
             TooSmall.draw(state, into: &buffer)
             return buffer
         }

@@ -42,7 +42,7 @@ extension DialogFrame {
 extension AppState {
     /// The insides of the accounts and guide panes: a dialog clears the rows of them it spans.
     var panesBehindDialogs: [Rect] {
-        guard let layout = ScreenLayout(size) else { return [] }
+        guard let layout else { return [] }
         return [layout.accounts.inset(), layout.guide.inset()]
     }
 }
