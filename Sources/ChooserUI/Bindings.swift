@@ -84,7 +84,7 @@ public enum Bindings {
     ] + inspectorScroll)
 
     public static let finishedRetry = KeyMap<DialogCommand>([
-        KeyBinding([.character("r")], .retry, label: "try again", help: "Start again with a new code"),
+        KeyBinding([.character("r")], .retry, label: "try again", help: "Start again with a new code (after a denial or expiry)"),
         KeyBinding([.enter, .escape, .character("q")], .close, label: "close", help: "Close"),
         inspector,
     ] + inspectorScroll)

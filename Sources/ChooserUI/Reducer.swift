@@ -152,6 +152,12 @@ extension AppState {
         }
     }
 
+    /// What `o` says where no browser could be opened: the URL to open
+    /// elsewhere first, so that the one line a toast shows keeps it, then why.
+    public static func noBrowser(url: String, why: String) -> String {
+        "Open \(url) in a browser elsewhere: \(why)."
+    }
+
     /// Adds a toast that goes away after `toastSeconds`.
     public mutating func notify(_ text: String, _ kind: Toast.Kind) {
         // The same message again stays one toast, shown afresh.

@@ -55,8 +55,10 @@ enum HelpOverlay {
     /// The help's lines: the main keys, then the sign-in dialog's and the filter's.
     private static func lines(_ state: AppState) -> [HelpPanel.Line] {
         var lines = state.listed(Bindings.main.bindings).map { HelpPanel.Line.key($0.keyText, $0.help) }
-        for (title, map) in [("Sign-in dialog", Bindings.waiting), ("Filter", FilterLine.keys)] {
-            lines += [.blank, .title(title)] + state.listed(map.bindings).filter(\.inKeyBar).map { HelpPanel.Line.key($0.keyText, $0.help) }
+        // The sign-in dialog's keys while it waits, then the one it adds after a denial or an expired code.
+        let signIn = Bindings.waiting.bindings + Bindings.finishedRetry.bindings.filter { $0.command == .retry }
+        for (title, bindings) in [("Sign-in dialog", signIn), ("Filter", FilterLine.keys.bindings)] {
+            lines += [.blank, .title(title)] + state.listed(bindings).filter(\.inKeyBar).map { HelpPanel.Line.key($0.keyText, $0.help) }
         }
         return lines
     }
