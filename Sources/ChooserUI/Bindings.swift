@@ -40,19 +40,26 @@ public enum Bindings {
         KeyBinding([.tab, .backTab], .switchPane, label: "pane", help: "Move between the accounts and the guide", inKeyBar: false),
     ]
 
+    /// The first and last row of a dialog's short list, as in the lists:
+    /// the page keys go as far, since the whole list shows.
+    private static let listEnds: [KeyBinding<DialogCommand>] = [
+        KeyBinding([.home, .character("g"), .pageUp], .pageUp, label: "top", help: "Go to the first row", inKeyBar: false),
+        KeyBinding([.end, .character("G"), .pageDown], .pageDown, label: "bottom", help: "Go to the last row", inKeyBar: false),
+    ]
+
     public static let chooseProvider = KeyMap<DialogCommand>([
         KeyBinding([.enter], .confirm, label: "sign in", help: "Sign in with the selected provider"),
         KeyBinding([.up, .character("k")], .up, label: "up", help: "Move up", inKeyBar: false),
         KeyBinding([.down, .character("j")], .down, label: "down", help: "Move down", inKeyBar: false),
         KeyBinding([.escape, .character("q")], .cancel, label: "cancel", help: "Close"),
-    ])
+    ] + listEnds)
 
     public static let continueOrSignIn = KeyMap<DialogCommand>([
         KeyBinding([.enter], .confirm, label: "choose", help: "Continue as the selected person, or sign in with a new code"),
         KeyBinding([.up, .character("k")], .up, label: "up", help: "Move up", inKeyBar: false),
         KeyBinding([.down, .character("j")], .down, label: "down", help: "Move down", inKeyBar: false),
         KeyBinding([.escape, .character("q")], .cancel, label: "cancel", help: "Close"),
-    ])
+    ] + listEnds)
 
     /// The sign-in's inspector, in every phase that talks to the provider.
     private static let inspector = KeyBinding<DialogCommand>(

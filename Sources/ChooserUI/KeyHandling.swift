@@ -121,7 +121,8 @@ extension AppState {
     /// provider that works), or, with nobody, ask for a code at once.
     mutating func offer(_ people: [Account], in signIn: inout SignInDialog) -> [Effect] {
         if !people.isEmpty {
-            signIn.phase = .continuing(people: people, selection: 0)
+            // The person came to add an account: a new code is what they asked for, so it is the row chosen.
+            signIn.phase = .continuing(people: people, selection: people.count)
             return []
         }
         guard let provider = signIn.provider else { return [] }
@@ -280,6 +281,10 @@ extension AppState {
             signIn.phase = .choosing(selection: max(0, selection - 1))
         case (.choosing(let selection), .down):
             signIn.phase = .choosing(selection: min(signIn.providers.count - 1, selection + 1))
+        case (.choosing, .pageUp):
+            signIn.phase = .choosing(selection: 0)
+        case (.choosing, .pageDown):
+            signIn.phase = .choosing(selection: max(0, signIn.providers.count - 1))
         case (.choosing(let selection), .confirm):
             guard signIn.providers.indices.contains(selection) else { return [] }
             let provider = signIn.providers[selection]
@@ -299,6 +304,10 @@ extension AppState {
             signIn.phase = .continuing(people: people, selection: max(0, selection - 1))
         case (.continuing(let people, let selection), .down):
             signIn.phase = .continuing(people: people, selection: min(people.count, selection + 1))
+        case (.continuing(let people, _), .pageUp):
+            signIn.phase = .continuing(people: people, selection: 0)
+        case (.continuing(let people, _), .pageDown):
+            signIn.phase = .continuing(people: people, selection: people.count)
         case (.continuing(let people, let selection), .confirm):
             guard people.indices.contains(selection) else {
                 guard let provider = signIn.provider else { return [] }
