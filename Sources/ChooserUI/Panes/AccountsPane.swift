@@ -33,8 +33,10 @@ enum AccountsPane {
     private static func drawItem(_ item: AccountItem, index: Int, state: AppState, in rect: Rect, into buffer: inout Buffer) {
         let theme = state.theme
         let selected = index == state.accounts.selection
-        let base = selected ? theme[.accountSelected] : theme[.text]
-        if selected { buffer.fill(rect, style: base) }
+        // The focused pane's selection is filled; without the focus it is its own look, unfilled.
+        let focused = state.focus == .accounts && state.dialog == nil
+        let base = selected ? theme[focused ? .accountSelected : .selectionUnfocused] : theme[.text]
+        if selected && focused { buffer.fill(rect, style: base) }
         let marker = selected ? "▸ " : "  "
         let nameWidth = rect.width - 5
         switch item {

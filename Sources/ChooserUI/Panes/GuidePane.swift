@@ -16,7 +16,8 @@ enum GuidePane {
             let show = guide.shows[index], y = list.y + row
             let selected = index == guide.selection
             let highlight = selected && focused
-            let base = highlight ? theme[.accountSelected] : theme[.text]
+            // Without the focus the selected show keeps its mark and its own look, unfilled.
+            let base = highlight ? theme[.accountSelected] : selected ? theme[.selectionUnfocused] : theme[.text]
             if highlight { buffer.fill(Rect(x: list.x, y: y, width: list.width, height: 1), style: base) }
             var x = list.x
             x += buffer.write(selected && !focused ? "›" : " ", x: x, y: y, style: highlight ? base : theme[.muted])
