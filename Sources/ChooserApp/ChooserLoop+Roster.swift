@@ -21,7 +21,7 @@ extension ChooserLoop {
     /// it; `then`, once it is reduced.
     func loadFirstPage(holdsFrame: StoreLink.FrameHold = .standard, then: (@MainActor () -> Void)? = nil) {
         let order = state.accounts.order, session = state.session
-        let limit = max(3 * (ScreenLayout(state.size)?.accountItemsShown ?? 0), Self.firstPage)
+        let limit = max(3 * (state.layout?.accountItemsShown ?? 0), Self.firstPage)
         roster.reloads += 1
         let reload = roster.reloads
         link.call(environment.database, holdsFrame: holdsFrame, { db throws(StoreError) in
@@ -42,7 +42,7 @@ extension ChooserLoop {
     func reloadAccounts() {
         let order = state.accounts.order, session = state.session, pane = state.accounts
         let byIndex = pane.list.index?.order == order, shownIDs = state.shownIDs
-        let limit = max(3 * (ScreenLayout(state.size)?.accountItemsShown ?? 0), Self.firstPage)
+        let limit = max(3 * (state.layout?.accountItemsShown ?? 0), Self.firstPage)
         let offset = pane.filter.isEmpty ? pane.scroll : 0
         roster.reloads += 1
         let reload = roster.reloads

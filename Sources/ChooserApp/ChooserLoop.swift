@@ -184,7 +184,7 @@ public final class ChooserLoop<Program: ChooserProgram> {
             environment.copy(text)
         case .open(let url):
             do { try environment.open(url) } catch {
-                reduce(.notify("Could not open a browser (\(error.localizedDescription)); open \(url) yourself.", .error))
+                reduce(.notify(AppState.noBrowser(url: url, why: error.localizedDescription), .error))
             }
         case .nextTheme:
             let (theme, warning) = environment.nextTheme(state.theme.name)

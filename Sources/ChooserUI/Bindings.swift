@@ -40,46 +40,61 @@ public enum Bindings {
         KeyBinding([.tab, .backTab], .switchPane, label: "pane", help: "Move between the accounts and the guide", inKeyBar: false),
     ]
 
+    /// The first and last row of a dialog's short list, as in the lists:
+    /// the page keys go as far, since the whole list shows.
+    private static let listEnds: [KeyBinding<DialogCommand>] = [
+        KeyBinding([.home, .character("g"), .pageUp], .pageUp, label: "top", help: "Go to the first row", inKeyBar: false),
+        KeyBinding([.end, .character("G"), .pageDown], .pageDown, label: "bottom", help: "Go to the last row", inKeyBar: false),
+    ]
+
     public static let chooseProvider = KeyMap<DialogCommand>([
         KeyBinding([.enter], .confirm, label: "sign in", help: "Sign in with the selected provider"),
         KeyBinding([.up, .character("k")], .up, label: "up", help: "Move up", inKeyBar: false),
         KeyBinding([.down, .character("j")], .down, label: "down", help: "Move down", inKeyBar: false),
         KeyBinding([.escape, .character("q")], .cancel, label: "cancel", help: "Close"),
-    ])
+    ] + listEnds)
 
     public static let continueOrSignIn = KeyMap<DialogCommand>([
         KeyBinding([.enter], .confirm, label: "choose", help: "Continue as the selected person, or sign in with a new code"),
         KeyBinding([.up, .character("k")], .up, label: "up", help: "Move up", inKeyBar: false),
         KeyBinding([.down, .character("j")], .down, label: "down", help: "Move down", inKeyBar: false),
         KeyBinding([.escape, .character("q")], .cancel, label: "cancel", help: "Close"),
-    ])
+    ] + listEnds)
 
     /// The sign-in's inspector, in every phase that talks to the provider.
     private static let inspector = KeyBinding<DialogCommand>(
         [.character("i")], .inspect, label: "inspector", help: "Show or hide each exchange with the provider, as it happens")
 
+    /// Scrolling the inspector while it shows: up to older exchanges, down to the newest.
+    private static let inspectorScroll: [KeyBinding<DialogCommand>] = [
+        KeyBinding([.up, .character("k")], .up, label: "up", help: "Scroll the inspector up", inKeyBar: false),
+        KeyBinding([.down, .character("j")], .down, label: "down", help: "Scroll the inspector down", inKeyBar: false),
+        KeyBinding([.pageUp], .pageUp, label: "page up", help: "Scroll the inspector a page up", inKeyBar: false),
+        KeyBinding([.pageDown], .pageDown, label: "page down", help: "Scroll the inspector a page down", inKeyBar: false),
+    ]
+
     public static let requesting = KeyMap<DialogCommand>([
         KeyBinding([.escape], .cancel, label: "cancel", help: "Cancel the sign-in"),
         inspector,
-    ])
+    ] + inspectorScroll)
 
     public static let waiting = KeyMap<DialogCommand>([
         KeyBinding([.character("c")], .copy, label: "copy code", help: "Copy the code to the clipboard"),
         KeyBinding([.character("o")], .open, label: "open browser", help: "Open the page in the browser"),
         inspector,
         KeyBinding([.escape], .cancel, label: "cancel", help: "Cancel the sign-in"),
-    ])
+    ] + inspectorScroll)
 
     public static let finished = KeyMap<DialogCommand>([
         KeyBinding([.enter, .escape, .character("q")], .close, label: "close", help: "Close"),
         inspector,
-    ])
+    ] + inspectorScroll)
 
     public static let finishedRetry = KeyMap<DialogCommand>([
-        KeyBinding([.character("r")], .retry, label: "try again", help: "Start again with a new code"),
+        KeyBinding([.character("r")], .retry, label: "try again", help: "Start again with a new code (after a denial or expiry)"),
         KeyBinding([.enter, .escape, .character("q")], .close, label: "close", help: "Close"),
         inspector,
-    ])
+    ] + inspectorScroll)
 
     public static let conflict = KeyMap<DialogCommand>([
         KeyBinding([.character("m")], .merge, label: "merge", help: "Merge the other account into the active one"),

@@ -105,6 +105,9 @@ public struct SignInDialog: Sendable {
     public var phase: Phase
     /// The exchanges of the sign-in so far, for the inspector; a new code starts them afresh.
     public var trace: [FlowTraceEntry] = []
+    /// The inspector's first row shown while it is scrolled up to older
+    /// exchanges; nil while it follows the newest. New exchanges leave it put.
+    public var inspectorTop: Int?
 
     public init(mode: AuthMode, providers: [ProviderChoice]) {
         self.mode = mode

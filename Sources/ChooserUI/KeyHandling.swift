@@ -60,7 +60,7 @@ extension AppState {
     }
 
     private mutating func mainCommand(_ command: Command) -> [Effect] {
-        let layout = ScreenLayout(size)!
+        let layout = layout!
         switch command {
         case .up: move(by: -1)
         case .down: move(by: 1)
@@ -121,7 +121,8 @@ extension AppState {
     /// provider that works), or, with nobody, ask for a code at once.
     mutating func offer(_ people: [Account], in signIn: inout SignInDialog) -> [Effect] {
         if !people.isEmpty {
-            signIn.phase = .continuing(people: people, selection: 0)
+            // The person came to add an account: a new code is what they asked for, so it is the row chosen.
+            signIn.phase = .continuing(people: people, selection: people.count)
             return []
         }
         guard let provider = signIn.provider else { return [] }
@@ -280,6 +281,10 @@ extension AppState {
             signIn.phase = .choosing(selection: max(0, selection - 1))
         case (.choosing(let selection), .down):
             signIn.phase = .choosing(selection: min(signIn.providers.count - 1, selection + 1))
+        case (.choosing, .pageUp):
+            signIn.phase = .choosing(selection: 0)
+        case (.choosing, .pageDown):
+            signIn.phase = .choosing(selection: max(0, signIn.providers.count - 1))
         case (.choosing(let selection), .confirm):
             guard signIn.providers.indices.contains(selection) else { return [] }
             let provider = signIn.providers[selection]
@@ -299,6 +304,10 @@ extension AppState {
             signIn.phase = .continuing(people: people, selection: max(0, selection - 1))
         case (.continuing(let people, let selection), .down):
             signIn.phase = .continuing(people: people, selection: min(people.count, selection + 1))
+        case (.continuing(let people, _), .pageUp):
+            signIn.phase = .continuing(people: people, selection: 0)
+        case (.continuing(let people, _), .pageDown):
+            signIn.phase = .continuing(people: people, selection: people.count)
         case (.continuing(let people, let selection), .confirm):
             guard people.indices.contains(selection) else {
                 guard let provider = signIn.provider else { return [] }
@@ -327,6 +336,14 @@ extension AppState {
             return [.startSignIn(provider.id, signIn.mode)]
         case (.requesting, .inspect), (.waiting, .inspect), (.finished, .inspect):
             inspectorShown.toggle()
+        case (.requesting, .up), (.waiting, .up), (.finished, .up):
+            InspectorPane.scroll(&signIn, by: -1, state: self)
+        case (.requesting, .down), (.waiting, .down), (.finished, .down):
+            InspectorPane.scroll(&signIn, by: 1, state: self)
+        case (.requesting, .pageUp), (.waiting, .pageUp), (.finished, .pageUp):
+            InspectorPane.scroll(&signIn, by: -max(1, (InspectorPane.extent(self, signIn)?.shown ?? 1) - 1), state: self)
+        case (.requesting, .pageDown), (.waiting, .pageDown), (.finished, .pageDown):
+            InspectorPane.scroll(&signIn, by: max(1, (InspectorPane.extent(self, signIn)?.shown ?? 1) - 1), state: self)
         default:
             break
         }
@@ -336,7 +353,7 @@ extension AppState {
     // MARK: Mouse
 
     mutating func handle(_ mouse: MouseEvent) {
-        guard dialog == nil, let layout = ScreenLayout(size) else { return }
+        guard dialog == nil, let layout else { return }
         switch mouse.kind {
         case .press:
             if layout.accountList.contains(x: mouse.x, y: mouse.y) {

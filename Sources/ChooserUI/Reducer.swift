@@ -152,6 +152,12 @@ extension AppState {
         }
     }
 
+    /// What `o` says where no browser could be opened: the URL to open
+    /// elsewhere first, so that the one line a toast shows keeps it, then why.
+    public static func noBrowser(url: String, why: String) -> String {
+        "Open \(url) in a browser elsewhere: \(why)."
+    }
+
     /// Adds a toast that goes away after `toastSeconds`.
     public mutating func notify(_ text: String, _ kind: Toast.Kind) {
         // The same message again stays one toast, shown afresh.
@@ -198,7 +204,7 @@ extension AppState {
 
     /// The accounts this state shows now.
     public var shownIDs: [AccountID] {
-        guard let layout = ScreenLayout(size) else { return [] }
+        guard let layout else { return [] }
         return (accounts.scroll..<accounts.scroll + layout.accountItemsShown).compactMap { index in
             accounts.position(ofItem: index).flatMap(accounts.list.id(at:))
         }
@@ -286,7 +292,7 @@ extension AppState {
     }
 
     mutating func clampAll() {
-        guard let layout = ScreenLayout(size) else { return }
+        guard let layout else { return }
         clampScroll(selection: &accounts.selection, scroll: &accounts.scroll, count: accounts.itemCount, shown: layout.accountItemsShown)
         clampScroll(selection: &guide.selection, scroll: &guide.scroll, count: guide.shows.count, shown: layout.guideRowsShown)
     }

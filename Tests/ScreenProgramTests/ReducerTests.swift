@@ -111,16 +111,17 @@ struct ReducerTests {
         #expect(!present.isEmpty, "the fixture has someone besides the active person signed in with Demo")
         _ = Fixture.press(.character("a"), .down, .down, on: &state)
         #expect(Fixture.press(.enter, on: &state).isEmpty, "no code asked for yet")
-        guard case .signIn(let dialog) = state.dialog, case .continuing(let people, 0) = dialog.phase else {
+        guard case .signIn(let dialog) = state.dialog, case .continuing(let people, let selection) = dialog.phase else {
             Issue.record("not offering to continue"); return
         }
         #expect(people.map(\.id) == present.map(\.id))
+        #expect(selection == people.count, "it starts on a new code: the person came to add an account")
         #expect(state.dialogKeys?.bindings.first?.label == "choose")
         var signIn = state
+        for _ in people { _ = Fixture.press(.up, on: &state) }
         #expect(Fixture.press(.enter, on: &state) == [.switchAccount(present[0].id)])
         #expect(state.dialog == nil)
-        // The last row: a new code.
-        for _ in people { _ = Fixture.press(.down, on: &signIn) }
+        // The row it starts on: a new code.
         #expect(Fixture.press(.down, .enter, on: &signIn) == [.startSignIn("demo", .signIn)])
         // Linking never offers it: it asks for a code at once.
         var link = several()

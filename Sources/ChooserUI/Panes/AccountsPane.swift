@@ -25,7 +25,7 @@ enum AccountsPane {
         if pane.isSearching {
             buffer.write("  Searching…", x: list.x, y: list.y, style: theme[.muted], limit: list.width)
         } else if pane.visibleCount == 0, !pane.filter.isEmpty {
-            buffer.write("  No account matches “\(pane.filter)”.", x: list.x, y: list.y, style: theme[.muted], limit: list.width)
+            buffer.write("  No account matches “\(pane.filter)”.".truncated(toWidth: list.width), x: list.x, y: list.y, style: theme[.muted])
         }
         drawFilter(state, in: layout.filterLine, into: &buffer)
     }
@@ -33,8 +33,10 @@ enum AccountsPane {
     private static func drawItem(_ item: AccountItem, index: Int, state: AppState, in rect: Rect, into buffer: inout Buffer) {
         let theme = state.theme
         let selected = index == state.accounts.selection
-        let base = selected ? theme[.accountSelected] : theme[.text]
-        if selected { buffer.fill(rect, style: base) }
+        // The focused pane's selection is filled; without the focus it is its own look, unfilled.
+        let focused = state.focus == .accounts && state.dialog == nil
+        let base = selected ? theme[focused ? .accountSelected : .selectionUnfocused] : theme[.text]
+        if selected && focused { buffer.fill(rect, style: base) }
         let marker = selected ? "▸ " : "  "
         let nameWidth = rect.width - 5
         switch item {
@@ -52,11 +54,11 @@ enum AccountsPane {
             drawIdentities(account, selected: selected, state: state, at: rect.x + 5, y: rect.y + 1, limit: rect.width - 6, into: &buffer)
         case .add:
             buffer.write(marker + "+ Add account", x: rect.x + 1, y: rect.y, style: selected ? base.adding(.bold) : base)
-            buffer.write("sign in to add one", x: rect.x + 5, y: rect.y + 1, style: selected ? base : theme[.muted], limit: rect.width - 6)
+            buffer.write("sign in to add one".truncated(toWidth: rect.width - 6), x: rect.x + 5, y: rect.y + 1, style: selected ? base : theme[.muted])
         case .anonymous:
             buffer.write(marker + "Anonymous", x: rect.x + 1, y: rect.y, style: selected ? base.adding(.bold) : base)
             if state.active == .anonymous { buffer.write("●", x: rect.maxX - 2, y: rect.y, style: selected ? base : theme[.accountActive]) }
-            buffer.write("nobody: the plain guide", x: rect.x + 5, y: rect.y + 1, style: selected ? base : theme[.muted], limit: rect.width - 6)
+            buffer.write("nobody: the plain guide".truncated(toWidth: rect.width - 6), x: rect.x + 5, y: rect.y + 1, style: selected ? base : theme[.muted])
         }
     }
 

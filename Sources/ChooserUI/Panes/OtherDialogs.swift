@@ -23,7 +23,7 @@ enum ConflictDialogView {
             let selected = index == dialog.selection
             let style = selected ? theme[.accountSelected] : theme[.text]
             if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
-            buffer.write((selected ? "▸ " : "  ") + text, x: inner.x, y: y, style: style, limit: inner.width)
+            buffer.write(((selected ? "▸ " : "  ") + text).truncated(toWidth: inner.width), x: inner.x, y: y, style: style)
             y += 1
         }
         if let note = dialog.mergeNote {
@@ -55,8 +55,10 @@ enum HelpOverlay {
     /// The help's lines: the main keys, then the sign-in dialog's and the filter's.
     private static func lines(_ state: AppState) -> [HelpPanel.Line] {
         var lines = state.listed(Bindings.main.bindings).map { HelpPanel.Line.key($0.keyText, $0.help) }
-        for (title, map) in [("Sign-in dialog", Bindings.waiting), ("Filter", FilterLine.keys)] {
-            lines += [.blank, .title(title)] + state.listed(map.bindings).filter(\.inKeyBar).map { HelpPanel.Line.key($0.keyText, $0.help) }
+        // The sign-in dialog's keys while it waits, then the one it adds after a denial or an expired code.
+        let signIn = Bindings.waiting.bindings + Bindings.finishedRetry.bindings.filter { $0.command == .retry }
+        for (title, bindings) in [("Sign-in dialog", signIn), ("Filter", FilterLine.keys.bindings)] {
+            lines += [.blank, .title(title)] + state.listed(bindings).filter(\.inKeyBar).map { HelpPanel.Line.key($0.keyText, $0.help) }
         }
         return lines
     }
@@ -68,7 +70,7 @@ enum HelpOverlay {
     static func maxScroll(in state: AppState) -> Int { max(0, lines(state).count - rowsShown(in: state)) }
 
     static func draw(_ state: AppState, scroll: Int, into buffer: inout Buffer) {
-        HelpPanel.draw(lines(state), scroll: scroll, theme: state.theme, screen: state.size, over: state.dialogArea, into: &buffer)
+        HelpPanel.draw(lines(state), scroll: scroll, theme: state.theme, screen: state.size, over: state.dialogArea, clearing: state.panesBehindDialogs, into: &buffer)
     }
 }
 
