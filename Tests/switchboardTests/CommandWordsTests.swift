@@ -1,4 +1,5 @@
 import Foundation
+import DeviceFlow
 import Services
 import SwitchboardCore
 import Testing
@@ -88,5 +89,21 @@ struct SignInWordsTests {
         let report = SignInReport(outcome: .offline("connection refused"), account: nil, isNew: false, linked: false, conflict: nil, possibleMatches: [])
         #expect(said(report, localDemo: true).contains("It runs on this machine, not the network"))
         #expect(said(report).contains("Check the network"))
+    }
+}
+
+/// What a transport failure says, on this platform's Foundation.
+@Suite("transport failures in words")
+struct TransportWordsTests {
+    @Test("nothing listening on a loopback port is said as 'connection refused', not Foundation's error number")
+    func refused() async throws {
+        let port = try freeLoopbackPort()
+        do {
+            _ = try await URLSessionTransport(timeout: 5).send(HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/")!))
+            Issue.record("a request to a closed port was answered")
+        } catch {
+            #expect(error.description == "cannot reach 127.0.0.1: nothing answers there (connection refused)", "\(error)")
+            #expect(!error.description.contains("NSURLErrorDomain"))
+        }
     }
 }
