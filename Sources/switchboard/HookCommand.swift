@@ -127,24 +127,7 @@ enum HookScript {
     }
 
     private static func bash(_ program: String) -> String {
-        """
-        _switchboard_hook() {
-          local status=$? stamp= dir=$PWD root=
-          if [[ -n ${_SWITCHBOARD_STAMP-} && -r $_SWITCHBOARD_STAMP ]]; then read -r stamp < "$_SWITCHBOARD_STAMP"; fi
-          if [[ $PWD == "${_SWITCHBOARD_PWD-}" ]]; then root=$_SWITCHBOARD_ROOT; else
-            while :; do
-              if [[ -e $dir/.switchboard || -e $dir/.git ]]; then root=$dir; break; fi
-              [[ -z $dir || $dir == / ]] && break
-              dir=${dir%/*}; [[ -z $dir ]] && dir=/
-            done
-            _SWITCHBOARD_PWD=$PWD _SWITCHBOARD_ROOT=$root
-          fi
-          if [[ -z ${_SWITCHBOARD_STAMP-} || "$stamp|$root|${SWITCHBOARD_ACCOUNT-}|${SWITCHBOARD_SESSION-}" != "${_SWITCHBOARD_SEEN-}" ]]; then
-            eval "$(\(program) hook-env bash)"
-            _SWITCHBOARD_SEEN="$stamp|$root|${SWITCHBOARD_ACCOUNT-}|${SWITCHBOARD_SESSION-}"
-          fi
-          return $status
-        }
+        posix(program, shell: "bash", keepStatus: true) + """
         if [[ ";${PROMPT_COMMAND[*]-};" != *";_switchboard_hook;"* ]]; then
           PROMPT_COMMAND="_switchboard_hook${PROMPT_COMMAND:+;$PROMPT_COMMAND}"
         fi
@@ -153,9 +136,21 @@ enum HookScript {
     }
 
     private static func zsh(_ program: String) -> String {
+        posix(program, shell: "zsh", keepStatus: false) + """
+        typeset -ag precmd_functions
+        if (( ! ${precmd_functions[(I)_switchboard_hook]} )); then
+          precmd_functions=(_switchboard_hook $precmd_functions)
+        fi
+
+        """
+    }
+
+    /// The hook function as bash and zsh both read it; bash's keeps the
+    /// prompt's exit status itself (zsh's precmd does not change it).
+    private static func posix(_ program: String, shell: String, keepStatus: Bool) -> String {
         """
         _switchboard_hook() {
-          local stamp= dir=$PWD root=
+          local \(keepStatus ? "status=$? " : "")stamp= dir=$PWD root=
           if [[ -n ${_SWITCHBOARD_STAMP-} && -r $_SWITCHBOARD_STAMP ]]; then read -r stamp < "$_SWITCHBOARD_STAMP"; fi
           if [[ $PWD == "${_SWITCHBOARD_PWD-}" ]]; then root=$_SWITCHBOARD_ROOT; else
             while :; do
@@ -166,14 +161,10 @@ enum HookScript {
             _SWITCHBOARD_PWD=$PWD _SWITCHBOARD_ROOT=$root
           fi
           if [[ -z ${_SWITCHBOARD_STAMP-} || "$stamp|$root|${SWITCHBOARD_ACCOUNT-}|${SWITCHBOARD_SESSION-}" != "${_SWITCHBOARD_SEEN-}" ]]; then
-            eval "$(\(program) hook-env zsh)"
+            eval "$(\(program) hook-env \(shell))"
             _SWITCHBOARD_SEEN="$stamp|$root|${SWITCHBOARD_ACCOUNT-}|${SWITCHBOARD_SESSION-}"
-          fi
+          fi\(keepStatus ? "\n  return $status" : "")
         }
-        typeset -ag precmd_functions
-        if (( ! ${precmd_functions[(I)_switchboard_hook]} )); then
-          precmd_functions=(_switchboard_hook $precmd_functions)
-        fi
 
         """
     }
