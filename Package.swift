@@ -110,6 +110,7 @@ let package = Package(
                 "SwitchboardCore", "Store", "PINHash", "DeviceFlow", "Configuration", "QRCode", "DemoProvider", "Services", "ChooserApp", "ChooserUI",
                 "BoardUI", "ScreenKit", "StationConfig", "ToolCredentials",
                 "TerminalUI", "CNcurses", "CursesBackend", "ProcessKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(

@@ -21,7 +21,7 @@ extension ChooserLoop {
     /// it; `then`, once it is reduced.
     func loadFirstPage(holdsFrame: StoreLink.FrameHold = .standard, then: (@MainActor () -> Void)? = nil) {
         let order = state.accounts.order, session = state.session
-        let limit = max(3 * (ScreenLayout(state.size)?.accountItemsShown ?? 0), Self.firstPage)
+        let limit = max(3 * (state.layout?.accountItemsShown ?? 0), Self.firstPage)
         roster.reloads += 1
         let reload = roster.reloads
         link.call(environment.database, holdsFrame: holdsFrame, { db throws(StoreError) in
@@ -42,7 +42,7 @@ extension ChooserLoop {
     func reloadAccounts() {
         let order = state.accounts.order, session = state.session, pane = state.accounts
         let byIndex = pane.list.index?.order == order, shownIDs = state.shownIDs
-        let limit = max(3 * (ScreenLayout(state.size)?.accountItemsShown ?? 0), Self.firstPage)
+        let limit = max(3 * (state.layout?.accountItemsShown ?? 0), Self.firstPage)
         let offset = pane.filter.isEmpty ? pane.scroll : 0
         roster.reloads += 1
         let reload = roster.reloads
@@ -145,6 +145,28 @@ extension ChooserLoop {
         }
     }
 
+    /// Reads the token facts (no token) of the selected account's
+    /// identities for the detail line (`detailWanted`), one read at a time.
+    func readWantedDetail() {
+        guard !roster.readingDetail, let account = state.detailWanted, account != roster.detailFailed else { return }
+        roster.readingDetail = true
+        let identities = account.identities.map(\.identity)
+        // Holding no key: moving down the list is never kept waiting for a line beside it.
+        link.call(environment.database, holdsFrame: .never, { db throws(StoreError) in try db.tokenFacts(of: identities) }) { [weak self] result in
+            guard let self else { return }
+            self.roster.readingDetail = false
+            switch result {
+            case .success(let facts):
+                self.reduce(.detailRead(AccountDetail(account: account.id, identities: identities, facts: facts)))
+                self.endTurn()
+            case .failure(let error):
+                // Not asked for again until the selection (or the account) changes.
+                self.roster.detailFailed = account
+                self.fail(error)
+            }
+        }
+    }
+
     /// Whom a sign-in at `provider` may continue as, from the store.
     func findSignedIn(_ provider: ProviderID) {
         let except = state.active.id, order = state.accounts.order, limit = Self.continueAsLimit
@@ -180,6 +202,10 @@ struct RosterReads {
     var again = false
     /// Rows are being read.
     var readingRows = false
+    /// The detail line's token facts are being read.
+    var readingDetail = false
+    /// The account whose facts could not be read, as it was then.
+    var detailFailed: Account?
     /// The rows last asked for.
     var lastWanted: RowsWanted?
     /// Counts the list's reads: an answer of an older one is dropped.

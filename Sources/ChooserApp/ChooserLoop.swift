@@ -49,7 +49,10 @@ public final class ChooserLoop<Program: ChooserProgram> {
             return .now + self.link.standardHold
         }
         shell.link.standardHold = environment.frameHold
-        shell.endOfTurn = { [weak self] in self?.readWantedRows() }
+        shell.endOfTurn = { [weak self] in
+            self?.readWantedRows()
+            self?.readWantedDetail()
+        }
         shell.storeReturned = { [weak self] in self?.environment.storeReturned() }
     }
 
@@ -181,7 +184,7 @@ public final class ChooserLoop<Program: ChooserProgram> {
             environment.copy(text)
         case .open(let url):
             do { try environment.open(url) } catch {
-                reduce(.notify("Could not open a browser (\(error.localizedDescription)); open \(url) yourself.", .error))
+                reduce(.notify(AppState.noBrowser(url: url, why: error.localizedDescription), .error))
             }
         case .nextTheme:
             let (theme, warning) = environment.nextTheme(state.theme.name)

@@ -60,6 +60,9 @@ public final class StoreLink {
         case standard
         /// Until the answer comes or the link is offline (a program's first frame).
         case untilAnswered
+        /// Not at all: keys typed meanwhile act at once (a read of what
+        /// only a detail line shows, asked for as the selection moves).
+        case never
     }
     /// How much longer than `deadline` the link waits before it says offline itself.
     static let grace = 0.5
@@ -85,7 +88,12 @@ public final class StoreLink {
         if let offline { return done(.failure(.offline(server: database.path, detail: offline))) }
         lastID += 1
         let id = lastID
-        outstanding[id] = (ContinuousClock.now, holdsFrame == .untilAnswered ? nil : standardHold)
+        let holds: Duration? = switch holdsFrame {
+        case .standard: standardHold
+        case .untilAnswered: nil
+        case .never: .zero
+        }
+        outstanding[id] = (ContinuousClock.now, holds)
         armWatchdog()
         queue.async { [weak self] in
             let result: Result<T, StoreError>

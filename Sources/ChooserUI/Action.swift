@@ -57,6 +57,8 @@ public enum Action: Sendable {
     case storeOffline(String?)
     /// A store call has been out a while (true), or none is any more.
     case storeWaiting(Bool)
+    /// The token facts of an account's identities (`AppState.detailWanted`), for the detail line.
+    case detailRead(AccountDetail)
 }
 
 /// The filter's index as read from the store: built whole, or the changes

@@ -100,11 +100,37 @@ public struct ProviderChoice: Hashable, Sendable {
     public let name: String
     /// Why it cannot be used now (missing client id…), if so.
     public let problem: String?
+    /// A demo provider, served on this machine's loopback (started by the
+    /// chooser when not running): no network is involved in reaching it.
+    public let isLocalDemo: Bool
 
-    public init(id: ProviderID, name: String, problem: String? = nil) {
+    public init(id: ProviderID, name: String, problem: String? = nil, isLocalDemo: Bool = false) {
         self.id = id
         self.name = name
         self.problem = problem
+        self.isLocalDemo = isLocalDemo
+    }
+}
+
+/// What the store holds of the tokens of an account's identities (no
+/// token), read for the detail line when the account is selected.
+public struct AccountDetail: Hashable, Sendable {
+    /// The account, and the identities it had when they were read: an
+    /// identity linked or disconnected since makes them be read again.
+    public let account: AccountID
+    public let identities: [Identity]
+    /// Each identity's facts; none for an identity with no tokens stored.
+    public let facts: [Identity: TokenFacts]
+
+    public init(account: AccountID, identities: [Identity], facts: [Identity: TokenFacts]) {
+        self.account = account
+        self.identities = identities
+        self.facts = facts
+    }
+
+    /// Whether these are the facts to show for `account` as it is now.
+    public func isFor(_ account: Account) -> Bool {
+        self.account == account.id && identities == account.identities.map(\.identity)
     }
 }
 
@@ -144,6 +170,12 @@ public struct AppState: Sendable {
     public var storeWaiting = false
     /// Whether the sign-in dialog shows its inspector (`i`); kept from one sign-in to the next.
     public var inspectorShown = false
+    /// A sign-in asked for in the sign-in-again dialog, to start once this
+    /// session acts as the account (after its PIN, if it has one).
+    public var signInAfterSwitch: (account: AccountID, provider: ProviderChoice)?
+    /// The token facts of the selected account's identities, for the
+    /// detail line, once read (`detailWanted`).
+    public var detail: AccountDetail?
 
     public init(session: SessionKey, size: Size, now: Moment, guide: Guide, theme: Theme, providers: [ProviderChoice]) {
         self.session = session
@@ -166,4 +198,13 @@ public struct AppState: Sendable {
 
     /// When the state next changes by itself: a toast goes away.
     public var nextDeadline: Moment? { toasts.map(\.expiresAt).min() }
+}
+
+extension AppState {
+    /// The selected account, when its detail line lacks its token facts:
+    /// the loop reads them (`Action.detailRead`).
+    public var detailWanted: Account? {
+        guard ScreenLayout(size) != nil, let account = accounts.account(at: accounts.selection) else { return nil }
+        return detail?.isFor(account) == true ? nil : account
+    }
 }

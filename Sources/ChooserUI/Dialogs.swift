@@ -7,8 +7,42 @@ public enum Dialog: Sendable {
     case conflict(ConflictDialog)
     case disconnect(DisconnectDialog)
     case pin(PINDialog)
+    /// Switching to an account every identity of which was revoked: sign
+    /// in again first, switch anyway, or cancel.
+    case signInAgain(SignInAgainDialog)
     /// Every key; `scroll` rows of it scrolled away when it does not fit.
     case help(scroll: Int)
+}
+
+/// Offered instead of a switch to an account whose every identity was
+/// revoked (`Account.needsSignInAgain`): nothing works for it until someone
+/// signs in again.
+public struct SignInAgainDialog: Sendable {
+    /// What the dialog offers, in order.
+    public enum Choice: Hashable, Sendable, CaseIterable {
+        /// Switch, then sign in with `provider` (the sign-in dialog, at once asking for a code).
+        case signIn
+        /// Switch as asked, with nothing to use.
+        case switchAnyway
+        case cancel
+    }
+
+    public let account: Account
+    /// The provider of a revoked identity, to sign in again with.
+    public let provider: ProviderChoice
+    public var selection = 0
+
+    /// The dialog for `account`, signing in again with the provider of its
+    /// first revoked identity (`providers` name it, when configured); nil
+    /// when the account needs no sign-in again.
+    public init?(account: Account, providers: [ProviderChoice]) {
+        guard account.needsSignInAgain, let revoked = account.revokedIdentities.first else { return nil }
+        self.account = account
+        provider = providers.first { $0.id == revoked.provider }
+            ?? ProviderChoice(id: revoked.provider, name: revoked.provider.rawValue, problem: "it is not configured here")
+    }
+
+    public var choices: [Choice] { Choice.allCases }
 }
 
 /// Asks for an account's PIN before switching to it: the digits show as •.
@@ -71,6 +105,9 @@ public struct SignInDialog: Sendable {
     public var phase: Phase
     /// The exchanges of the sign-in so far, for the inspector; a new code starts them afresh.
     public var trace: [FlowTraceEntry] = []
+    /// The inspector's first row shown while it is scrolled up to older
+    /// exchanges; nil while it follows the newest. New exchanges leave it put.
+    public var inspectorTop: Int?
 
     public init(mode: AuthMode, providers: [ProviderChoice]) {
         self.mode = mode
@@ -132,15 +169,17 @@ public struct SignInEnding: Hashable, Sendable {
 }
 
 /// The identity that just signed in belongs to another account: merge,
-/// switch or cancel (merge only when allowed).
+/// switch or cancel (merge only when the rule allows, `IdentityRule`).
 public struct ConflictDialog: Sendable {
     public let identity: Identity
     public let providerName: String
     public let ownerName: String
     public let activeName: String
     public let choices: [ConflictChoice]
-    /// Why merge is not offered, when it is not.
-    public let mergeRefusal: String?
+    /// What merging means where both accounts hold an identity at one
+    /// provider (kept side by side, or why merge is not offered); nil
+    /// when they share no provider.
+    public let mergeNote: String?
     public var selection = 0
 
     /// Two accounts of one name are told apart by their numbers ("Merge Ada
@@ -148,12 +187,9 @@ public struct ConflictDialog: Sendable {
     public init(conflict: AuthConflict, providerName: String, ownerName: String, activeName: String) {
         identity = conflict.identity
         self.providerName = providerName
-        let alike = ownerName.lowercased() == activeName.lowercased()
-        self.ownerName = alike ? "\(ownerName) (account \(conflict.owner))" : ownerName
-        self.activeName = alike ? "\(activeName) (account \(conflict.active))" : activeName
+        (self.ownerName, self.activeName) = Account.distinctNames((ownerName, conflict.owner), (activeName, conflict.active))
         choices = conflict.choices
-        mergeRefusal = conflict.canMerge ? nil
-            : "Both accounts have an identity at \(conflict.clashingProviders.map(\.rawValue).joined(separator: ", ")), so they cannot be merged."
+        mergeNote = conflict.mergeNote
     }
 }
 

@@ -17,6 +17,7 @@ extension AppState {
         case .conflict(let conflict): conflict.choices.contains(.merge) ? Bindings.conflict : Bindings.conflictNoMerge
         case .disconnect: Bindings.disconnect
         case .pin(let pin): pin.field.isLocked(at: now) ? PINField.lockedKeys : Bindings.pin
+        case .signInAgain: Bindings.signInAgain
         case .help: HelpPanel.keys
         case nil: accounts.isFiltering ? FilterLine.keys : nil
         }
@@ -59,7 +60,7 @@ extension AppState {
     }
 
     private mutating func mainCommand(_ command: Command) -> [Effect] {
-        let layout = ScreenLayout(size)!
+        let layout = layout!
         switch command {
         case .up: move(by: -1)
         case .down: move(by: 1)
@@ -74,7 +75,14 @@ extension AppState {
             accounts.isFiltering = true
         case .select:
             switch accounts.selectedItem {
-            case .account(let id): return id == active.id ? [] : switchTo(id)
+            case .account(let id):
+                guard id != active.id else { return [] }
+                // Nothing of an account whose identities were all revoked works: offer a sign-in first.
+                if let account = accounts.account(at: accounts.selection), let again = SignInAgainDialog(account: account, providers: providers) {
+                    dialog = .signInAgain(again)
+                    return []
+                }
+                return switchTo(id)
             case .add: openSignIn(.signIn)
             case .anonymous: return active == .anonymous ? [] : [.signOut(.asked)]
             case nil: break
@@ -113,7 +121,8 @@ extension AppState {
     /// provider that works), or, with nobody, ask for a code at once.
     mutating func offer(_ people: [Account], in signIn: inout SignInDialog) -> [Effect] {
         if !people.isEmpty {
-            signIn.phase = .continuing(people: people, selection: 0)
+            // The person came to add an account: a new code is what they asked for, so it is the row chosen.
+            signIn.phase = .continuing(people: people, selection: people.count)
             return []
         }
         guard let provider = signIn.provider else { return [] }
@@ -190,10 +199,13 @@ extension AppState {
             let outcome = pin.field.handle(command, key: key, at: now)
             switch outcome {
             case .edited: dialog = .pin(pin)
-            case .close: dialog = nil
+            case .close:
+                dialog = nil
+                signInAfterSwitch = nil
             case .cancelCheck:
                 // Esc while a PIN is checked takes the try back, if it is not done yet.
                 dialog = nil
+                signInAfterSwitch = nil
                 return [.cancelPINCheck]
             case .submit(let digits):
                 dialog = .pin(pin)
@@ -204,6 +216,17 @@ extension AppState {
                 }
             case .none: break
             }
+        case .signInAgain(var again):
+            switch command {
+            case .up, .down:
+                again.selection = max(0, min(again.choices.count - 1, again.selection + (command == .up ? -1 : 1)))
+                dialog = .signInAgain(again)
+            case .confirm: return answer(again.choices[again.selection], of: again)
+            case .retry: return answer(.signIn, of: again)
+            case .switchAccount: return answer(.switchAnyway, of: again)
+            case .cancel: return answer(.cancel, of: again)
+            default: break
+            }
         case .help(let scroll):
             dialog = HelpScroll.scrolled(scroll, by: command, page: HelpOverlay.rowsShown(in: self), most: HelpOverlay.maxScroll(in: self))
                 .map { .help(scroll: $0) }
@@ -211,6 +234,40 @@ extension AppState {
             break
         }
         return []
+    }
+
+    /// Sign in again: the switch first (with its PIN, if it has one),
+    /// then, once this session acts as the account, the sign-in dialog for
+    /// the provider, asking for a code at once (`statusChanged`).
+    private mutating func answer(_ choice: SignInAgainDialog.Choice, of again: SignInAgainDialog) -> [Effect] {
+        dialog = nil
+        switch choice {
+        case .signIn:
+            if let problem = again.provider.problem {
+                notify("\(again.provider.name) is not ready: \(problem)", .error)
+                return []
+            }
+            signInAfterSwitch = (again.account.id, again.provider)
+            return switchTo(again.account.id)
+        case .switchAnyway:
+            return switchTo(again.account.id)
+        case .cancel:
+            return []
+        }
+    }
+
+    /// The sign-in asked for after a switch (`signInAfterSwitch`), now
+    /// that this session acts as `account`; nothing when none was asked
+    /// for it.
+    mutating func signInAgain(as account: AccountID?) -> [Effect] {
+        guard let (wanted, provider) = signInAfterSwitch else { return [] }
+        signInAfterSwitch = nil
+        guard wanted == account else { return [] }
+        var signIn = SignInDialog(mode: .signIn, providers: providers)
+        signIn.provider = provider
+        let effects = offer([], in: &signIn)
+        dialog = .signIn(signIn)
+        return effects
     }
 
     private mutating func answer(_ choice: ConflictChoice) -> [Effect] {
@@ -224,6 +281,10 @@ extension AppState {
             signIn.phase = .choosing(selection: max(0, selection - 1))
         case (.choosing(let selection), .down):
             signIn.phase = .choosing(selection: min(signIn.providers.count - 1, selection + 1))
+        case (.choosing, .pageUp):
+            signIn.phase = .choosing(selection: 0)
+        case (.choosing, .pageDown):
+            signIn.phase = .choosing(selection: max(0, signIn.providers.count - 1))
         case (.choosing(let selection), .confirm):
             guard signIn.providers.indices.contains(selection) else { return [] }
             let provider = signIn.providers[selection]
@@ -243,6 +304,10 @@ extension AppState {
             signIn.phase = .continuing(people: people, selection: max(0, selection - 1))
         case (.continuing(let people, let selection), .down):
             signIn.phase = .continuing(people: people, selection: min(people.count, selection + 1))
+        case (.continuing(let people, _), .pageUp):
+            signIn.phase = .continuing(people: people, selection: 0)
+        case (.continuing(let people, _), .pageDown):
+            signIn.phase = .continuing(people: people, selection: people.count)
         case (.continuing(let people, let selection), .confirm):
             guard people.indices.contains(selection) else {
                 guard let provider = signIn.provider else { return [] }
@@ -271,6 +336,14 @@ extension AppState {
             return [.startSignIn(provider.id, signIn.mode)]
         case (.requesting, .inspect), (.waiting, .inspect), (.finished, .inspect):
             inspectorShown.toggle()
+        case (.requesting, .up), (.waiting, .up), (.finished, .up):
+            InspectorPane.scroll(&signIn, by: -1, state: self)
+        case (.requesting, .down), (.waiting, .down), (.finished, .down):
+            InspectorPane.scroll(&signIn, by: 1, state: self)
+        case (.requesting, .pageUp), (.waiting, .pageUp), (.finished, .pageUp):
+            InspectorPane.scroll(&signIn, by: -max(1, (InspectorPane.extent(self, signIn)?.shown ?? 1) - 1), state: self)
+        case (.requesting, .pageDown), (.waiting, .pageDown), (.finished, .pageDown):
+            InspectorPane.scroll(&signIn, by: max(1, (InspectorPane.extent(self, signIn)?.shown ?? 1) - 1), state: self)
         default:
             break
         }
@@ -280,7 +353,7 @@ extension AppState {
     // MARK: Mouse
 
     mutating func handle(_ mouse: MouseEvent) {
-        guard dialog == nil, let layout = ScreenLayout(size) else { return }
+        guard dialog == nil, let layout else { return }
         switch mouse.kind {
         case .press:
             if layout.accountList.contains(x: mouse.x, y: mouse.y) {

@@ -77,9 +77,10 @@ extension AppState {
         case .identityChanged(let change):
             if !change.current.isAvailable, change.previous != change.current {
                 // The pane already holds the rows shown, and the active person: no store read for the name.
-                let name = owner(of: change.identity)?.name.displaySafe
-                let whose = name.map { "\($0)'s " } ?? ""
-                notify("\(whose)\(change.identity.provider) sign-in is \(change.current.rawValue) — sign in again to use it.", .warning)
+                let account = owner(of: change.identity)
+                let whose = account.map { "\($0.name.displaySafe)'s " } ?? ""
+                let which = account?.label(of: change.identity).displaySafe ?? change.identity.provider.rawValue
+                notify("\(whose)\(which) sign-in is \(change.current.rawValue) — sign in again to use it.", .warning)
             }
             return [.reload]
         case .codeReady(let code):
@@ -115,6 +116,9 @@ extension AppState {
         case .storeWaiting(let waiting):
             storeWaiting = waiting
             return []
+        case .detailRead(let detail):
+            self.detail = detail
+            return []
         case .storeOffline(let detail):
             let wasOffline = storeOffline != nil
             storeOffline = detail
@@ -148,6 +152,12 @@ extension AppState {
         }
     }
 
+    /// What `o` says where no browser could be opened: the URL to open
+    /// elsewhere first, so that the one line a toast shows keeps it, then why.
+    public static func noBrowser(url: String, why: String) -> String {
+        "Open \(url) in a browser elsewhere: \(why)."
+    }
+
     /// Adds a toast that goes away after `toastSeconds`.
     public mutating func notify(_ text: String, _ kind: Toast.Kind) {
         // The same message again stays one toast, shown afresh.
@@ -167,6 +177,8 @@ extension AppState {
 
     private mutating func load(_ read: AccountList, active: ActiveAccount) -> [Effect] {
         let selected = accounts.selectedItem
+        // Tokens may have been refreshed or stored since: the detail line's facts are read again.
+        detail = nil
         // At a station the order must not tell who was there last.
         var list = read.ordered(accounts.order) ?? read
         list.keepIndex(of: accounts.list)
@@ -192,7 +204,7 @@ extension AppState {
 
     /// The accounts this state shows now.
     public var shownIDs: [AccountID] {
-        guard let layout = ScreenLayout(size) else { return [] }
+        guard let layout else { return [] }
         return (accounts.scroll..<accounts.scroll + layout.accountItemsShown).compactMap { index in
             accounts.position(ofItem: index).flatMap(accounts.list.id(at:))
         }
@@ -230,6 +242,7 @@ extension AppState {
             return [.reload]
         }
         var effects = becomeActive(change.current)
+        if change.reason == .switched { effects += signInAgain(as: change.current.id) }
         switch change.reason {
         case .revoked(let identity):
             let name = change.previous.account?.name.displaySafe ?? "The active account"
@@ -239,7 +252,8 @@ extension AppState {
         case .external:
             notify("Another program changed who is active: now \(change.current.account?.name.displaySafe ?? "Anonymous").", .info)
         case .linked(let identity):
-            notify("Linked \(identity.provider) to \(change.current.account?.name.displaySafe ?? "the account").", .info)
+            let which = change.current.account?.label(of: identity).displaySafe ?? identity.provider.rawValue
+            notify("Linked \(which) to \(change.current.account?.name.displaySafe ?? "the account").", .info)
         case .merged:
             notify("Merged the accounts into \(change.current.account?.name.displaySafe ?? "the active one").", .info)
         case .switched, .signedIn, .signedOut:
@@ -278,7 +292,7 @@ extension AppState {
     }
 
     mutating func clampAll() {
-        guard let layout = ScreenLayout(size) else { return }
+        guard let layout else { return }
         clampScroll(selection: &accounts.selection, scroll: &accounts.scroll, count: accounts.itemCount, shown: layout.accountItemsShown)
         clampScroll(selection: &guide.selection, scroll: &guide.scroll, count: guide.shows.count, shown: layout.guideRowsShown)
     }

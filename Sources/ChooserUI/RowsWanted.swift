@@ -14,7 +14,7 @@ extension AppState {
     /// it shows. A screen above and below are read along, so that
     /// scrolling seldom waits for the store.
     public var rowsWanted: RowsWanted? {
-        guard let layout = ScreenLayout(size) else { return nil }
+        guard let layout else { return nil }
         let shown = layout.accountItemsShown
         let window = accounts.scroll..<min(accounts.itemCount, accounts.scroll + shown)
         guard window.contains(where: { isUnread(item: $0) }) else { return nil }

@@ -1,8 +1,8 @@
 /// Near-miss suggestions for misspelt keys and values.
-enum Suggestion {
+public enum Suggestion {
     /// The candidate closest to `word` by edit distance, ignoring case and treating `-` as `_`,
     /// if it is close enough to be a likely typo.
-    static func closest(to word: String, among candidates: [String]) -> String? {
+    public static func closest(to word: String, among candidates: [String]) -> String? {
         let target = normalized(word)
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {

@@ -65,7 +65,10 @@ struct RequestChecks: Sendable {
             // A browser sends Origin with every form post; the page's own
             // posts carry one of ours (its Referrer-Policy is same-origin).
             return Reply.html(ApprovalPage.result(
-                "Not sent from the approval page", "Open the approval page and approve from there."), status: .forbidden)
+                "Not sent from the approval page",
+                "This request has no Origin header, nor a Referer of this page, so nothing was approved: a form on another "
+                    + "site could send one like it. Open the approval page and approve from there; a script approves with "
+                    + "`switchboard demo approve CODE --as PERSON`."), status: .forbidden)
         }
         return nil
     }

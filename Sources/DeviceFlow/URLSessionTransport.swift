@@ -188,8 +188,25 @@ public final class URLSessionTransport: HTTPTransport {
             case .cancelled?: return .cancelled
             case .timedOut?: return .timedOut(host: host)
             default:
-                let detail = (error as? URLError)?.localizedDescription ?? "\(error)"
+                let detail = code.flatMap(words) ?? (error as? URLError)?.localizedDescription ?? "\(error)"
                 return .unreachable(host: host, detail: detail)
+            }
+        }
+
+        /// What a transport error means, in words: Foundation on Linux says
+        /// only "The operation couldn't be completed. (NSURLErrorDomain error
+        /// -1004.)"; nil for a code with nothing better to say.
+        static func words(_ code: URLError.Code) -> String? {
+            switch code {
+            case .cannotConnectToHost: "nothing answers there (connection refused)"
+            case .cannotFindHost, .dnsLookupFailed: "no such host"
+            case .notConnectedToInternet: "this machine has no network"
+            case .networkConnectionLost: "the connection was lost"
+            case .secureConnectionFailed: "the TLS connection failed"
+            case .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid:
+                "its TLS certificate is not trusted"
+            case .badServerResponse: "it answered with something that is not HTTP"
+            default: nil
             }
         }
     }

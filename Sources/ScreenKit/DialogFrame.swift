@@ -4,11 +4,27 @@ import TerminalUI
 /// the bottom border, taken from the dialog's key table.
 public enum DialogFrame {
     /// Draws the frame centred in `area` in `theme` and returns the area inside it.
-    public static func draw(title: String, size wanted: Size, theme: Theme, over area: Rect, into buffer: inout Buffer) -> Rect {
+    ///
+    /// `clearing` names the insides of the panes behind: on every row the
+    /// frame spans, each is cleared across its whole width first, so what
+    /// shows beside the dialog is either a pane's full row or nothing,
+    /// never a fragment cut by the frame.
+    public static func draw(
+        title: String, size wanted: Size, theme: Theme, over area: Rect, clearing panes: [Rect] = [], into buffer: inout Buffer
+    ) -> Rect {
         let rect = area.centered(wanted)
+        clear(panes, besides: rect, theme: theme, into: &buffer)
         buffer.fill(rect, style: theme[.dialog])
         let inner = buffer.drawBox(rect, title: title, style: theme[.borderFocused], titleStyle: theme[.dialogTitle])
         return inner.inset(dx: 1, dy: 0)
+    }
+
+    /// Clears each of `panes` on the rows `rect` spans.
+    public static func clear(_ panes: [Rect], besides rect: Rect, theme: Theme, into buffer: inout Buffer) {
+        for pane in panes {
+            let rows = pane.intersection(Rect(x: pane.x, y: rect.y, width: pane.width, height: rect.height))
+            if rows.width > 0, rows.height > 0 { buffer.fill(rows, style: theme[.text]) }
+        }
     }
 
     /// Writes word-wrapped text from row `y`; returns the row after it.

@@ -16,16 +16,20 @@ public enum HelpPanel {
     /// How many lines show at once: the frame, a blank row above and one below left out.
     public static func rowsShown(lines: Int, screen: Size) -> Int { size(lines: lines, screen: screen).height - 4 }
 
-    public static func draw(_ all: [Line], scroll: Int, theme: Theme, screen: Size, over area: Rect, into buffer: inout Buffer) {
-        let inner = DialogFrame.draw(title: "Keys", size: size(lines: all.count, screen: screen), theme: theme, over: area, into: &buffer)
+    /// Draws the lines from `scroll` in a frame centred in `area`; the rows
+    /// of `panes` it spans are cleared first (`DialogFrame.draw`).
+    public static func draw(
+        _ all: [Line], scroll: Int, theme: Theme, screen: Size, over area: Rect, clearing panes: [Rect] = [], into buffer: inout Buffer
+    ) {
+        let inner = DialogFrame.draw(title: "Keys", size: size(lines: all.count, screen: screen), theme: theme, over: area, clearing: panes, into: &buffer)
         let shown = max(0, inner.height - 2)
         let first = min(max(0, scroll), max(0, all.count - shown))
         for (row, line) in all.dropFirst(first).prefix(shown).enumerated() {
             let y = inner.y + 1 + row
             switch line {
             case .key(let keys, let help):
-                buffer.write(keys, x: inner.x, y: y, style: theme[.keyBarKey], limit: 12)
-                buffer.write(help, x: inner.x + 13, y: y, style: theme[.text], limit: inner.width - 13)
+                buffer.write(keys.truncated(toWidth: 12), x: inner.x, y: y, style: theme[.keyBarKey])
+                buffer.write(help.truncated(toWidth: inner.width - 13), x: inner.x + 13, y: y, style: theme[.text])
             case .title(let title):
                 buffer.write(title, x: inner.x, y: y, style: theme[.title])
             case .blank:

@@ -11,10 +11,20 @@ public enum IdentityList {
             let selected = index == selection
             let style = selected ? theme[.accountSelected] : theme[.text]
             if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
-            buffer.write((selected ? "▸ " : "  ") + identity.provider.rawValue.displaySafe + "  " + identity.label.displaySafe,
+            buffer.write(((selected ? "▸ " : "  ") + row(identity, among: identities)).truncated(toWidth: inner.width),
                          x: inner.x, y: y, style: style, limit: inner.width)
             y += 1
         }
         return y
+    }
+
+    /// "demo  ada@example.org"; where another identity of `identities` is
+    /// at the same provider, its login or email comes after the provider
+    /// ("github ada  Ada Lovelace"), and the label only when it says more.
+    public static func row(_ identity: LinkedIdentity, among identities: [LinkedIdentity]) -> String {
+        let name = IdentityNames.distinguishing(identities)[identity.identity]
+        let head = identity.provider.rawValue + (name.map { " " + $0 } ?? "")
+        let label = identity.label == name ? nil : identity.label
+        return (head + (label.map { "  " + $0 } ?? "")).displaySafe
     }
 }

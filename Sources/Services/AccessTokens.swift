@@ -40,6 +40,9 @@ public enum TokenFailure: Error, Sendable, CustomStringConvertible {
     /// No id_token is stored for the identity, or the provider gave no new
     /// one when the stored one had run out (`refreshed`).
     case noIDToken(Identity, refreshed: Bool)
+    /// The identity is recorded as revoked (or unknown to its provider):
+    /// its stored token is dead, and only signing in again brings it back.
+    case knownRevoked(Identity, CredentialState)
     /// The database could not be used.
     case store(StoreError)
 
@@ -51,6 +54,9 @@ public enum TokenFailure: Error, Sendable, CustomStringConvertible {
         case .provider(let identity, let failure): "\(identity.provider): \(failure.description)"
         case .noIDToken(let identity, false): "no id_token is stored for \(identity) (\(identity.provider) may not be an OpenID Connect provider); sign in again"
         case .noIDToken(let identity, true): "\(identity.provider) gave no new id_token when the tokens of \(identity) were refreshed; sign in again"
+        case .knownRevoked(let identity, let state):
+            "\(identity) is recorded as \(state == .notFound ? "unknown to \(identity.provider)" : "revoked"), so its token is not handed out; "
+                + "sign in again: switchboard sign-in \(identity.provider)"
         case .store(let error): error.description
         }
     }
@@ -75,7 +81,10 @@ public struct AccessTokens: Sendable {
     public let bus: NotificationBus?
     /// The time tokens are judged by.
     public let clock: any FlowClock
-    /// Whether a revocation is recorded here (false: the caller records it).
+    /// Whether a revocation is recorded here (false: the caller records it,
+    /// as a check does). A recorder also refuses an identity already
+    /// recorded as revoked (`knownRevoked`), before its dead token is
+    /// handed out; a check asks the provider again instead.
     public let recordsRevocation: Bool
 
     /// Hands out tokens from `database`, refreshing at `providers`.
@@ -148,6 +157,7 @@ public struct AccessTokens: Sendable {
         let turn = await UnsavedRefreshes.shared.turn(for: key(identity))
         defer { turn.end() }
         if let kept = try await unsaved(identity, stale: stale) { return kept }
+        if recordsRevocation { try refuseKnownRevoked(identity) }
         let stored = try credential(identity)
         if !stale(stored, now) { return FreshToken(identity: identity, tokens: stored, refreshed: false) }
         // A refresh spends the refresh token: without a place to keep the new one, none is spent.
@@ -205,6 +215,13 @@ public struct AccessTokens: Sendable {
             }
         }
         throw .provider(identity, .invalidResponse("the stored tokens kept changing while refreshing; try again"))
+    }
+
+    /// Throws `knownRevoked` for an identity recorded as revoked or unknown to its provider.
+    private func refuseKnownRevoked(_ identity: Identity) throws(TokenFailure) {
+        let known: LinkedIdentity?
+        do { known = try database.linkedIdentity(identity) } catch { throw .store(error) }
+        if let state = known?.state, state == .revoked || state == .notFound { throw .knownRevoked(identity, state) }
     }
 
     private var now: Moment { Moment(secondsSince1970: clock.now().timeIntervalSince1970) }

@@ -71,7 +71,7 @@ public struct CredentialCheck: Sendable {
             let refresher = AccessTokens(database: database, providers: providers, bus: bus, clock: clock, recordsRevocation: false)
             do { tokens = try await refresher.token(for: identity, minValid: 30).tokens } catch {
                 switch error {
-                case .revoked, .expired: return .revoked
+                case .revoked, .expired, .knownRevoked: return .revoked
                 case .provider(_, let failure): throw failure
                 case .noCredentials: throw .configuration("no stored credentials")
                 case .noIDToken: throw .configuration(error.description)

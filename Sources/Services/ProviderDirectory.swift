@@ -4,16 +4,17 @@ import Foundation
 import SwitchboardCore
 
 /// The configured providers, resolved (discovery) on first use and kept.
-/// For a sign-in, when the demo provider does not answer at its address,
-/// the directory starts one in this process and keeps it until
-/// `shutdown()`, so Demo works with no configuration and no second terminal.
+/// For a sign-in, when a demo-kind provider does not answer at its address,
+/// the directory starts one in this process (one for each such provider,
+/// as each is first needed) and keeps it until `shutdown()`, so Demo works
+/// with no configuration and no second terminal.
 /// Checks and revocations never start one: a fresh demo provider knows no
 /// tokens and would call every one revoked.
 public actor ProviderDirectory {
     public nonisolated let configuration: ProviderConfiguration
     public nonisolated let transport: any HTTPTransport
     private var resolved: [ProviderID: ResolvedProvider] = [:]
-    private var demoServer: DemoServer?
+    private var demoServers: [ProviderID: DemoServer] = [:]
 
     public init(configuration: ProviderConfiguration, transport: any HTTPTransport) {
         self.configuration = configuration
@@ -43,14 +44,14 @@ public actor ProviderDirectory {
         do {
             provider = try await ResolvedProvider.resolve(settings, transport: transport)
         } catch {
-            guard case .offline = error, settings.kind == .demo, demoServer == nil else { throw error }
+            guard case .offline = error, settings.kind == .demo, demoServers[id] == nil else { throw error }
             let issuer = settings.issuer ?? URL(string: "http://127.0.0.1:8628")!
             let server = DemoServer()
             let url: URL
             do { url = try await server.start(port: UInt16(issuer.port ?? 8628)) } catch {
                 throw .offline("cannot start the demo provider: \(error)")
             }
-            demoServer = server
+            demoServers[id] = server
             startedDemo = url
             var started = settings
             started.issuer = url
@@ -67,9 +68,9 @@ public actor ProviderDirectory {
         return settings
     }
 
-    /// Stops the demo provider this directory started, if any.
+    /// Stops the demo providers this directory started, if any.
     public func shutdown() async {
-        await demoServer?.stop()
-        demoServer = nil
+        for server in demoServers.values { await server.stop() }
+        demoServers = [:]
     }
 }

@@ -19,6 +19,20 @@ public struct SignInReport: Sendable {
     /// nobody was made active; a switch with the PIN finishes it. Says
     /// whether the PIN is needed or locked out.
     public var needsPIN: StoreError? = nil
+
+    /// A report as a sign-in makes one (and tests of what is said of it).
+    public init(
+        outcome: SignInOutcome, account: Account?, isNew: Bool, linked: Bool, conflict: PendingConflict?, possibleMatches: [AccountID],
+        needsPIN: StoreError? = nil
+    ) {
+        self.outcome = outcome
+        self.account = account
+        self.isNew = isNew
+        self.linked = linked
+        self.conflict = conflict
+        self.possibleMatches = possibleMatches
+        self.needsPIN = needsPIN
+    }
 }
 
 extension SignInReport {

@@ -15,6 +15,31 @@ extension AppDatabase {
         try read { db in try Rows.tokens(of: identity, db: db) }
     }
 
+    /// What is stored of the tokens of `identities` (every identity's, when
+    /// nil) that is no secret: when the access token runs out, the scopes.
+    /// No token is read. An identity with no tokens stored has no entry;
+    /// on a shared store, neither has one whose tokens the role may not
+    /// read (a station's, of an account none of its sessions has active).
+    public func tokenFacts(of identities: [Identity]? = nil) throws(StoreError) -> [Identity: TokenFacts] {
+        try read { db in
+            let columns = "SELECT provider, subject, scope, expiresAt FROM credential"
+            let decode = { (row: any SQLRow) throws -> (Identity, TokenFacts) in
+                let expiresAt: Date? = try row[3]
+                return (Identity(provider: ProviderID(try row[0] as String), subject: try row[1]),
+                        TokenFacts(expiresAt: expiresAt.map { Moment(secondsSince1970: $0.timeIntervalSince1970) }, scope: try row[2]))
+            }
+            var facts: [Identity: TokenFacts] = [:]
+            guard let identities else {
+                for (identity, fact) in try db.map(columns + " ORDER BY provider, subject", [], decode) { facts[identity] = fact }
+                return facts
+            }
+            for identity in identities {
+                if let (_, fact) = try db.first(columns + " WHERE provider = $1 AND subject = $2", identity.key, decode) { facts[identity] = fact }
+            }
+            return facts
+        }
+    }
+
     /// Every identity that has stored tokens, with its account.
     public func identitiesWithCredentials() throws(StoreError) -> [(identity: LinkedIdentity, account: AccountID)] {
         try read { db in

@@ -83,14 +83,14 @@ extension AppDatabase {
             }
             switch try Self.authorize(owner, proof: proof, db: db, at: date, rounds: pinRounds) {
             case .open, .accepted: break
-            case .missing: return .failure(.pinRequired(owner.description))
+            case .missing: return .failure(.pinRequired(try Self.spoken(owner, db: db)))
             case .wrong(let retryAt):
                 // Logged as at a switch (never the digits): for a profile's PIN, either PIN may have been meant.
                 var detail = ["given": owner == .operatorPIN ? "operator PIN" : "account or operator PIN"]
                 detail["lockedUntil"] = retryAt.map { ISO8601DateFormatter().string(from: $0) }
                 try Self.log("wrongPIN", session: nil, account: owner.accountID, detail, db: db, at: date)
-                return .failure(.wrongPIN(owner.description, retryAt: retryAt))
-            case .locked(let until): return .failure(.pinLockedOut(owner.description, until: until))
+                return .failure(.wrongPIN(try Self.spoken(owner, db: db), retryAt: retryAt))
+            case .locked(let until): return .failure(.pinLockedOut(try Self.spoken(owner, db: db), until: until))
             }
             let accountID = owner.accountID
             try PINRecord.save(hashed, for: owner, setAt: date, db: db)
@@ -312,15 +312,15 @@ extension AppDatabase {
         guard let row = try PINRecord.fetch(owner, db: db) else { return nil }
         switch proof {
         case nil:
-            if let until = row.lockedUntil(now: date) { return .pinLockedOut(owner.description, until: until) }
-            return .pinRequired(owner.description)
+            if let until = row.lockedUntil(now: date) { return .pinLockedOut(try Self.spoken(owner, db: db), until: until) }
+            return .pinRequired(try Self.spoken(owner, db: db))
         case .account(let pin):
-            return try refusal(verify(owner, pin: pin, db: db, at: date, rounds: rounds), owner: owner)
+            return try refusal(verify(owner, pin: pin, db: db, at: date, rounds: rounds), owner: owner, db: db)
         case .operatorPIN(let pin):
             let verdict = try verify(.operatorPIN, pin: pin, db: db, at: date, rounds: rounds)
             if verdict == .open { return .pinNotSet(PINOwner.operatorPIN.description) }
             if verdict == .accepted { try clearFailures(owner, db: db) }
-            return try refusal(verdict, owner: .operatorPIN)
+            return try refusal(verdict, owner: .operatorPIN, db: db)
         }
     }
 
@@ -338,12 +338,20 @@ extension AppDatabase {
     }
 
     /// A verdict as a refusal naming `owner`; nil when it lets the caller on.
-    private static func refusal(_ verdict: PINVerdict, owner: PINOwner) throws -> StoreError? {
+    /// "Ada Lovelace's PIN (account 3)", "the operator PIN": a PIN as its
+    /// messages name it, by the account's name where there is one.
+    static func spoken(_ owner: PINOwner, db: any SQLConnection) throws -> String {
+        guard case .account(let id) = owner, let name = try db.value("SELECT name FROM account WHERE id = $1", [id.rawValue], as: String.self)
+        else { return owner.description }
+        return "\(name)'s PIN (account \(id))"
+    }
+
+    private static func refusal(_ verdict: PINVerdict, owner: PINOwner, db: any SQLConnection) throws -> StoreError? {
         switch verdict {
         case .open, .accepted: nil
-        case .missing: .pinRequired(owner.description)
-        case .wrong(let retryAt): .wrongPIN(owner.description, retryAt: retryAt)
-        case .locked(let until): .pinLockedOut(owner.description, until: until)
+        case .missing: .pinRequired(try spoken(owner, db: db))
+        case .wrong(let retryAt): .wrongPIN(try spoken(owner, db: db), retryAt: retryAt)
+        case .locked(let until): .pinLockedOut(try spoken(owner, db: db), until: until)
         }
     }
 }

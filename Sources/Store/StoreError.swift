@@ -74,7 +74,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .ambiguousAccount(let query, let candidates):
             "\(String(reflecting: query)) matches several accounts (\(candidates.joined(separator: ", "))); use the account id"
         case .identityNotFound(let query):
-            "no identity matches \(String(reflecting: query)); give it as provider:subject (see `switchboard accounts`)"
+            "no identity matches \(String(reflecting: query)); give it as provider:subject (`switchboard accounts -v` lists each identity's)"
         case .conflictChanged(let identity):
             "the accounts changed while the conflict over \(identity) was open; sign in again"
         case .mergeRefused(let providers):

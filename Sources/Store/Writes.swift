@@ -173,7 +173,9 @@ extension AppDatabase {
     }
 
     /// Moves `source`'s identities, favourites and sessions into `target`
-    /// and deletes `source`. Refused when both hold an identity at one provider.
+    /// and deletes `source`. Both may hold identities at one provider: the
+    /// target then holds them all (`IdentityRule.standard`, the rule a link
+    /// follows too).
     public func merge(_ source: AccountID, into target: AccountID, session: SessionKey, at date: Date = Date()) throws(StoreError) -> UserStatusChanged {
         try write { db in
             let previous = try Self.active(db, session: session)
@@ -308,9 +310,10 @@ extension AppDatabase {
         for id in [source, target] where try !Rows.accountExists(id, db: db) {
             throw StoreError.accountNotFound(id.description)
         }
-        let clash = Set(try directory.identities(of: source).map(\.provider))
-            .intersection(try directory.identities(of: target).map(\.provider))
-        guard clash.isEmpty else { throw StoreError.mergeRefused(clash.sorted()) }
+        // The rule a link follows too (`Authenticator.decide`).
+        if let refused = Authenticator().rule.refusal(adding: try directory.identities(of: source), to: try directory.identities(of: target)) {
+            throw StoreError.mergeRefused(refused)
+        }
         // The source's PIN would be lost with it.
         if try Self.hasPIN(.account(source), db: db) { throw StoreError.mergeOfProtected(PINOwner.account(source).description) }
         // Other sessions acting as the source would act as a target with a PIN without giving it: they are signed out.

@@ -44,3 +44,15 @@ public enum ActiveAccount: Hashable, Sendable {
 
     public var id: AccountID? { account?.id }
 }
+
+extension Account {
+    /// Two accounts' names as a sentence that names both shows them: as they
+    /// are, or, when they read alike (case aside), each with its number
+    /// ("Ada Lovelace (account 1)"), so "Merge Ada Lovelace into Ada
+    /// Lovelace" never says which is which by luck.
+    public static func distinctNames(_ first: (name: String, id: AccountID), _ second: (name: String, id: AccountID)) -> (String, String) {
+        guard first.name.lowercased() == second.name.lowercased(), first.id != second.id else { return (first.name, second.name) }
+        return ("\(first.name) (account \(first.id))", "\(second.name) (account \(second.id))")
+    }
+}
+

@@ -37,10 +37,16 @@ public enum AuthDecision: Hashable, Sendable {
 public enum AuthRefusal: Hashable, Sendable, CustomStringConvertible {
     /// Link mode, but nobody is active to link to.
     case nothingToLink
+    /// Link mode, but the active account has an identity at these
+    /// providers already and the rule (`IdentityRule`) allows one.
+    case providerTaken([ProviderID])
 
     public var description: String {
         switch self {
         case .nothingToLink: "nobody is signed in to link an identity to; sign in first"
+        case .providerTaken(let providers):
+            "the active account has an identity at \(providers.map(\.rawValue).joined(separator: ", ")) already, "
+                + "and an account holds one identity per provider"
         }
     }
 }
@@ -51,19 +57,31 @@ public struct AuthConflict: Hashable, Sendable {
     public let identity: Identity
     public let active: AccountID
     public let owner: AccountID
-    /// Providers at which both accounts hold an identity. Two different
-    /// identities at one provider cannot live in one account, so a
-    /// non-empty list means merge is not offered.
-    public let clashingProviders: [ProviderID]
+    /// Providers at which both accounts hold an identity: merged, the
+    /// account would hold two there, which the rule allows or not.
+    public let sharedProviders: [ProviderID]
+    /// The rule that decides whether the two may be merged.
+    public let rule: IdentityRule
 
-    public init(identity: Identity, active: AccountID, owner: AccountID, clashingProviders: [ProviderID]) {
+    public init(identity: Identity, active: AccountID, owner: AccountID, sharedProviders: [ProviderID], rule: IdentityRule = .standard) {
         self.identity = identity
         self.active = active
         self.owner = owner
-        self.clashingProviders = clashingProviders
+        self.sharedProviders = sharedProviders
+        self.rule = rule
     }
 
-    public var canMerge: Bool { clashingProviders.isEmpty }
+    /// Whether the rule lets the two accounts be merged.
+    public var canMerge: Bool { mergeRefusal == nil }
+
+    /// The providers for which the rule refuses the merge; nil when it allows it.
+    public var mergeRefusal: [ProviderID]? {
+        sharedProviders.isEmpty || rule.severalAtOneProvider ? nil : sharedProviders
+    }
+
+    /// What merging would mean at the providers both hold, in words (see
+    /// `IdentityRule.mergeNote`); nil when they share none.
+    public var mergeNote: String? { rule.mergeNote(sharing: sharedProviders) }
 
     /// The choices to offer, in the order to offer them.
     public var choices: [ConflictChoice] {
@@ -101,7 +119,8 @@ public enum ConflictAction: Hashable, Sendable {
 
 /// Errors of conflict resolution.
 public enum AuthError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// Merge chosen although both accounts hold an identity at these providers.
+    /// Merge chosen although both accounts hold an identity at these
+    /// providers and the rule (`IdentityRule`) allows one per provider.
     case mergeRefused([ProviderID])
 
     public var description: String {
@@ -109,7 +128,7 @@ public enum AuthError: Error, Hashable, Sendable, CustomStringConvertible {
         case .mergeRefused(let providers):
             "cannot merge: both accounts have a different identity at "
                 + providers.map(\.rawValue).joined(separator: ", ")
-                + "; choose switch or cancel"
+                + ", and an account holds one identity per provider; choose switch or cancel"
         }
     }
 }
@@ -118,7 +137,13 @@ public enum AuthError: Error, Hashable, Sendable, CustomStringConvertible {
 /// a verified identity and the mode, it decides what happens. It knows no
 /// provider by name and does no I/O.
 public struct Authenticator: Sendable {
-    public init() {}
+    /// Whether an account may hold several identities at one provider, for
+    /// links and merges alike.
+    public let rule: IdentityRule
+
+    public init(rule: IdentityRule = .standard) {
+        self.rule = rule
+    }
 
     /// Decides what a verified identity means for the session. Throws only
     /// what the directory throws.
@@ -134,17 +159,21 @@ public struct Authenticator: Sendable {
         case (nil, _, .signIn):
             decision = .createAccount
         case (nil, let active?, .link):
-            decision = .link(to: active)
+            if let taken = rule.refusal(adding: [incoming.identity], to: try directory.identities(of: active)) {
+                decision = .refused(.providerTaken(taken))
+            } else {
+                decision = .link(to: active)
+            }
         case (let owner?, nil, _):
             decision = .useExisting(owner)
         case (let owner?, let active?, _) where owner == active:
             decision = .useExisting(owner)
         case (let owner?, let active?, _):
-            let mine = Set(try directory.identities(of: active).map(\.provider))
-            let theirs = Set(try directory.identities(of: owner).map(\.provider))
             decision = .conflict(AuthConflict(
                 identity: incoming.identity, active: active, owner: owner,
-                clashingProviders: mine.intersection(theirs).sorted()))
+                sharedProviders: IdentityRule.sharedProviders(
+                    adding: try directory.identities(of: owner), to: try directory.identities(of: active)),
+                rule: rule))
         }
         return AuthResolution(decision: decision, possibleMatches: try hints(for: incoming, decision, directory))
     }
@@ -153,7 +182,7 @@ public struct Authenticator: Sendable {
     public func resolve(_ conflict: AuthConflict, choosing choice: ConflictChoice) throws(AuthError) -> ConflictAction {
         switch choice {
         case .merge:
-            guard conflict.canMerge else { throw .mergeRefused(conflict.clashingProviders) }
+            if let refused = conflict.mergeRefusal { throw .mergeRefused(refused) }
             return .merge(source: conflict.owner, into: conflict.active)
         case .switchAccount:
             return .switchTo(conflict.owner)

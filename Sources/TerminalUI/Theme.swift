@@ -15,6 +15,9 @@ public enum ThemeRole: String, CaseIterable, Hashable, Sendable {
     case keyBarKey, keyBarLabel
     /// Rows of the accounts pane: the selected row and the active account.
     case accountSelected, accountActive
+    /// The selected row of a pane without the focus: told apart from the
+    /// focused pane's selection (underlined, not filled).
+    case selectionUnfocused
     /// An identity's state beside its provider.
     case stateAvailable, stateExpired, stateRevoked
     /// The filter prompt and the text typed into it.
@@ -80,6 +83,7 @@ public struct Theme: Hashable, Sendable {
         .keyBarLabel: Style(foreground: .palette(250)),
         .accountSelected: Style(foreground: .palette(16), background: .palette(74), attributes: .bold),
         .accountActive: Style(foreground: .palette(77), attributes: .bold),
+        .selectionUnfocused: Style(foreground: .palette(74), attributes: .underline),
         .stateAvailable: Style(foreground: .palette(77)),
         .stateExpired: Style(foreground: .palette(214)),
         .stateRevoked: Style(foreground: .palette(203)),
@@ -99,9 +103,10 @@ public struct Theme: Hashable, Sendable {
     ])
 
     /// A theme without colour, attributes only (for `NO_COLOR`): reverse for
-    /// the selection, the status bar and toasts; bold for titles, the code
-    /// and what is active; bold and underlined for what the filter matched;
-    /// dim for what matters less. The same as
+    /// the selection (underline for a pane's without focus), the status
+    /// bar and toasts; bold for titles, the code and what is active; bold
+    /// and underlined for what the filter matched; dim for what matters
+    /// less. The same as
     /// `themes/monochrome.toml`.
     public static let monochrome = Theme(name: "monochrome", styles: Dictionary(uniqueKeysWithValues: ThemeRole.allCases.map { role in
         let attributes: TextAttributes = switch role {
@@ -111,6 +116,7 @@ public struct Theme: Hashable, Sendable {
         case .title, .dialogTitle, .code, .borderFocused, .keyBarKey, .accountActive, .stateExpired, .stateRevoked,
             .statusError, .statusOK, .statusWarning, .filter, .favourite: .bold
         case .muted, .border, .guideTime: .dim
+        case .selectionUnfocused: .underline
         case .text, .keyBarLabel, .stateAvailable, .guideChannel, .dialog: []
         }
         return (role, Style(attributes: attributes))

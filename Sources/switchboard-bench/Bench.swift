@@ -44,6 +44,11 @@ struct Bench {
                 FileHandle.standardError.write(Data("roster: \(error)\n".utf8))
                 exit(1)
             }
+        case "hook":
+            do { try HookBench.run(Array(arguments.dropFirst())) } catch {
+                FileHandle.standardError.write(Data("hook: \(error)\n".utf8))
+                exit(1)
+            }
         default:
             FileHandle.standardError.write(Data("""
                 usage: switchboard-bench bus
@@ -51,6 +56,7 @@ struct Bench {
                        switchboard-bench tui [--runs N] [--idle SECONDS] [--dump] [--workspace DIR]
                        switchboard-bench roster [--sizes 1000,10000,100000] [--runs N] [--rounds N] [--events N] [--stations N] [--workspace DIR]
                        switchboard-bench faults [--keys N] [--stations N]
+                       switchboard-bench hook [--prompts N] [--runs N]
                        switchboard-bench fleet [--stations N] [--rounds N] [--interval-ms MS] [--burst SECONDS] [--sslmode disable|require] [--pgbouncer [--poll-ms MS]]
                               [--board-stations N] [--board-changes N] [--board-idle SECONDS] [--board-only]
 

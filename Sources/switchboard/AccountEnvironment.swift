@@ -55,6 +55,8 @@ struct AccountEnvironment {
         tokens: [(provider: ProviderID, token: String)], base: [String: String]
     ) -> [String: String] {
         var variables = AccountEnvironment(account: account, session: session)
+        // The account is the command's own choice, not the hook's: it wins over any rule where the command goes.
+        variables.variables.append(("SWITCHBOARD_HOOK_ACCOUNT", nil))
         variables.addCommitIdentity(of: account, settings: git)
         variables.addTokens(tokens, configuration: configuration)
         return variables.applied(to: base)

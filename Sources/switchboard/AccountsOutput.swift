@@ -1,3 +1,4 @@
+import Foundation
 import SwitchboardCore
 
 /// `accounts` and `accounts --json` written as the accounts are read: a
@@ -11,22 +12,46 @@ struct AccountsOutput {
     private let json: Bool
     private var buffer: [UInt8] = []
     private var count = 0
+    private let details: Details?
     static let capacity = 64 * 1024
 
-    init(to output: any TextOutput, json: Bool) {
+    /// What `accounts -v` adds to each identity: its token's facts (no
+    /// token), with the time its expiry is told from.
+    struct Details {
+        let facts: [Identity: TokenFacts]
+        let now: Moment
+    }
+
+    init(to output: any TextOutput, json: Bool, details: Details? = nil) {
         self.output = output
         self.json = json
+        self.details = details
         buffer.reserveCapacity(Self.capacity + 4096)
         if json { buffer.append(UInt8(ascii: "[")) }
     }
 
-    /// Adds one account, `active` when it is the session's.
-    mutating func add(_ account: Account, active: Bool) {
+    /// Names are padded to this many columns, so the identities line up
+    /// (a longer name pushes its own line's, as the list is written as read).
+    static let nameWidth = 20
+
+    /// Adds one account, `active` when it is the session's; `protected` when it has a PIN (🔒).
+    mutating func add(_ account: Account, active: Bool, protected: Bool = false) {
         if json {
             if count > 0 { buffer.append(UInt8(ascii: ",")) }
-            appendJSON(account, active: active)
+            if let details {
+                // -v: encoded whole, one account at a time (people read it; its speed matters less).
+                buffer.append(contentsOf: jsonLine(VerboseAccountJSON(account, active: active, pin: protected, details: details)).utf8)
+            } else {
+                appendJSON(account, active: active, pin: protected)
+            }
         } else {
-            buffer.append(contentsOf: "\(active ? "●" : " ") \(account.id)\t\(describe(account))\n".utf8)
+            buffer.append(contentsOf: "\(active ? "●" : " ") \(account.id)\t\(describe(account, protected: protected, nameWidth: Self.nameWidth))\n".utf8)
+            if let details {
+                // Per identity, as `gh auth status` tells them: one line each, under its account.
+                for identity in account.identities {
+                    buffer.append(contentsOf: "    \(IdentityFacts.line(identity, facts: details.facts[identity.identity], now: details.now))\n".utf8)
+                }
+            }
         }
         count += 1
         if buffer.count >= Self.capacity { flush() }
@@ -50,8 +75,8 @@ struct AccountsOutput {
 
     // MARK: JSON, as JSONEncoder (sorted keys, slashes as they are) and then `jsonEscapingTerminalControls` write it
 
-    /// `{"active","id","identities":[{"email","name","provider","state","subject"}],"name"}`.
-    private mutating func appendJSON(_ account: Account, active: Bool) {
+    /// `{"active","id","identities":[{"email","name","provider","state","subject"}],"name","pin"}`.
+    private mutating func appendJSON(_ account: Account, active: Bool, pin: Bool) {
         append(active ? "{\"active\":true,\"id\":" : "{\"active\":false,\"id\":")
         appendNumber(account.id.rawValue)
         append(",\"identities\":[")
@@ -70,7 +95,7 @@ struct AccountsOutput {
         }
         append("],\"name\":")
         appendJSON(account.name)
-        append("}")
+        append(pin ? ",\"pin\":true}" : ",\"pin\":false}")
     }
 
     private mutating func append(_ text: StaticString) {
@@ -130,5 +155,46 @@ struct AccountsOutput {
         let digits = Array("0123456789abcdef".utf8)
         append("\\u")
         for shift in stride(from: 12, through: 0, by: -4) { buffer.append(digits[Int((value >> UInt32(shift)) & 0xF)]) }
+    }
+}
+
+/// An element of `accounts -v --json`: `AccountJSON` whose identities also
+/// carry their login and their token's facts (never a token).
+struct VerboseAccountJSON: Encodable {
+    /// `{"provider", "subject", "name", "email", "state", "login", "tokenStored", "expiresAt", "scopes"}`.
+    struct Identity: Encodable {
+        let provider: String
+        let subject: String
+        @Null var name: String?
+        @Null var email: String?
+        let state: String
+        @Null var login: String?
+        /// Whether tokens are stored for it (that this store lets this role see).
+        let tokenStored: Bool
+        /// When the access token runs out (ISO 8601), if the provider said.
+        @Null var expiresAt: String?
+        let scopes: [String]
+    }
+
+    let id: Int64
+    let name: String
+    let active: Bool
+    let identities: [Identity]
+    let pin: Bool
+
+    init(_ account: Account, active: Bool, pin: Bool, details: AccountsOutput.Details) {
+        id = account.id.rawValue
+        name = account.name
+        self.active = active
+        self.pin = pin
+        let formatter = ISO8601DateFormatter()
+        identities = account.identities.map { linked in
+            let facts = details.facts[linked.identity]
+            return Identity(
+                provider: linked.provider.rawValue, subject: linked.identity.subject, name: linked.displayName, email: linked.email,
+                state: linked.state.rawValue, login: linked.login, tokenStored: facts != nil,
+                expiresAt: facts?.expiresAt.map { formatter.string(from: Date(timeIntervalSince1970: $0.secondsSince1970)) },
+                scopes: facts?.scopes ?? [])
+        }
     }
 }

@@ -107,7 +107,7 @@ enum Chooser {
         let colors = terminal.colors
         var state = AppState.opening(
             session: session, size: terminal.size, now: Moment.now(), guide: guide, selection: selection, colors: colors,
-            providers: configuration.providers.map { ProviderChoice(id: $0.id, name: $0.name, problem: $0.problem) })
+            providers: configuration.providers.map { ProviderChoice(id: $0.id, name: $0.name, problem: $0.problem, isLocalDemo: $0.kind == .demo) })
         var handOff: ChooserEnvironment.HandOff?
         if let station, let command = station.command {
             let handOffCommand = StationHandOff(

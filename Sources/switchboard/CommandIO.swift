@@ -65,6 +65,10 @@ struct CommandIO: Sendable {
     /// (`AppDatabase.pinRounds`): the standard figure in the program; tests
     /// that run commands in their own process give a small one.
     var pinRounds = StoredPIN.defaultRounds
+    /// The folder the command runs in, where directory rules are looked
+    /// for: the process's own (`getcwd`); a test's names one, `/` unless
+    /// its environment's `PWD` says otherwise.
+    var workingDirectory = "/"
     /// config.toml as this invocation read it: read once, whichever of its
     /// sections the command and its store ask for.
     let readings = ConfigurationReadings()
@@ -80,6 +84,7 @@ struct CommandIO: Sendable {
             stdinIsTerminal: isatty(STDIN_FILENO) == 1, stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
             terminal: { TerminalIdentity.controlling() }, takesSignals: true)
         io.pinRounds = processPINRounds(environment)
+        io.workingDirectory = FileManager.default.currentDirectoryPath
         return io
     }
 

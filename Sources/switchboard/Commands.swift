@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeviceFlow
+import Foundation
 import Services
 import Store
 import SwitchboardCore
@@ -7,9 +8,12 @@ import ToolCredentials
 
 struct AccountsCommand: IOCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
-        commandName: "accounts", abstract: "List accounts, most recently used first; ● marks the active one.")
+        commandName: "accounts", abstract: "List accounts, most recently used first; ● marks the active one, 🔒 one with a PIN.")
 
     @OptionGroup var options: CommonOptions
+
+    @Flag(name: [.short, .long], help: "Also each identity's login, subject, state, token expiry and scopes (never a token).")
+    var verbose = false
 
     func run(io: CommandIO) async throws {
         let context = CommandContext(options, io: io)
@@ -17,9 +21,11 @@ struct AccountsCommand: IOCommand, TakesCommonOptions {
         try io.reportingErrors { () throws(StoreError) in
             let database = try context.openDatabase(.readOnlyIfUnwritable)
             let active = try database.active(in: session).id
+            let details = verbose ? AccountsOutput.Details(facts: try database.tokenFacts(), now: .now()) : nil
             // Written as read: a page of accounts in memory at a time, whatever the roster's size.
-            var output = AccountsOutput(to: io.stdout, json: options.json)
-            try database.forEachAccount { output.add($0, active: $0.id == active) }
+            var output = AccountsOutput(to: io.stdout, json: options.json, details: details)
+            let protected = try database.protectedAccounts()
+            try database.forEachAccount { output.add($0, active: $0.id == active, protected: protected.contains($0.id)) }
             output.finish()
         }
     }
@@ -66,20 +72,38 @@ struct StatusCommand: IOCommand, TakesCommonOptions {
                 throw io.fail(error.description, ExitStatus(error))
             }
         }
+        let choice = context.accountChoice(option: nil)
+        for notice in choice.notices { io.stderr.write("switchboard: \(notice.displaySafe)\n") }
+        let home = HomeDirectory.path(environment: io.environment)
+        var chosen: Account?
+        if let query = choice.query {
+            do { chosen = try database.findAccount(query) } catch { throw io.fail("\(choice.reason(home: home)): \(error.description)", ExitStatus(error)) }
+        }
         try io.reportingErrors { () throws(StoreError) in
-            let active = try database.active(in: session)
+            let own = try database.active(in: session)
+            let active = chosen.map(ActiveAccount.account) ?? own
             if options.json {
                 return check ? io.printJSON(CheckedStatusJSON(status: StatusJSON(session: session, active: active), checks: checks))
-                    : io.printJSON(StatusJSON(session: session, active: active))
+                    : io.printJSON(ChosenStatusJSON(status: StatusJSON(session: session, active: active), choice: choice, home: home))
             }
             for report in checks {
-                let state = report.state.map(\.rawValue) ?? "unknown (\((report.problem ?? "not checked").displaySafe))"
+                var state = report.state.map(\.rawValue) ?? "unknown (\((report.problem ?? "not checked").displaySafe))"
+                // A demo provider that is not running knows nothing: say how to start one.
+                if report.state == nil, report.problem != "no stored credentials", configuration.providers.provider(report.identity.provider)?.kind == .demo {
+                    state += "; is the demo provider running? Start it with `switchboard demo serve` (its tokens end with it, "
+                        + "so a restarted one has the identity sign in again)"
+                }
                 io.print("\(report.identity.description.displaySafe)  \(state)")
                 for change in report.signedOut where change.session == session {
                     io.print("  \(report.identity.provider) revoked access, so session \(session) was signed out.")
                 }
             }
             io.print(describe(active, in: session) + commits(active.account, configuration.git))
+            guard let account = active.account else { return }
+            let ownChoice = choice.source == .terminal ? "" : "; this terminal's own choice: \(own.account?.name.displaySafe ?? "nobody")"
+            io.print("  chosen by \(choice.reason(home: home).displaySafe)\(ownChoice)")
+            let lives = account.identities.map { "\($0.provider) \(TokenLife.describe($0, tokens: try? database.credential(for: $0.identity)))" }
+            io.print("  tokens: " + lives.joined(separator: ", "))
         }
     }
 
@@ -89,6 +113,44 @@ struct StatusCommand: IOCommand, TakesCommonOptions {
         guard let account, git.setIdentity else { return "" }
         guard let identity = CommitIdentity.of(account, settings: git) else { return "  commits: no verified email, so git's own user.email" }
         return "  commits: \(identity.name.displaySafe) <\(identity.email.displaySafe)>"
+    }
+}
+
+/// `status --json`: the status, what chose the account (`source`:
+/// `terminal`, `rule`, `environment`; `chosenBy`: the rule's file and line,
+/// or the words `status` prints), null with nobody.
+struct ChosenStatusJSON: Encodable {
+    let session: String
+    @Null var active: StatusJSON.Active?
+    let source: String
+    @Null var chosenBy: String?
+
+    init(status: StatusJSON, choice: AccountChoice, home: String) {
+        session = status.session
+        active = status.active
+        source = switch choice.source {
+        case .option: "option"
+        case .environment: "environment"
+        case .rule: "rule"
+        case .terminal: "terminal"
+        }
+        chosenBy = status.active == nil ? nil : choice.reason(home: home)
+    }
+}
+
+/// How long an identity's stored access token has, in words: `52 min left`,
+/// `expired (refreshed when used)`, `none stored`; `revoked` when known so.
+enum TokenLife {
+    static func describe(_ identity: LinkedIdentity, tokens: TokenSet??, now: Date = Date()) -> String {
+        if identity.state == .revoked || identity.state == .notFound { return "revoked: sign in again" }
+        guard case .some(.some(let tokens)) = tokens else { return "none stored" }
+        guard let expiresAt = tokens.expiresAt else { return "does not expire" }
+        let left = expiresAt.secondsSince1970 - now.timeIntervalSince1970
+        if left <= 0 { return tokens.refreshToken == nil ? "expired: sign in again" : "expired (refreshed when used)" }
+        if left < 60 { return "\(Int(left)) s left" }
+        if left < 2 * 3600 { return "\(Int(left / 60)) min left" }
+        if left < 2 * 86400 { return "\(Int(left / 3600)) h left" }
+        return "\(Int(left / 86400)) days left"
     }
 }
 
@@ -117,28 +179,76 @@ struct CheckedStatusJSON: Encodable {
 
 struct SwitchCommand: IOCommand, TakesCommonOptions {
     static let configuration = CommandConfiguration(
-        commandName: "switch", abstract: "Make an account active in this session.")
+        commandName: "switch", abstract: "Make an account active in this session.",
+        discussion: """
+            ACCOUNT may be an id, a name or email, a word of a name or the start of one (gra for Grace Hopper), or an \
+            identity as provider:login or provider:subject; several matches are listed (exit 3). `switch -` goes back \
+            to the account this session had before. With no ACCOUNT, on a terminal, a picker opens (type to filter, \
+            Enter to choose, Esc to leave); elsewhere the accounts are listed.
+            """)
 
     @OptionGroup var options: CommonOptions
 
-    @Argument(help: "An account id, a name or email, or an identity as provider:subject.")
-    var account: String
+    @Argument(help: "The account; - for the one before; none to pick one.", completion: .custom(AccountCompletion.accounts))
+    var account: String?
 
     @OptionGroup var pin: PINProofOptions
 
     func run(io: CommandIO) async throws {
         let context = CommandContext(options, io: io)
-        let session = try context.sessionKey(writes: true)
         do {
-            let database = try context.openDatabase()
-            let target = try database.findAccount(account)
-            let change = try database.switchAccount(to: target.id, session: session, pin: try pin.proof(for: target, in: database, io: io))
-            options.json
-                ? io.printJSON(StatusJSON(session: session, active: change.current))
-                : io.print("Switched to \(describe(change.current, in: session))")
+            let target: Account?
+            switch account {
+            case "-":
+                let session = try context.sessionKey(writes: true)
+                guard let previous = try context.openDatabase().previousAccount(in: session) else {
+                    throw io.fail("session \(session) has no account before this one to go back to", .notFound)
+                }
+                target = previous
+            case nil:
+                let session = try context.sessionKey()
+                guard io.stdinIsTerminal, io.stdoutIsTerminal else { return try listAccounts(context, session: session) }
+                let database = try context.openDatabase()
+                var accounts: [Account] = []
+                try database.forEachAccount { accounts.append($0) }
+                guard !accounts.isEmpty else { throw io.fail("no accounts yet: sign in to add one (switchboard sign-in PROVIDER)", .notFound) }
+                let picker = AccountPicker(accounts: accounts, active: try database.active(in: session).id)
+                guard case .some(.some(let id)) = TerminalPicker.run(picker) else { throw io.fail("nothing chosen; nothing was changed", .cancelled) }
+                target = accounts.first { $0.id == id }
+            case let query?:
+                _ = try context.sessionKey(writes: true)
+                target = try context.openDatabase().findAccount(query)
+            }
+            try make(target, active: context, io: io)
         } catch let error as StoreError {
             throw io.fail(error.description, ExitStatus(error))
         }
+    }
+
+    /// Makes `target` active (nobody: signs the session out), and says so.
+    private func make(_ target: Account?, active context: CommandContext, io: CommandIO) throws {
+        let session = try context.sessionKey(writes: true)
+        let database = try context.openDatabase()
+        let change = if let target {
+            try database.switchAccount(to: target.id, session: session, pin: try pin.proof(for: target, in: database, io: io))
+        } else {
+            try database.signOut(session: session)
+        }
+        options.json
+            ? io.printJSON(StatusJSON(session: session, active: change.current))
+            : io.print("Switched to \(describe(change.current, in: session))")
+        RevokedWarning.warn(change.current, session: session, sessionNamed: options.session != nil, io: io)
+        if let git = try? context.configuration().git { ShellStaleness.warn(after: change.current.account, git: git, io: io) }
+    }
+
+    /// `switch` with no account, not on a terminal: the accounts, as `accounts` lists them.
+    private func listAccounts(_ context: CommandContext, session: SessionKey) throws {
+        let database = try context.openDatabase(.readOnlyIfUnwritable)
+        let active = try database.active(in: session).id
+        var output = AccountsOutput(to: context.io.stdout, json: options.json)
+        let protected = try database.protectedAccounts()
+        try database.forEachAccount { output.add($0, active: $0.id == active, protected: protected.contains($0.id)) }
+        output.finish()
     }
 }
 
@@ -188,6 +298,8 @@ struct DisconnectCommand: IOCommand, TakesCommonOptions {
                 target, session: session, pin: proof)
         } catch let error as StoreError {
             throw io.fail(error.description, ExitStatus(error))
+        } catch let error as Ambiguity {
+            throw io.fail(error.message, .ambiguous)
         }
         let target = result.identity
         if options.json {
@@ -200,12 +312,26 @@ struct DisconnectCommand: IOCommand, TakesCommonOptions {
         if let sentence = revocation.sentence(provider: target.provider) { io.print(sentence) }
     }
 
-    private func resolveIdentity(in database: AppDatabase, session: SessionKey) throws(StoreError) -> Identity {
-        if let parsed = Identity(parsing: identity) { return parsed }
-        let candidates = try database.active(in: session).account?.identities.filter { $0.provider.rawValue == identity } ?? []
-        guard candidates.count == 1 else { throw .identityNotFound(identity) }
-        return candidates[0].identity
+    /// `provider:subject` as given; else a provider or `provider:login` of
+    /// the active account; two identities at the provider are named, to
+    /// choose from.
+    private func resolveIdentity(in database: AppDatabase, session: SessionKey) throws -> Identity {
+        let identities = try database.active(in: session).account?.identities ?? []
+        if let parsed = Identity(parsing: identity), try database.linkedIdentity(parsed) != nil { return parsed }
+        switch IdentityChoice.pick(identity, among: identities) {
+        case .success(let linked): return linked.identity
+        case .failure(.several(_, let names)):
+            let full = identities.filter { $0.provider.rawValue == identity }.map(\.identity.description)
+            throw Ambiguity(message: "the active account has \(names.count) identities at \(identity): give one of "
+                + full.joined(separator: ", ") + " (or " + names.joined(separator: ", ") + ")")
+        case .failure(.none): throw StoreError.identityNotFound(identity)
+        }
     }
+}
+
+/// Two identities at the provider `disconnect` was given.
+private struct Ambiguity: Error {
+    let message: String
 }
 
 /// What revoking at the provider did: `{"result": "revoked|notOffered|nothingStored|failed", "detail", "manual"}`.

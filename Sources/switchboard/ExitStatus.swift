@@ -52,8 +52,31 @@ enum ExitStatus: Int32, CaseIterable {
         }
     }
 
+    /// The list `--help` shows: codes right-aligned, each meaning wrapped
+    /// under itself within 76 columns. ArgumentParser wraps the discussion
+    /// again at its spaces, so the margins are no-break spaces, which it
+    /// leaves alone (they show as spaces).
     static var documentation: String {
-        "Exit statuses:\n" + allCases.map { "  \($0.rawValue)  \($0.meaning)" }.joined(separator: "\n")
+        "Exit statuses:\n" + allCases.map { status in
+            let code = String(status.rawValue)
+            let margin = String(repeating: "\u{A0}", count: 4 - code.count)
+            return wrapped(status.meaning, first: margin + code + "\u{A0}\u{A0}", indent: String(repeating: "\u{A0}", count: 6), width: 76)
+        }.joined(separator: "\n")
+    }
+
+    /// `text` after `first`, broken at spaces into lines of at most `width`
+    /// characters, each after the first starting with `indent`.
+    static func wrapped(_ text: String, first: String, indent: String, width: Int) -> String {
+        var lines: [String] = [], line = first
+        for word in text.split(separator: " ") {
+            if line.count > indent.count, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = indent + word
+            } else {
+                line += (line.last == "\u{A0}" ? "" : " ") + word
+            }
+        }
+        return (lines + [line]).joined(separator: "\n")
     }
 
     init(_ error: StoreError) {

@@ -44,7 +44,7 @@ struct GitCredentialCommand: IOCommand, TakesCommonOptions {
         let context = try TokenContext(CommandContext(options, io: io))
         let serving = GitServers.providers(serving: server, among: context.configuration.providers)
         guard !serving.isEmpty else { return }
-        guard let account = try context.account(nil) else {
+        guard let account = try context.account(nil, providers: serving, quiet: true) else {
             return io.stderr.write("switchboard: \(context.nobodyChosen(for: "git (\(server))"))\n")
         }
         guard let linked = account.identities.first(where: { serving.contains($0.provider) }) else { return }

@@ -23,7 +23,7 @@ struct KubeCredentialCommand: IOCommand, TakesCommonOptions {
 
     @OptionGroup var options: CommonOptions
 
-    @Argument(help: "The provider whose id_token the cluster takes (e.g. work, demo).")
+    @Argument(help: "The provider whose id_token the cluster takes (e.g. work, demo).", completion: .custom(AccountCompletion.providers))
     var provider: String?
 
     /// The least time an id_token handed to kubectl is still valid.
@@ -36,7 +36,7 @@ struct KubeCredentialCommand: IOCommand, TakesCommonOptions {
         case .failure(let problem): throw io.fail(problem.description, .usage)
         }
         let context = try TokenContext(CommandContext(options, io: io))
-        guard let account = try context.account(nil) else { throw io.fail(context.nobodyChosen(for: "kubectl"), .noActiveAccount) }
+        guard let account = try context.account(nil, quiet: true) else { throw io.fail(context.nobodyChosen(for: "kubectl"), .noActiveAccount) }
         let identity = try provider.map { try context.identity(of: account, at: $0) } ?? openIDIdentity(of: account, context)
         let fresh: FreshToken
         do { fresh = try await context.tokens.idToken(for: identity, minValid: Self.minValid) } catch { throw context.reported(error) }

@@ -1,5 +1,6 @@
 import Foundation
 import SwitchboardCore
+import TerminalUI
 
 /// `{"provider", "subject", "name", "email", "state"}` of `accounts --json`.
 struct IdentityJSON: Encodable {
@@ -24,12 +25,15 @@ struct AccountJSON: Encodable {
     let name: String
     let active: Bool
     let identities: [IdentityJSON]
+    /// Whether the account has a PIN.
+    let pin: Bool
 
-    init(_ account: Account, active: Bool) {
+    init(_ account: Account, active: Bool, pin: Bool = false) {
         id = account.id.rawValue
         name = account.name
         self.active = active
         identities = account.identities.map(IdentityJSON.init)
+        self.pin = pin
     }
 }
 
@@ -76,12 +80,16 @@ func jsonLine(_ value: some Encodable) -> String {
 }
 
 /// Human text for one account: `Ada Lovelace  github ✓, google ⚠ expired`.
-func describe(_ account: Account) -> String {
+func describe(_ account: Account, protected: Bool = false, nameWidth: Int = 0) -> String {
+    // Two identities of one provider carry their login or email: "demo ✓ ada, demo ✓ ada2".
+    let names = IdentityNames.distinguishing(account.identities)
     let identities = account.identities.map { linked in
-        linked.state == .authorized
-            ? "\(linked.provider) ✓" : "\(linked.provider) ⚠ \(linked.state.rawValue)"
+        "\(linked.provider) \(linked.state.mark)" + (linked.state == .authorized ? "" : " " + linked.state.word)
+            + (names[linked.identity].map { " " + $0.displaySafe } ?? "")
     }
-    return "\(account.name.displaySafe)  \(identities.joined(separator: ", "))"
+    let name = account.name.displaySafe + (protected ? " 🔒" : "")
+    let padding = String(repeating: " ", count: max(0, nameWidth - name.displayWidth))
+    return "\(name)\(padding)  \(identities.joined(separator: ", "))"
 }
 
 /// Human text for who a session acts as.

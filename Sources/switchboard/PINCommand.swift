@@ -143,7 +143,10 @@ struct PINResetCommand: IOCommand, TakesCommonOptions {
                 return options.json ? io.printJSON(PINJSON(.operatorPIN, "reset")) : io.print("Wrong tries cleared for the operator PIN.")
             }
             let found = try database.findAccount(account)
-            guard try database.hasPIN(.operatorPIN) else { throw StoreError.pinNotSet(PINOwner.operatorPIN.description) }
+            guard try database.hasPIN(.operatorPIN) else {
+                throw io.fail("clearing \(found.name.displaySafe)'s wrong tries takes the operator PIN, and none is set: set one with "
+                    + "`switchboard pin set --operator`, or wait out the lockout", .conflict)
+            }
             let pin = try PINInput.read(prompt: "Operator PIN: ", field: "operator PIN", io: io)
             // Logged in this terminal's session, as the board's reset is in the operator's.
             try database.resetPINAttempts(of: found.id, operatorPIN: pin, byOperatorAt: try? context.sessionKey())

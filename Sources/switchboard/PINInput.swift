@@ -74,7 +74,10 @@ struct PINProofOptions: ParsableArguments {
         let given = pinStdin ? try PINInput.line(field: field, io: io) : nil
         guard needed, try database.hasPIN(.account(account.id)) else { return nil }
         let owner: PINOwner = operatorPIN ? .operatorPIN : .account(account.id)
-        if let until = try database.pinAttempts(of: owner).lockedUntil { throw StoreError.pinLockedOut(owner.description, until: until) }
+        if let until = try database.pinAttempts(of: owner).lockedUntil {
+            let named = operatorPIN ? owner.description : "\(account.name)'s PIN (account \(account.id))"
+            throw StoreError.pinLockedOut(named, until: until)
+        }
         let pin: String
         if let given {
             pin = given

@@ -30,11 +30,22 @@ struct SetupGitCommand: IOCommand, TakesCommonOptions {
     @Flag(name: .long, help: "Remove what setup-git added.")
     var undo = false
 
+    /// Whether git finds a repository where the command runs (`GIT_DIR` included).
+    private static func insideRepository(_ io: CommandIO) -> Bool {
+        let found = try? ChildProcess.run("git", ["-C", io.workingDirectory, "rev-parse", "--git-dir"], environment: io.environment, timeout: 10, searchPath: true)
+        return found?.status == 0
+    }
+
     func run(io: CommandIO) async throws {
         let context = CommandContext(options, io: io)
         let providers = try context.configuration().providers.configured
         var servers: [GitServer] = []
         for server in providers.flatMap(GitServers.of) where !servers.contains(server) { servers.append(server) }
+        // --local is this repository's configuration: outside one, say so in our words, not git's.
+        if scope == .local, !servers.isEmpty, !Self.insideRepository(io) {
+            throw io.fail("\(io.workingDirectory.displaySafe) is not inside a git repository, so it has no configuration of its own for "
+                + "--local: run it in the repository, or use --global (the default)", .usage)
+        }
         let git = GitConfigFile(scope: scope, environment: io.environment)
         var changes: [(key: String, change: String)] = []
         do throws(GitConfigFile.Failure) {
@@ -57,6 +68,13 @@ struct SetupGitCommand: IOCommand, TakesCommonOptions {
             case "removed": io.print("  \(key): removed \(GitHelperEntries.helper) and the empty helper before it")
             default: io.print("  \(key): not set up, nothing to remove")
             }
+        }
+        // Credentials come per push; the author's name and email are the shell's, which the hook keeps current.
+        if !undo, (io.environment["SWITCHBOARD_HOOK"] ?? "").isEmpty {
+            let shell = ShellSyntax.fromEnvironment(io.environment)
+            let hook = shell == .fish ? "switchboard hook fish | source" : "eval \"$(switchboard hook \(shell == .zsh ? "zsh" : "bash"))\""
+            io.print("Commits take their author from the shell: add \(hook) to your shell's rc file, so that GIT_AUTHOR_NAME and "
+                + "GIT_AUTHOR_EMAIL follow who acts in each terminal and folder (git's own user.name and user.email otherwise).")
         }
     }
 }

@@ -19,7 +19,7 @@ struct SignInCommand: IOCommand, TakesCommonOptions {
 
     @OptionGroup var options: CommonOptions
 
-    @Argument(help: "The provider to sign in with.")
+    @Argument(help: "The provider to sign in with.", completion: .custom(AccountCompletion.providers))
     var provider: String?
 
     @Flag(name: .long, help: "Attach the identity to the active account instead of signing in as it.")
@@ -58,7 +58,8 @@ struct SignInCommand: IOCommand, TakesCommonOptions {
     func run(io: CommandIO) async throws {
         let context = CommandContext(options, io: io)
         let session = try context.sessionKey(writes: true)
-        let output = SignInOutput(json: options.json, io: io)
+        let localDemo = issuer == nil && (try? context.configuration().providers.provider(ProviderID(provider ?? "")))??.kind == .demo
+        let output = SignInOutput(json: options.json, io: io, localDemo: localDemo)
         let database: AppDatabase
         do { database = try context.openDatabase() } catch { throw io.fail(error.description, ExitStatus(error)) }
         let transport = URLSessionTransport(timeout: transportTimeout)
@@ -123,6 +124,9 @@ struct SignInCommand: IOCommand, TakesCommonOptions {
         await directory.shutdown()
         if answered?.1 == .cancel { throw ExitCode(ExitStatus.conflict.rawValue) }
         if ExitStatus(report.outcome) != .success { throw ExitCode(ExitStatus(report.outcome).rawValue) }
+        if !link, !options.json, let git = try? context.configuration().git, let active = try? database.active(in: session) {
+            ShellStaleness.warn(after: active.account, git: git, io: io)
+        }
     }
 
     /// The provider's settings: ad hoc from --issuer, else from configuration.

@@ -10,6 +10,8 @@ import SwitchboardCore
 struct SignInOutput: Sendable {
     let json: Bool
     let io: CommandIO
+    /// The provider is a demo provider on this machine's loopback: not reaching it is no network's fault.
+    var localDemo = false
     /// A countdown and colours only on a terminal (colours only without NO_COLOR).
     var interactive: Bool { io.stdoutIsTerminal }
     var colour: Bool { io.stdoutIsTerminal && io.environment["NO_COLOR"] == nil }
@@ -91,12 +93,12 @@ struct SignInOutput: Sendable {
     /// Asks merge/switch/cancel on a terminal; nil without one.
     func askConflict(_ pending: PendingConflict, database: AppDatabase) -> ConflictChoice? {
         guard !json, io.stdinIsTerminal else { return nil }
-        let owner = (try? database.account(pending.conflict.owner))?.name.displaySafe ?? "another account"
-        let active = (try? database.account(pending.conflict.active))?.name.displaySafe ?? "the active account"
+        let (ownerName, activeName) = Account.distinctNames(
+            ((try? database.account(pending.conflict.owner))?.name ?? "another account", pending.conflict.owner),
+            ((try? database.account(pending.conflict.active))?.name ?? "the active account", pending.conflict.active))
+        let owner = ownerName.displaySafe, active = activeName.displaySafe
         io.print("\(pending.identity.identity.description.displaySafe) belongs to \(owner), but \(active) is active.")
-        if !pending.conflict.canMerge {
-            io.print("They can't be merged: both have an identity at \(pending.conflict.clashingProviders.map(\.rawValue).joined(separator: ", ")).")
-        }
+        if let note = pending.conflict.mergeNote { io.print(note) }
         let keys = pending.conflict.choices.map { choice in
             switch choice {
             case .merge: "[m]erge \(owner) into \(active)"
@@ -137,12 +139,20 @@ struct SignInOutput: Sendable {
             if report.isNew { io.print("Welcome, \(name)! A new account was made and is active in session \(session).") }
             else if report.linked { io.print("Linked to \(name).") }
             else if conflict == nil { io.print("Signed in as \(name), active in session \(session).") }
-            if !report.possibleMatches.isEmpty {
-                io.print("Note: accounts \(report.possibleMatches.map(\.description).joined(separator: ", ")) have the same verified email. If they are you, link them.")
+            let matches = report.possibleMatches.filter { $0 != report.account?.id }
+            // After a merge the matching account is this one: nothing to say.
+            if !matches.isEmpty, conflict?.1 != .merge {
+                let others = matches.map(\.description)
+                let which = others.count == 1 ? "account \(others[0]) has" : "accounts \(others.joined(separator: ", ")) have"
+                io.print("Note: \(which) the same verified email as this one. If \(others.count == 1 ? "it is" : "they are") you, link them: "
+                    + "switch to \(others.count == 1 ? "it" : "one") (switchboard switch \(others[0])) and sign in again with --link, then merge.")
             }
         case .denied: io.print("Denied: the sign-in was refused at the provider. Nothing changed.")
         case .expired: io.print("The code expired before it was approved. Run the command again for a new one.")
         case .cancelled: io.print("Cancelled. Nothing changed.")
+        case .offline(let detail) where localDemo:
+            io.print("Could not reach the demo provider: \(detail.displaySafe). It runs on this machine, not the network: is another "
+                + "program on its port? Start one with `switchboard demo serve` (--port for another), or run the command again.")
         case .offline(let detail): io.print("Could not reach the provider: \(detail.displaySafe). Check the network and try again.")
         case .providerError(let detail): io.print("The provider answered with an error: \(detail.displaySafe)")
         case .invalidAccount(let detail): io.print("The sign-in could not be used: \(detail.displaySafe)")

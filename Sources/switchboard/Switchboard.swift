@@ -15,7 +15,8 @@ struct Switchboard: AsyncParsableCommand {
             ChooserCommand.self, KioskCommand.self, AccountsCommand.self, StatusCommand.self, SwitchCommand.self, SignInCommand.self, SignOutCommand.self,
             DisconnectCommand.self, PINCommand.self, ProvidersCommand.self, DemoCommand.self,
             TokenCommand.self, EnvCommand.self, ExecCommand.self, GitCredentialCommand.self, SetupGitCommand.self,
-            KubeCredentialCommand.self, StoreCommand.self, LogCommand.self, FleetCommand.self,
+            KubeCredentialCommand.self, HookCommand.self, HookEnvCommand.self, AllowCommand.self, DenyCommand.self, StoreCommand.self,
+            LogCommand.self, FleetCommand.self,
         ],
         defaultSubcommand: ChooserCommand.self
     )
@@ -31,14 +32,21 @@ struct Switchboard: AsyncParsableCommand {
         }
     }
 
-    /// Parses `arguments` (what follows the program's name) and runs the
+    /// Parses `given` (what follows the program's name, put in order by
+    /// `CommandWords`) and runs the
     /// command with `io`; returns the exit status, having said on `io` what
     /// ArgumentParser says for help, versions and bad arguments. A
     /// configuration file named but missing is said once here, for every
     /// command but the chooser, which shows it on screen.
     ///
     /// Off the main actor, where `run()` is: the command is not sent across.
-    nonisolated static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
+    nonisolated static func run(_ given: [String], io: CommandIO) async -> Int32 {
+        let commands = configuration.subcommands.compactMap { $0.configuration.commandName }
+        let arguments: [String]
+        switch CommandWords.arrange(given, commands: commands) {
+        case .success(let arranged): arguments = arranged
+        case .failure(let error): return io.fail(error.description, .usage).rawValue
+        }
         do {
             var command = try parseAsRoot(arguments)
             // The chooser and the kiosk show it as a toast instead.

@@ -8,7 +8,7 @@ import ToolCredentials
 
 /// `--account` and `--min-valid`, shared by `token`, `env` and `exec`.
 struct TokenOptions: ParsableArguments {
-    @Option(name: .long, help: "The account (an id, a name or email, or provider:subject) instead of the session's active one.")
+    @Option(name: .long, help: "The account (an id, a name, a word of it or its start, an email, provider:login or provider:subject) instead of the one acting here.", completion: .custom(AccountCompletion.accounts))
     var account: String?
 
     @Option(name: .customLong("min-valid"), help: "Refresh a token first when it expires within this many seconds.")
@@ -35,10 +35,13 @@ struct TokenContext {
     let git: GitSettings
     let tokens: AccessTokens
     let io: CommandIO
+    /// Where who acts here is decided (`choice`).
+    let context: CommandContext
 
     init(_ context: CommandContext) throws {
         let io = context.io
         self.io = io
+        self.context = context
         session = try context.sessionKey()
         let settings = try context.configuration()
         configuration = settings.providers
@@ -49,16 +52,23 @@ struct TokenContext {
             database: database, providers: ProviderDirectory(configuration: configuration, transport: URLSessionTransport()), bus: nil)
     }
 
-    /// The account whose tokens `options` asks for (`--account`, else the
+    /// The account whose tokens `options` asks for (see `AccountChoice`:
+    /// `--account`, `SWITCHBOARD_ACCOUNT`, a trusted directory rule, else the
     /// session's active one, else nil), once it may hand them out here: an
     /// account with a PIN that is not active in this session takes its PIN
     /// or the operator PIN, as a switch to it would.
-    func tokenAccount(_ options: TokenOptions) throws -> Account? {
-        guard let account = try account(options.account) else { return nil }
+    func tokenAccount(_ options: TokenOptions, providers: [ProviderID] = []) throws -> Account? {
+        let choice = choice(options.account, providers: providers)
+        guard let account = try account(choice) else { return nil }
         do {
-            let needed = try options.account != nil && database.active(in: session).id != account.id
+            // A rule's account with a PIN asks once per terminal (`RuleAdmissions`), on this machine's store.
+            let admissions = database.isShared ? nil : RuleAdmissions(environment: io.environment)
+            let byRule = if case .rule = choice.source { true } else { false }
+            let remembered = byRule && admissions?.admitted(account.id, in: session) == true
+            let needed = try choice.namesSomeone && !remembered && database.active(in: session).id != account.id
             let proof = try options.pin.proof(for: account, in: database, needed: needed, io: io)
             if needed { try database.admitTokenUse(of: account.id, session: session, pin: proof) }
+            if needed, byRule, proof != nil { admissions?.admit(account.id, in: session) }
         } catch let error as StoreError {
             throw io.fail(error.description, ExitStatus(error))
         }
@@ -66,8 +76,8 @@ struct TokenContext {
     }
 
     /// As `tokenAccount(_:)`, but no account is an error.
-    func requireTokenAccount(_ options: TokenOptions) throws -> Account {
-        guard let account = try tokenAccount(options) else { throw nobodyActive }
+    func requireTokenAccount(_ options: TokenOptions, providers: [ProviderID] = []) throws -> Account {
+        guard let account = try tokenAccount(options, providers: providers) else { throw nobodyActive }
         return account
     }
 
@@ -94,27 +104,50 @@ struct TokenContext {
         return "session \(session) has nobody chosen, so \(tool) gets no token; choose with `switchboard switch NAME --session \(session)`"
     }
 
-    /// The account named by `--account`, else the session's active one, else nil.
-    func account(_ query: String?) throws -> Account? {
+    /// Who acts here (`AccountChoice`), its notices said on standard error
+    /// unless `quiet` (a helper git or kubectl runs, whose error reaches the
+    /// person on every use).
+    func choice(_ option: String?, providers: [ProviderID] = [], quiet: Bool = false) -> AccountChoice {
+        let choice = context.accountChoice(option: option, providers: providers)
+        if !quiet { for notice in choice.notices { io.stderr.write("switchboard: \(notice.displaySafe)\n") } }
+        return choice
+    }
+
+    /// The account `choice` names, else the session's active one, else nil.
+    /// A rule's account that cannot be found is said with the rule's place.
+    func account(_ choice: AccountChoice) throws -> Account? {
         do {
-            if let query { return try database.findAccount(query) }
+            if let query = choice.query { return try database.findAccount(query) }
             return try database.active(in: session).account
-        } catch { throw io.fail(error.description, ExitStatus(error)) }
+        } catch {
+            let home = HomeDirectory.path(environment: io.environment)
+            if case .rule = choice.source { throw io.fail("\(choice.reason(home: home)): \(error.description)", ExitStatus(error)) }
+            throw io.fail(error.description, ExitStatus(error))
+        }
+    }
+
+    /// The account named by `--account` (or the rest of the precedence), else nil.
+    func account(_ option: String?, providers: [ProviderID] = [], quiet: Bool = false) throws -> Account? {
+        try account(choice(option, providers: providers, quiet: quiet))
     }
 
     /// The account's identity at `provider`; with no provider, its only one.
     func identity(of account: Account, at provider: String?) throws -> Identity {
-        let providers = account.identities.map(\.provider.rawValue).joined(separator: ", ")
+        let providers = account.identities.map { IdentityChoice.shortName(of: $0, among: account.identities) }.joined(separator: ", ")
         guard let provider else {
             guard account.identities.count == 1 else {
-                throw io.fail("\(account.name.displaySafe) has identities at several providers (\(providers)); name one", .ambiguous)
+                throw io.fail("\(account.name.displaySafe) has several identities (\(providers.displaySafe)); name one", .ambiguous)
             }
             return account.identities[0].identity
         }
-        guard let match = account.identities.first(where: { $0.provider.rawValue == provider }) else {
-            throw io.fail("\(account.name.displaySafe) has no identity at \(provider.displaySafe) (it has: \(providers))", .notFound)
+        switch IdentityChoice.pick(provider, among: account.identities) {
+        case .success(let linked): return linked.identity
+        case .failure(.none):
+            throw io.fail("\(account.name.displaySafe) has no identity at \(provider.displaySafe) (it has: \(providers.displaySafe))", .notFound)
+        case .failure(.several(_, let names)):
+            throw io.fail("\(account.name.displaySafe) has \(names.count) identities at \(provider.displaySafe): name one as "
+                + names.joined(separator: " or ").displaySafe, .ambiguous)
         }
-        return match.identity
     }
 
     /// A token of `identity` valid for `minValid` seconds, or the failure reported and its status thrown.
@@ -157,7 +190,7 @@ extension ExitStatus {
     /// The status for why no token could be had.
     init(_ failure: TokenFailure) {
         switch failure {
-        case .noCredentials, .expired, .revoked, .noIDToken: self = .revoked
+        case .noCredentials, .expired, .revoked, .noIDToken, .knownRevoked: self = .revoked
         case .store(let error): self = ExitStatus(error)
         case .provider(_, let flow):
             switch flow {
@@ -183,12 +216,12 @@ struct TokenCommand: IOCommand, TakesCommonOptions {
     @OptionGroup var options: CommonOptions
     @OptionGroup var tokenOptions: TokenOptions
 
-    @Argument(help: "The provider (e.g. github, demo, or a configured name).")
+    @Argument(help: "The provider (e.g. github, demo, or a configured name); with two identities there, provider:login.", completion: .custom(AccountCompletion.providers))
     var provider: String?
 
     func run(io: CommandIO) async throws {
         let context = try TokenContext(CommandContext(options, io: io))
-        let account = try context.requireTokenAccount(tokenOptions)
+        let account = try context.requireTokenAccount(tokenOptions, providers: provider.map { [IdentityChoice.provider(of: $0)] } ?? [])
         let identity = try context.identity(of: account, at: provider)
         let token = try await context.freshToken(identity, minValid: tokenOptions.minValid)
         guard options.json else { return io.print(token.tokens.accessToken) }

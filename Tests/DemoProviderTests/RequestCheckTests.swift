@@ -53,6 +53,10 @@ struct RequestCheckTests {
                             ["Referer": "http://evil.example/device"]] {
                 let reply = try await HTTP.postForm(h.url("/device"), form, headers: headers)
                 #expect(reply.status == 403, "\(headers)")
+                if headers.isEmpty {
+                    // A plain scripted post is told what it lacks, and the scripted way.
+                    #expect(reply.text.contains("no Origin header") && reply.text.contains("switchboard demo approve CODE"), "\(reply.text)")
+                }
             }
             // Still pending: the right page may approve it.
             let own = try await HTTP.postForm(h.url("/device"), form)

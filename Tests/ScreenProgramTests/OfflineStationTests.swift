@@ -36,8 +36,10 @@ struct OfflineStationTests {
             #expect(state.chooser.dialog == nil)
         }
         #expect(state.chooser.toasts.last?.text.hasPrefix("Station offline — retrying") == true, "\(state.chooser.toasts.map(\.text))")
+        #expect(draw(state).lines.last?.contains("Station offline — retrying") == true, "the toast has the key bar's row")
+        _ = reduce(.tick(state.chooser.now.advanced(by: AppState.toastSeconds + 1)))
         let keyBar = draw(state).lines.last ?? ""
-        #expect(keyBar.contains("⏎ switch"), "dimmed, still shown: it will work again")
+        #expect(keyBar.contains("⏎ switch"), "dimmed, still shown once the toast has gone: it will work again")
         // Still offline on the next failed try: nothing new to do.
         #expect(reduce(.storeOffline(Self.detail)).isEmpty)
         #expect(reduce(.storeOffline(nil)) == [.reload])

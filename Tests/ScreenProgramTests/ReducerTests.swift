@@ -111,16 +111,17 @@ struct ReducerTests {
         #expect(!present.isEmpty, "the fixture has someone besides the active person signed in with Demo")
         _ = Fixture.press(.character("a"), .down, .down, on: &state)
         #expect(Fixture.press(.enter, on: &state).isEmpty, "no code asked for yet")
-        guard case .signIn(let dialog) = state.dialog, case .continuing(let people, 0) = dialog.phase else {
+        guard case .signIn(let dialog) = state.dialog, case .continuing(let people, let selection) = dialog.phase else {
             Issue.record("not offering to continue"); return
         }
         #expect(people.map(\.id) == present.map(\.id))
+        #expect(selection == people.count, "it starts on a new code: the person came to add an account")
         #expect(state.dialogKeys?.bindings.first?.label == "choose")
         var signIn = state
+        for _ in people { _ = Fixture.press(.up, on: &state) }
         #expect(Fixture.press(.enter, on: &state) == [.switchAccount(present[0].id)])
         #expect(state.dialog == nil)
-        // The last row: a new code.
-        for _ in people { _ = Fixture.press(.down, on: &signIn) }
+        // The row it starts on: a new code.
         #expect(Fixture.press(.down, .enter, on: &signIn) == [.startSignIn("demo", .signIn)])
         // Linking never offers it: it asks for a code at once.
         var link = several()
@@ -337,7 +338,7 @@ struct ReducerTests {
 
     @Test("a conflict between two accounts of one name tells them apart by number, in every line")
     func conflictOfNamesakes() {
-        let namesakes = AuthConflict(identity: Identity(provider: "gitlab", subject: "ada2"), active: AccountID(1), owner: AccountID(4), clashingProviders: [])
+        let namesakes = AuthConflict(identity: Identity(provider: "gitlab", subject: "ada2"), active: AccountID(1), owner: AccountID(4), sharedProviders: [])
         var state = several()
         _ = state.reduce(.signInEnded(SignInEnding(outcome: .approved(namesakes.owner, isNew: false)), conflict: ConflictDialog(
             conflict: namesakes, providerName: "GitLab", ownerName: "Ada Lovelace", activeName: "ada lovelace")))
@@ -349,8 +350,9 @@ struct ReducerTests {
 
     @Test("conflict: m, s, c and Enter answer; merge is not a key when refused")
     func conflict() {
-        let allowed = AuthConflict(identity: Identity(provider: "gitlab", subject: "alan"), active: AccountID(1), owner: AccountID(4), clashingProviders: [])
-        let refused = AuthConflict(identity: Identity(provider: "demo", subject: "zoe"), active: AccountID(1), owner: AccountID(3), clashingProviders: ["demo"])
+        let allowed = AuthConflict(identity: Identity(provider: "gitlab", subject: "alan"), active: AccountID(1), owner: AccountID(4), sharedProviders: [])
+        let refused = AuthConflict(identity: Identity(provider: "demo", subject: "zoe"), active: AccountID(1), owner: AccountID(3), sharedProviders: ["demo"],
+                                     rule: IdentityRule(severalAtOneProvider: false))
         func open(_ conflict: AuthConflict) -> AppState {
             var state = several()
             _ = state.reduce(.signInEnded(SignInEnding(outcome: .approved(conflict.owner, isNew: false)), conflict: ConflictDialog(

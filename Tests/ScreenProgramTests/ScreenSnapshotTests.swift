@@ -11,6 +11,8 @@ import TerminalUI
 @Suite("Screen snapshots")
 struct ScreenSnapshotTests {
     static let sizes = [Size(width: 80, height: 24), Size(width: 120, height: 40)]
+    /// The sizes new drawing is checked at: the smallest the chooser draws in, and the usual one.
+    static let narrow = [Size(width: 60, height: 16), Size(width: 80, height: 24)]
 
     static func name(_ scenario: String, _ size: Size) -> String { "\(scenario)-\(size.width)x\(size.height)" }
 
@@ -135,20 +137,34 @@ struct ScreenSnapshotTests {
     @Test("conflict: merge offered", arguments: sizes)
     func conflict(size: Size) {
         var state = Fixture.several(size: size)
-        let conflict = AuthConflict(identity: Identity(provider: "gitlab", subject: "alan"), active: AccountID(1), owner: AccountID(4), clashingProviders: [])
+        let conflict = AuthConflict(identity: Identity(provider: "gitlab", subject: "alan"), active: AccountID(1), owner: AccountID(4), sharedProviders: [])
         _ = state.reduce(.signInEnded(SignInEnding(outcome: .approved(AccountID(4), isNew: false)), conflict: ConflictDialog(
             conflict: conflict, providerName: "GitLab", ownerName: "Alan Turing", activeName: "Ada Lovelace")))
         Snapshot.check(Screen.draw(state), Self.name("conflict", size))
     }
 
-    @Test("conflict: merge not offered when both hold an identity at one provider")
+    @Test("conflict where both hold an identity at one provider: merge offered, and the dialog says the account keeps both", arguments: narrow)
+    func conflictSharedProvider(size: Size) {
+        var state = Fixture.several(size: size)
+        let conflict = AuthConflict(identity: Identity(provider: "demo", subject: "zoe"), active: AccountID(1), owner: AccountID(3), sharedProviders: ["demo"])
+        _ = state.reduce(.signInEnded(SignInEnding(outcome: .approved(AccountID(3), isNew: false)), conflict: ConflictDialog(
+            conflict: conflict, providerName: "Demo", ownerName: "Zoë Ångström", activeName: "Ada Lovelace")))
+        let buffer = Screen.draw(state)
+        #expect(buffer.text.contains("Merge Zoë Ångström into Ada Lovelace"))
+        #expect(buffer.text.contains("keeps both"))
+        Snapshot.check(buffer, Self.name("conflict-shared-provider", size))
+    }
+
+    @Test("conflict under a rule of one identity per provider: merge not offered, and the dialog says why")
     func conflictNoMerge() {
         var state = Fixture.several(size: Size(width: 80, height: 24))
-        let conflict = AuthConflict(identity: Identity(provider: "demo", subject: "zoe"), active: AccountID(1), owner: AccountID(3), clashingProviders: ["demo"])
+        let conflict = AuthConflict(identity: Identity(provider: "demo", subject: "zoe"), active: AccountID(1), owner: AccountID(3), sharedProviders: ["demo"],
+                                    rule: IdentityRule(severalAtOneProvider: false))
         _ = state.reduce(.signInEnded(SignInEnding(outcome: .approved(AccountID(3), isNew: false)), conflict: ConflictDialog(
             conflict: conflict, providerName: "Demo", ownerName: "Zoë Ångström", activeName: "Ada Lovelace")))
         let buffer = Screen.draw(state)
         #expect(!buffer.text.contains("Merge"))
+        #expect(buffer.text.contains("one identity per provider"))
         Snapshot.check(buffer, "conflict-nomerge-80x24")
     }
 

@@ -23,9 +23,12 @@ struct StationLayerTests {
             #expect(state.isRunning && state.dialog == nil)
         }
         #expect(state.toasts.map(\.text) == ["This station is locked."], "one toast, not one per key")
-        let keyBar = StationScreen.draw(state).lines.last ?? ""
+        #expect(StationScreen.draw(state).lines.last?.contains("This station is locked.") == true, "the toast has the key bar's row")
+        var later = state
+        _ = later.reduce(.tick(state.now.advanced(by: AppState.toastSeconds + 1)))
+        let keyBar = StationScreen.draw(later).lines.last ?? ""
         #expect(!["quit", "theme", "disconnect"].contains { keyBar.contains($0) }, "\(keyBar)")
-        #expect(keyBar.contains("⏎ switch"))
+        #expect(keyBar.contains("⏎ switch"), "the keys are back once the toast has gone")
         _ = state.reduce(.input(.key(.character("/"))))
         for c in "q" { _ = state.reduce(.input(.key(.character(c)))) }
         #expect(state.accounts.filter == "q", "a q typed into the filter is a letter")

@@ -55,7 +55,7 @@ struct SignInRunTests {
         let (run, report) = try await rig.signIn(as: "zoe", mode: .link)
         let pending = try #require(report.conflict)
         #expect(pending.conflict.owner == zoe.account?.id)
-        #expect(!pending.conflict.canMerge, "both have a demo identity")
+        #expect(pending.conflict.sharedProviders == ["demo"] && pending.conflict.canMerge, "both have a demo identity, which the rule allows")
         let change = try run.resolve(pending, choosing: .switchAccount)
         #expect(change?.current.id == zoe.account?.id)
         #expect(rig.statusChanges.all.last?.current.id == zoe.account?.id)

@@ -45,7 +45,7 @@ struct PINGuardTests {
     func noPIN(_ engine: Engine, _ door: Door) throws {
         let (fixture, ada, _) = try setUp(engine)
         let before = try fixture.dump()
-        #expect(throws: StoreError.pinRequired(PINOwner.account(ada).description)) { try door.act(fixture.database, ada, nil, Date()) }
+        #expect(throws: StoreError.pinRequired("Ada Lovelace's PIN (account \(ada))")) { try door.act(fixture.database, ada, nil, Date()) }
         #expect(try fixture.dump() == before)
     }
 
@@ -115,7 +115,7 @@ struct PINGuardTests {
         let db = fixture.database
         _ = try db.switchAccount(to: ada, session: terminal2, pin: .account("2468"))
         try db.admitTokenUse(of: ada, session: terminal2)
-        #expect(throws: StoreError.pinRequired(PINOwner.account(ada).description)) { try db.admitTokenUse(of: ada, session: terminal1) }
+        #expect(throws: StoreError.pinRequired("Ada Lovelace's PIN (account \(ada))")) { try db.admitTokenUse(of: ada, session: terminal1) }
     }
 
     @Test("a sign-in approved as a person with a PIN stores the tokens but makes nobody active; one as whoever is already active needs none", arguments: Engine.allCases)
@@ -125,7 +125,7 @@ struct PINGuardTests {
         let tokens = TokenSet(accessToken: "fresh-access", refreshToken: "fresh-refresh", idToken: nil, tokenType: "Bearer", scope: nil, expiresAt: nil)
         let result = try db.signIn(Sample.adaGitHub, mode: .signIn, session: terminal2, tokens: tokens)
         guard case .needsPIN(let account, let refusal) = result else { Issue.record("\(result)"); return }
-        #expect(account == ada && refusal == .pinRequired(PINOwner.account(ada).description))
+        #expect(account == ada && refusal == .pinRequired("Ada Lovelace's PIN (account \(ada))"))
         #expect(try db.active(in: terminal2) == .anonymous)
         #expect(try db.credential(for: Sample.adaGitHub.identity)?.accessToken == "fresh-access")
         // The switch with the PIN finishes it.
@@ -138,7 +138,7 @@ struct PINGuardTests {
         guard case .conflict(let conflict, _) = try db.signIn(Sample.adaGitHub, mode: .signIn, session: terminal1) else {
             Issue.record("no conflict where Grace is active"); return
         }
-        #expect(throws: StoreError.pinRequired(PINOwner.account(ada).description)) {
+        #expect(throws: StoreError.pinRequired("Ada Lovelace's PIN (account \(ada))")) {
             try db.resolve(conflict, choosing: .switchAccount, identity: Sample.adaGitHub, session: terminal1)
         }
         #expect(try db.active(in: terminal1).id == grace)

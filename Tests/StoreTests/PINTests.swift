@@ -106,8 +106,8 @@ struct StorePINTests {
         let (ada, grace) = try twoAccounts(fixture)
         try db.setPIN("246813579024", for: .account(ada), proof: nil)
         #expect(try db.protectedAccounts() == [ada])
-        #expect(throws: StoreError.pinRequired("account \(ada)'s PIN")) { try db.switchAccount(to: ada, session: terminal1) }
-        #expect(throws: StoreError.wrongPIN("account \(ada)'s PIN", retryAt: nil)) {
+        #expect(throws: StoreError.pinRequired("Ada Lovelace's PIN (account \(ada))")) { try db.switchAccount(to: ada, session: terminal1) }
+        #expect(throws: StoreError.wrongPIN("Ada Lovelace's PIN (account \(ada))", retryAt: nil)) {
             try db.switchAccount(to: ada, session: terminal1, pin: .account("1357"))
         }
         #expect(try db.active(in: terminal1) == .anonymous)
@@ -151,8 +151,8 @@ struct StorePINTests {
         let fixture = try Fixture(engine), db = fixture.database
         let (ada, _) = try twoAccounts(fixture)
         try db.setPIN("1111", for: .account(ada), proof: nil)
-        #expect(throws: StoreError.pinRequired("account \(ada)'s PIN")) { try db.setPIN("2222", for: .account(ada), proof: nil) }
-        #expect(throws: StoreError.wrongPIN("account \(ada)'s PIN", retryAt: nil)) {
+        #expect(throws: StoreError.pinRequired("Ada Lovelace's PIN (account \(ada))")) { try db.setPIN("2222", for: .account(ada), proof: nil) }
+        #expect(throws: StoreError.wrongPIN("Ada Lovelace's PIN (account \(ada))", retryAt: nil)) {
             try db.setPIN("2222", for: .account(ada), proof: "9999")
         }
         try db.setPIN("2222", for: .account(ada), proof: "1111")
@@ -175,7 +175,7 @@ struct StorePINTests {
         try fixture.database.setPIN("2468", for: .account(ada), proof: nil)
         let start = Date(timeIntervalSince1970: 2_000_000_000)
         for attempt in 1...4 {
-            #expect(throws: StoreError.wrongPIN("account \(ada)'s PIN", retryAt: nil)) {
+            #expect(throws: StoreError.wrongPIN("Ada Lovelace's PIN (account \(ada))", retryAt: nil)) {
                 try fixture.database.switchAccount(to: ada, session: terminal1, pin: .account("0000"), at: start.addingTimeInterval(Double(attempt)))
             }
         }
@@ -183,17 +183,17 @@ struct StorePINTests {
         let reopened = try fixture.reopen()
         #expect(try reopened.pinAttempts(of: .account(ada), at: start).failures == 4)
         let fifth = start.addingTimeInterval(10)
-        #expect(throws: StoreError.wrongPIN("account \(ada)'s PIN", retryAt: fifth.addingTimeInterval(30))) {
+        #expect(throws: StoreError.wrongPIN("Ada Lovelace's PIN (account \(ada))", retryAt: fifth.addingTimeInterval(30))) {
             try reopened.switchAccount(to: ada, session: terminal1, pin: .account("0000"), at: fifth)
         }
         // Locked: even the right PIN is not looked at, and the try is not counted.
-        #expect(throws: StoreError.pinLockedOut("account \(ada)'s PIN", until: fifth.addingTimeInterval(30))) {
+        #expect(throws: StoreError.pinLockedOut("Ada Lovelace's PIN (account \(ada))", until: fifth.addingTimeInterval(30))) {
             try fixture.reopen().switchAccount(to: ada, session: terminal1, pin: .account("2468"), at: fifth.addingTimeInterval(29))
         }
         #expect(try reopened.pinAttempts(of: .account(ada), at: fifth).failures == 5)
         // The sixth wrong one doubles the wait.
         let sixth = fifth.addingTimeInterval(30)
-        #expect(throws: StoreError.wrongPIN("account \(ada)'s PIN", retryAt: sixth.addingTimeInterval(60))) {
+        #expect(throws: StoreError.wrongPIN("Ada Lovelace's PIN (account \(ada))", retryAt: sixth.addingTimeInterval(60))) {
             try reopened.switchAccount(to: ada, session: terminal1, pin: .account("0000"), at: sixth)
         }
         #expect(try reopened.pinAttempts(of: .account(ada), at: sixth.addingTimeInterval(59)).lockedUntil == sixth.addingTimeInterval(60))
@@ -295,7 +295,7 @@ struct StorePINTests {
         guard case .conflict(let conflict, _) = try db.signIn(Sample.adaGitHub, mode: .link, session: terminal1) else {
             Issue.record("expected a conflict"); return
         }
-        #expect(throws: StoreError.pinRequired(PINOwner.account(ada).description)) {
+        #expect(throws: StoreError.pinRequired("Ada Lovelace's PIN (account \(ada))")) {
             try db.resolve(conflict, choosing: .switchAccount, identity: Sample.adaGitHub, session: terminal1)
         }
         #expect(throws: StoreError.mergeOfProtected(PINOwner.account(ada).description)) {

@@ -31,7 +31,8 @@ struct RosterReadTests {
             _ = try db.findAccount("ADA@example.org")
             Issue.record("expected an ambiguous match")
         } catch StoreError.ambiguousAccount(_, let candidates) {
-            #expect(Set(candidates) == ["\(ids[0]) Ada Lovelace", "\(ids[2]) Zoë ÅNGSTRÖM"])
+            // Each with an email, to tell two of one name apart.
+            #expect(Set(candidates) == ["\(ids[0]) Ada Lovelace <ada@example.org>", "\(ids[2]) Zoë ÅNGSTRÖM <Zoë@Example.SE>"])
         }
     }
 

@@ -46,7 +46,7 @@ struct StoreCopyTests {
         #expect(try shared.credential(for: Sample.adaGoogle.identity)?.refreshToken == "refresh-1")
         #expect(try shared.pinAttempts(of: .account(ada)).failures == 2)
         #expect(try shared.protectedAccounts() == [ada] && shared.hasPIN(.operatorPIN))
-        #expect(throws: StoreError.wrongPIN("account \(ada)'s PIN", retryAt: nil)) {
+        #expect(throws: StoreError.wrongPIN("Ada Lovelace's PIN (account \(ada))", retryAt: nil)) {
             try shared.switchAccount(to: ada, session: terminal2, pin: .account("1111"))
         }
         #expect(try shared.pinAttempts(of: .account(ada)).failures == 3, "the count goes on from the copied one")

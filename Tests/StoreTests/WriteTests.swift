@@ -112,8 +112,8 @@ struct WriteTests {
         }
     }
 
-    @Test("conflict between accounts with identities at one provider: merge refused, switch works", arguments: Engine.allCases)
-    func conflictNotMergeable(_ engine: Engine) throws {
+    @Test("conflict between accounts with identities at one provider: merge keeps both, by the rule a link follows", arguments: Engine.allCases)
+    func conflictSharingAProvider(_ engine: Engine) throws {
         let fixture = try Fixture(engine)
         let db = fixture.database
         let ids = try Sample.signIn([Sample.adaGitHub, Sample.graceGitHub], into: db, session: terminal1)
@@ -121,14 +121,30 @@ struct WriteTests {
             Issue.record("expected a conflict")
             return
         }
-        #expect(conflict.choices == [.switchAccount, .cancel])
-        let before = try fixture.dump()
-        #expect(throws: StoreError.mergeRefused(["github"])) {
-            try db.resolve(conflict, choosing: .merge, identity: Sample.adaGitHub, session: terminal1)
+        #expect(conflict.sharedProviders == ["github"] && conflict.choices == [.merge, .switchAccount, .cancel])
+        let merged = try db.resolve(conflict, choosing: .merge, identity: Sample.adaGitHub, session: terminal1)
+        #expect(merged?.current.id == ids[1])
+        let accounts = try db.accounts()
+        #expect(accounts.map(\.id) == [ids[1]])
+        #expect(Set(accounts[0].identities.map(\.identity)) == [Sample.adaGitHub.identity, Sample.graceGitHub.identity])
+    }
+
+    @Test("a second identity at one provider links to the active account, and merge() of two such accounts goes through", arguments: Engine.allCases)
+    func severalAtOneProvider(_ engine: Engine) throws {
+        let fixture = try Fixture(engine)
+        let db = fixture.database
+        let grace = try Sample.signIn([Sample.graceGitHub], into: db, session: terminal1)[0]
+        let work = LinkedIdentity(identity: Identity(provider: "github", subject: "2048"), email: "grace@work.example", login: "grace-work")
+        guard case .completed(let linked, false, true, _, _) = try db.signIn(work, mode: .link, session: terminal1) else {
+            Issue.record("expected a link")
+            return
         }
-        #expect(try fixture.dump() == before)
-        let change = try db.resolve(conflict, choosing: .switchAccount, identity: Sample.adaGitHub, session: terminal1)
-        #expect(change?.current.id == ids[0])
+        #expect(linked.id == grace && linked.identities.filter { $0.provider == "github" }.count == 2)
+        // Another account with a GitHub identity merges into Grace's: three GitHub identities, one account.
+        let ada = try Sample.signIn([Sample.adaGitHub], into: db, session: terminal2)[0]
+        let change = try db.merge(ada, into: grace, session: terminal1)
+        #expect(change.current.account?.identities.filter { $0.provider == "github" }.count == 3)
+        #expect(try db.accounts().map(\.id) == [grace])
     }
 
     @Test("a session's switch leaves other sessions alone; a session that chose nothing is Anonymous, whatever the machine default is", arguments: Engine.allCases)

@@ -80,19 +80,54 @@ struct AuthenticatorTests {
         #expect(try Authenticator().resolve(conflict, choosing: .cancel) == .stay)
     }
 
-    @Test("conflict where both accounts hold a different identity at one provider: only switch or cancel")
-    func conflictNotMergeable() throws {
-        // Both Ada and Grace have a GitHub identity.
+    @Test("conflict where both accounts hold an identity at one provider: merge offered, as a link of a second one is")
+    func conflictSharingAProvider() throws {
+        // Both Ada and Grace have a GitHub identity; the standard rule lets one account hold both.
         guard case .conflict(let conflict) = try decide(adaGoogle, .link, active: grace2).decision else {
             Issue.record("expected a conflict")
             return
         }
-        #expect(conflict.clashingProviders == ["github"])
-        #expect(!conflict.canMerge)
-        #expect(conflict.choices == [.switchAccount, .cancel])
-        #expect(throws: AuthError.mergeRefused(["github"])) {
-            try Authenticator().resolve(conflict, choosing: .merge)
+        #expect(conflict.sharedProviders == ["github"])
+        #expect(conflict.canMerge && conflict.mergeRefusal == nil)
+        #expect(conflict.choices == [.merge, .switchAccount, .cancel])
+        #expect(try Authenticator().resolve(conflict, choosing: .merge) == .merge(source: ada1, into: grace2))
+        #expect(conflict.mergeNote?.contains("keeps both") == true)
+        // The link of a second GitHub identity to Grace: allowed by the same rule.
+        let second = Identity(provider: "github", subject: "4096")
+        #expect(try decide(second, .link, active: grace2).decision == .link(to: grace2))
+    }
+
+    @Test("one rule for link and merge: where it allows one identity per provider, both are refused, and say so")
+    func oneRuleForLinkAndMerge() throws {
+        let strict = Authenticator(rule: IdentityRule(severalAtOneProvider: false))
+        let second = LinkedIdentity(identity: Identity(provider: "github", subject: "4096"))
+        #expect(try strict.decide(identity: second, mode: .link, active: grace2, directory: directory).decision
+            == .refused(.providerTaken(["github"])))
+        #expect(AuthRefusal.providerTaken(["github"]).description.contains("one identity per provider"))
+        // Another provider still links.
+        let gitea = LinkedIdentity(identity: Identity(provider: "gitea", subject: "5"))
+        #expect(try strict.decide(identity: gitea, mode: .link, active: grace2, directory: directory).decision == .link(to: grace2))
+        guard case .conflict(let conflict) = try strict.decide(
+            identity: LinkedIdentity(identity: adaGoogle), mode: .link, active: grace2, directory: directory).decision
+        else {
+            Issue.record("expected a conflict")
+            return
         }
+        #expect(!conflict.canMerge && conflict.mergeRefusal == ["github"])
+        #expect(conflict.choices == [.switchAccount, .cancel])
+        #expect(throws: AuthError.mergeRefused(["github"])) { try strict.resolve(conflict, choosing: .merge) }
+        #expect(AuthError.mergeRefused(["github"]).description.contains("one identity per provider"))
+        #expect(conflict.mergeNote?.contains("cannot be merged") == true)
+    }
+
+    @Test("the rule's decision: the providers a second identity would land at, refused only by a rule of one per provider")
+    func ruleDecision() {
+        let held = [adaGitHub, adaGoogle]
+        #expect(IdentityRule.sharedProviders(adding: [graceGitHub, graceGitLab], to: held) == ["github"])
+        #expect(IdentityRule.sharedProviders(adding: [adaGitHub], to: held) == [], "an identity held already is no second one")
+        #expect(IdentityRule.standard.refusal(adding: [graceGitHub], to: held) == nil)
+        #expect(IdentityRule(severalAtOneProvider: false).refusal(adding: [graceGitHub, graceGitLab], to: held) == ["github"])
+        #expect(IdentityRule(severalAtOneProvider: false).refusal(adding: [graceGitLab], to: held) == nil)
     }
 
     @Test("a matching verified email is a hint, never a merge")
@@ -122,6 +157,51 @@ struct ModelTests {
         revoked.identities[1].state = .revoked
         #expect(catalog.features(of: revoked) == [.profile, .repositories])
         #expect(catalog.features(of: ActiveAccount.anonymous).isEmpty)
+    }
+
+    @Test("two identities of one provider are told apart by login, else email, else subject; one alone stays short")
+    func distinguishingNames() {
+        let work = LinkedIdentity(identity: Identity(provider: "github", subject: "1"), email: "ada@work.example", login: "ada")
+        let home = LinkedIdentity(identity: Identity(provider: "github", subject: "2"), email: "ada@home.example")
+        let google = LinkedIdentity(identity: adaGoogle, email: "ada@gmail.example", login: "ada")
+        let names = IdentityNames.distinguishing([work, google, home])
+        #expect(names == [work.identity: "ada", home.identity: "ada@home.example"])
+        #expect(IdentityNames.label(google, among: [work, google, home]) == "google")
+        #expect(IdentityNames.label(work, among: [work, google, home]) == "github ada")
+        // Two with the same login: their subjects tell them apart.
+        var renamed = home
+        renamed.login = "ADA"
+        #expect(IdentityNames.distinguishing([work, renamed]) == [work.identity: "1", renamed.identity: "2"])
+        let bare = LinkedIdentity(identity: Identity(provider: "github", subject: "3"))
+        #expect(IdentityNames.distinguishing([work, bare])[bare.identity] == "3")
+    }
+
+    @Test("token facts: expiry in words, relative to now, and scopes each once; never a token")
+    func tokenFacts() {
+        let now = Moment(secondsSince1970: 1_000_000)
+        #expect(TokenFacts.expiry(TokenFacts(expiresAt: now.advanced(by: 52 * 60 + 10)), now: now) == "expires in 52 min")
+        #expect(TokenFacts.expiry(TokenFacts(expiresAt: now.advanced(by: -180)), now: now) == "expired 3 min ago")
+        #expect(TokenFacts.expiry(TokenFacts(expiresAt: now.advanced(by: 40)), now: now) == "expires in 40 s")
+        #expect(TokenFacts.expiry(TokenFacts(expiresAt: now.advanced(by: 3 * 86_400)), now: now) == "expires in 3 d")
+        #expect(TokenFacts.expiry(TokenFacts(), now: now) == "no expiry given")
+        #expect(TokenFacts.expiry(nil, now: now) == "no token stored")
+        #expect(TokenFacts(scope: "openid profile openid,email").scopes == ["openid", "profile", "email"])
+    }
+
+    @Test("an account needs a sign-in again when every identity is revoked (or gone), not when one is only expired")
+    func needsSignInAgain() {
+        var account = Account(id: ada1, name: "Ada", identities: [
+            LinkedIdentity(identity: adaGitHub, state: .revoked), LinkedIdentity(identity: adaGoogle, state: .revoked),
+        ])
+        #expect(account.needsSignInAgain && account.revokedIdentities.count == 2)
+        account.identities[1].state = .notFound
+        #expect(account.needsSignInAgain)
+        account.identities[1].state = .expired
+        #expect(!account.needsSignInAgain)
+        account.identities[0].state = .notFound
+        account.identities[1].state = .notFound
+        #expect(!account.needsSignInAgain, "nothing a sign-in brings back")
+        #expect(!Account(id: ada1, name: "Nobody").needsSignInAgain)
     }
 
     @Test("identities parse from provider:subject; subjects may hold colons")

@@ -51,7 +51,8 @@ struct CLITests {
         let status = await cli.run("status", "--json")
         #expect(status.status == 0)
         let object = try #require(try json(status.stdout) as? [String: Any])
-        #expect(Set(object.keys) == ["session", "active"])
+        #expect(Set(object.keys) == ["session", "active", "source", "chosenBy"])
+        #expect(object["source"] as? String == "terminal" && object["chosenBy"] is NSNull)
         #expect(object["session"] as? String == "tty-test")
         #expect(object["active"] is NSNull)
     }
@@ -66,7 +67,8 @@ struct CLITests {
         let accounts = try #require(try json(result.stdout) as? [[String: Any]])
         #expect(accounts.count == 2)
         for account in accounts {
-            #expect(Set(account.keys) == ["id", "name", "active", "identities"])
+            #expect(Set(account.keys) == ["id", "name", "active", "identities", "pin"])
+            #expect(account["pin"] as? Bool == false)
             for identity in try #require(account["identities"] as? [[String: Any]]) {
                 #expect(Set(identity.keys) == ["provider", "subject", "name", "email", "state"])
             }
@@ -136,7 +138,9 @@ struct CLITests {
         #expect(ambiguous.status == 3)
         #expect(ambiguous.stderr.contains("matches several accounts"))
         #expect(await cli.run("disconnect", "github:0").status == 2)
-        #expect(await cli.run("switch").status == 64)
+        // No account named, not on a terminal: the accounts are listed.
+        let listed = await cli.run("switch")
+        #expect(listed.status == 0 && listed.stdout.contains("Grace Hopper"))
         #expect(await cli.run("accounts", "--bogus").status == 64)
         let badSession = await cli.run("status", session: "a\u{1B}[2Jb")
         #expect(badSession.status == 64)
@@ -174,7 +178,7 @@ struct CLITests {
         try Sample.signIn([hostile], into: database, session: SessionKey("tty-test")!)
         let output = await cli.run("accounts")
         #expect(!output.stdout.contains("\u{1B}"))
-        #expect(output.stdout.contains("Eve  demo"))  // the sequences went whole, not only their ESC
+        #expect(output.stdout.contains("Eve" + String(repeating: " ", count: 17) + "  demo"))  // the sequences went whole, not only their ESC
         #expect(!output.stdout.contains("52;c;"))
     }
 

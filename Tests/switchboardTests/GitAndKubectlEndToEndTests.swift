@@ -158,6 +158,95 @@ struct GitAndKubectlEndToEndTests {
         await rig.stop()
     }
 
+    @Test("with the hook in an interactive bash on a terminal, no eval: switch to Grace, commit, push; switch to Zoë, commit, push: each commit carries its person and each push their token; in a tree whose allowed .switchboard names Ada, git push and kubectl act as Ada")
+    func hookedShell() async throws {
+        let issuer = Mutex<URL?>(nil)
+        let gitRoot = TemporaryFolder()
+        defer { gitRoot.remove() }
+        let server = try await GitHTTPServer(root: gitRoot.path) { password in
+            guard let base = issuer.withLock({ $0 }) else { return nil }
+            return await DemoCheck(base: base).person(accessToken: password)
+        }
+        let rig = try await ToolRig(gitServer: server.url)
+        issuer.withLock { $0 = rig.base }
+        try await rig.signIn([("ada", "setup-1"), ("grace", "setup-2"), ("zoe", "setup-3")])
+        let api = try await KubeAPIServer(issuer: rig.base, folder: rig.cli.folder)
+        var environment = try Self.environment(rig, session: nil)
+        environment["TERM"] = "dumb"
+        #expect(await TestIO(environment: environment).run(["setup-git"]).status == 0)
+        let home = try #require(environment["HOME"])
+        let remote = server.url.appendingPathComponent("repo.git").absoluteString
+        #expect(try await Self.git("init", "-q", "--bare", gitRoot.path + "/repo.git", environment: environment).status == 0)
+        for tree in ["work", "ada-tree"] {
+            #expect(try await Self.git("init", "-q", home + "/" + tree, environment: environment).status == 0)
+        }
+        try "account = \"ada\"\n".write(toFile: home + "/ada-tree/.switchboard", atomically: true, encoding: .utf8)
+        let kubeconfig = rig.cli.folder.file("kubeconfig")
+        try """
+            apiVersion: v1
+            kind: Config
+            clusters:
+            - name: loopback
+              cluster: {server: "\(api.url.absoluteString)", insecure-skip-tls-verify: true}
+            contexts:
+            - name: loopback
+              context: {cluster: loopback, user: switchboard}
+            current-context: loopback
+            users:
+            - name: switchboard
+              user:
+                exec: {apiVersion: client.authentication.k8s.io/v1, command: switchboard, args: ["kube-credential", "demo"], interactiveMode: Never}
+            """.write(toFile: kubeconfig, atomically: true, encoding: .utf8)
+        let rc = rig.cli.folder.file("bashrc")
+        let hook = try await runProcess(Self.switchboard, ["hook", "bash"], environment: environment)
+        try (hook.stdout + "PS1='$ '\n").write(toFile: rc, atomically: true, encoding: .utf8)
+        let shellEnvironment = environment
+        let pushed = try await offThePool { () throws -> String in
+            let shell = try TerminalProcess("/bin/bash", arguments: ["--rcfile", rc, "-i"], environment: shellEnvironment)
+            var step = 0
+            func run(_ line: String) throws {
+                step += 1
+                // The marker is worked out by the shell, so the typed line does not show it.
+                shell.send(Array("\(line); echo \"done-$((\(step) * 7))\"\n".utf8))
+                guard shell.wait(for: Array("done-\(step * 7)".utf8), timeout: 60) != nil else {
+                    throw HookedShellStuck("no answer to \(line): \(String(decoding: shell.output, as: UTF8.self))")
+                }
+            }
+            let push = "git push -q \(remote) HEAD:refs/heads/main"
+            try run("switchboard switch grace > /dev/null")
+            try run("cd ~/work && git commit -q --allow-empty -m by-grace && \(push)")
+            try run("switchboard switch zoe > /dev/null")
+            try run("git commit -q --allow-empty -m by-zoe && git push -q -f \(remote) HEAD:refs/heads/zoe")
+            try run("cd ~/ada-tree && switchboard allow > /dev/null")
+            try run("git commit -q --allow-empty -m by-ada-here && git push -q -f \(remote) HEAD:refs/heads/ada")
+            try run("kubectl --kubeconfig \(kubeconfig) get --raw /api > ~/kube-as.json")
+            // The hook acts at the prompt, as direnv's does: out of the tree, the next line is Zoë's again.
+            try run("cd ~/work")
+            try run("git commit -q --allow-empty -m by-zoe-again && git push -q -f \(remote) HEAD:refs/heads/zoe")
+            shell.send(Array("exit\n".utf8))
+            _ = shell.finish(timeout: 30)
+            return String(decoding: shell.output, as: UTF8.self)
+        }
+        func log(_ branch: String) async throws -> String {
+            try await Self.git("--git-dir", gitRoot.path + "/repo.git", "log", "-1", "--format=%s %an <%ae>", branch, environment: environment).stdout
+        }
+        #expect(try await log("main") == "by-grace Grace Hopper <grace@demo.switchboard.test>\n", "\(pushed)")
+        #expect(try await log("ada") == "by-ada-here Ada Lovelace <ada@demo.switchboard.test>\n", "\(pushed)")
+        let zoe = try await log("zoe")
+        #expect(zoe == "by-zoe-again Zoë Ångström <zoe@demo.switchboard.test>\n", "\(zoe)")
+        // Each push went with its person's token, in order.
+        let people = server.people.all.compactMap { $0 }
+        var runs: [String] = []
+        for person in people where runs.last != person { runs.append(person) }
+        #expect(runs == ["grace", "zoe", "ada", "zoe"], "\(people)")
+        let kube = (try? String(contentsOfFile: home + "/kube-as.json", encoding: .utf8)) ?? ""
+        #expect(kube.contains(#""user":"ada@demo.switchboard.test""#), "\(kube) \(pushed)")
+        #expect(pushed.contains("Ada Lovelace here (~/ada-tree/.switchboard line 1)") && pushed.contains("Zoë Ångström here (this terminal's choice)"), "\(pushed)")
+        await api.stop()
+        await server.stop()
+        await rig.stop()
+    }
+
     @Test("hostile input on the helper's standard input, to the built program: no crash, no token")
     func hostileInput() async throws {
         let rig = try await ToolRig(gitServer: URL(string: "http://127.0.0.1:9418")!)
@@ -176,4 +265,10 @@ struct GitAndKubectlEndToEndTests {
         }
         await rig.stop()
     }
+}
+
+/// A line typed into the hooked shell that got no answer.
+private struct HookedShellStuck: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -50,7 +50,8 @@ struct TestIO: Sendable {
         base["HOME"] = process["HOME"]
         io = CommandIO(
             environment: base.merging(environment) { $1 }, stdout: stdout, stderr: stderr, stdin: GivenInput(input ?? ""),
-            stdinIsTerminal: false, stdoutIsTerminal: false, terminal: { terminal }, takesSignals: false, pinRounds: testPINRounds)
+            stdinIsTerminal: false, stdoutIsTerminal: false, terminal: { terminal }, takesSignals: false, pinRounds: testPINRounds,
+            workingDirectory: environment["PWD"] ?? "/")
     }
 
     /// Runs `arguments` as `switchboard` would, in this process, on a

@@ -19,7 +19,7 @@ struct PINCLITests {
         // Replacing it: the current PIN first, then the new one.
         let wrong = await cli.run("pin", "set", "Ada Lovelace", input: "1111\n3579\n")
         #expect(wrong.status == 8)
-        #expect(wrong.stderr == "switchboard: that is not account \(ada)'s PIN\n")
+        #expect(wrong.stderr == "switchboard: that is not Ada Lovelace's PIN (account \(ada))\n")
         let replaced = await cli.run("pin", "set", "Ada Lovelace", input: "2468\n3579\n")
         #expect(replaced.status == 0 && replaced.stdout == "PIN set for Ada Lovelace.\n")
         let cleared = await cli.run("pin", "clear", "\(ada)", input: "3579\n")
@@ -57,7 +57,7 @@ struct PINCLITests {
         #expect(refused.stderr.contains("has a PIN and standard input is not a terminal") && refused.stderr.contains("--pin-stdin"))
         let wrong = await cli.run("switch", "Grace Hopper", "--pin-stdin", input: "13579\n")
         #expect(wrong.status == 8)
-        #expect(wrong.stderr == "switchboard: that is not account \(grace)'s PIN\n")
+        #expect(wrong.stderr == "switchboard: that is not Grace Hopper's PIN (account \(grace))\n")
         #expect(await cli.run("status", "--json").stdout.contains("\"active\":null"))
         let right = await cli.run("switch", "Grace Hopper", "--pin-stdin", "--json", input: "97531\n")
         #expect(right.status == 0, "\(right.stderr)")
@@ -77,7 +77,7 @@ struct PINCLITests {
         #expect(fifth.stderr.contains("the next may be made in"))
         let locked = await cli.run("switch", "Ada Lovelace", "--pin-stdin", input: "2468\n")
         #expect(locked.status == 9)
-        #expect(locked.stderr.hasPrefix("switchboard: too many wrong tries at account \(ada)'s PIN; try again in "))
+        #expect(locked.stderr.hasPrefix("switchboard: too many wrong tries at Ada Lovelace's PIN (account \(ada)); try again in "))
         #expect(try AppDatabase(testing: cli.path).pinAttempts(of: .account(ada)).failures == 5)
         // No operator PIN yet: reset is refused; then the operator sets one and resets.
         #expect(await cli.run("pin", "reset", "Ada Lovelace", input: "7777\n").status == 4)
@@ -185,13 +185,38 @@ struct PINCLITests {
         #expect(try AppDatabase(testing: cli.path).pinAttempts(of: .account(ada)).failures == 0)
     }
 
+    @Test("accounts marks an account with a PIN 🔒 and --json says pin: true; names line up; a revoked identity is ✗ as in the chooser")
+    func accountsMarks() async throws {
+        let cli = CLI()
+        let (ada, _) = try cli.populate()
+        #expect(await cli.run("switch", "Ada Lovelace").status == 0)
+        #expect(await cli.run("pin", "set", input: "2468\n").status == 0)
+        _ = try AppDatabase(testing: cli.path).recordCheck(Sample.graceGitHub.identity, state: .revoked)
+        let listed = await cli.run("accounts")
+        // Names padded to one column (the lock is two columns wide), so the identities line up.
+        #expect(listed.stdout.contains("\t" + "Ada Lovelace 🔒" + String(repeating: " ", count: 5) + "  github ✓, google ✓\n"), "\(listed.stdout)")
+        #expect(listed.stdout.contains("\t" + "Grace Hopper" + String(repeating: " ", count: 8) + "  github ✗ revoked, microsoft ⚠ expired\n"), "\(listed.stdout)")
+        let json = await cli.run("accounts", "--json")
+        #expect(json.stdout.contains("\"id\":\(ada),\"identities\"") && json.stdout.contains("\"name\":\"Ada Lovelace\",\"pin\":true"), "\(json.stdout)")
+        #expect(json.stdout.contains("\"name\":\"Grace Hopper\",\"pin\":false"))
+    }
+
+    @Test("pin reset with no operator PIN set says how to set one (4), and asks for nothing")
+    func resetWithoutOperator() async throws {
+        let cli = CLI()
+        _ = try cli.populate()
+        let reset = await cli.run("pin", "reset", "ada")
+        #expect(reset.status == 4)
+        #expect(reset.stderr.contains("Ada Lovelace's wrong tries takes the operator PIN, and none is set") && reset.stderr.contains("`switchboard pin set --operator`"), "\(reset.stderr)")
+    }
+
     @Test("--help lists the new exit statuses, and pin takes no PIN as an argument")
     func help() async throws {
         let cli = CLI()
         let help = await cli.run("--help")
-        #expect(help.stdout.contains("7  the account has a PIN and none could be asked for"))
-        #expect(help.stdout.contains("8  wrong PIN"))
-        #expect(help.stdout.contains("9  too many wrong PINs"))
+        #expect(help.stdout.contains("7\u{A0}\u{A0}the account has a PIN and none could be asked for"))
+        #expect(help.stdout.contains("8\u{A0}\u{A0}wrong PIN"))
+        #expect(help.stdout.contains("9\u{A0}\u{A0}too many wrong PINs"))
         let extra = await cli.run("pin", "set", "Ada", "1234")
         #expect(extra.status == 64)
     }

@@ -38,7 +38,7 @@ struct RosterCLITests {
         #expect(json.stdout == jsonLine(accounts.map { AccountJSON($0, active: $0.id == active) }) + "\n")
         let text = await cli.run("accounts")
         #expect(text.status == 0)
-        #expect(text.stdout == accounts.map { "\($0.id == active ? "●" : " ") \($0.id)\t\(describe($0))\n" }.joined())
+        #expect(text.stdout == accounts.map { "\($0.id == active ? "●" : " ") \($0.id)\t\(describe($0, nameWidth: AccountsOutput.nameWidth))\n" }.joined())
         #expect(!text.stdout.unicodeScalars.contains { $0.isTerminalControl && $0 != "\n" && $0 != "\t" })
     }
 

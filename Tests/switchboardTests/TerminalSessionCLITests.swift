@@ -31,9 +31,12 @@ struct TerminalSessionCLITests {
         let second = try login(on: terminal, "'\(switchboard)' status --json", environment: environment)
         #expect(second.contains("\"session\":\"\(name)\"") && second.contains("\"active\":null"), "\(second)")
         // From elsewhere, naming the open terminal reaches neither its choice nor its tokens, and changes nothing.
+        // (The marker is one no earlier output holds: the terminal's reader searches all it received.)
+        let marker = "switch-done-\(UInt32.random(in: 0...UInt32.max))"
         let open = try TerminalProcess(
-            "/bin/sh", arguments: ["-c", "'\(switchboard)' switch 'Ada Lovelace' && echo chosen && read line"], environment: environment, on: terminal)
-        #expect(open.wait(for: Array("chosen".utf8), timeout: 60) != nil)
+            "/bin/sh", arguments: ["-c", "'\(switchboard)' switch 'Ada Lovelace' >/dev/null && echo \(marker) && read line"], environment: environment,
+            on: terminal)
+        #expect(open.wait(for: Array(marker.utf8), timeout: 60) != nil)
         defer {
             open.send(Array("\n".utf8))
             open.finish(timeout: 10)

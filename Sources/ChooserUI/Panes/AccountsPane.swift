@@ -25,7 +25,7 @@ enum AccountsPane {
         if pane.isSearching {
             buffer.write("  Searching…", x: list.x, y: list.y, style: theme[.muted], limit: list.width)
         } else if pane.visibleCount == 0, !pane.filter.isEmpty {
-            buffer.write("  No account matches “\(pane.filter)”.", x: list.x, y: list.y, style: theme[.muted], limit: list.width)
+            buffer.write("  No account matches “\(pane.filter)”.".truncated(toWidth: list.width), x: list.x, y: list.y, style: theme[.muted])
         }
         drawFilter(state, in: layout.filterLine, into: &buffer)
     }
@@ -33,8 +33,10 @@ enum AccountsPane {
     private static func drawItem(_ item: AccountItem, index: Int, state: AppState, in rect: Rect, into buffer: inout Buffer) {
         let theme = state.theme
         let selected = index == state.accounts.selection
-        let base = selected ? theme[.accountSelected] : theme[.text]
-        if selected { buffer.fill(rect, style: base) }
+        // The focused pane's selection is filled; without the focus it is its own look, unfilled.
+        let focused = state.focus == .accounts && state.dialog == nil
+        let base = selected ? theme[focused ? .accountSelected : .selectionUnfocused] : theme[.text]
+        if selected && focused { buffer.fill(rect, style: base) }
         let marker = selected ? "▸ " : "  "
         let nameWidth = rect.width - 5
         switch item {
@@ -61,40 +63,44 @@ enum AccountsPane {
                 into: &buffer)
         case .add:
             buffer.write(marker + "+ Add account", x: rect.x + 1, y: rect.y, style: selected ? base.adding(.bold) : base)
-            buffer.write("sign in to add one", x: rect.x + 5, y: rect.y + 1, style: selected ? base : theme[.muted], limit: rect.width - 6)
+            buffer.write("sign in to add one".truncated(toWidth: rect.width - 6), x: rect.x + 5, y: rect.y + 1, style: selected ? base : theme[.muted])
         case .anonymous:
             buffer.write(marker + "Anonymous", x: rect.x + 1, y: rect.y, style: selected ? base.adding(.bold) : base)
             if state.active == .anonymous { buffer.write("●", x: rect.maxX - 2, y: rect.y, style: selected ? base : theme[.accountActive]) }
-            buffer.write("nobody: the plain guide", x: rect.x + 5, y: rect.y + 1, style: selected ? base : theme[.muted], limit: rect.width - 6)
+            buffer.write("nobody: the plain guide".truncated(toWidth: rect.width - 6), x: rect.x + 5, y: rect.y + 1, style: selected ? base : theme[.muted])
         }
     }
 
-    /// "demo ✓  github ⚠ expired"; states shrink to their mark, then the
-    /// rest to "+N", when the row is narrow.
-    /// The providers' characters the filter `matched` (by identity, see
-    /// `RowMatches.providers`) are highlighted.
+    /// "demo ✓  github ⚠ expired"; two identities of one provider carry
+    /// their login or email ("demo ✓ ada  demo ✓ ada2"). When the row is
+    /// narrow the states shrink to their mark, then those names are cut
+    /// with "…", then the rest goes to "+N". The providers' characters the
+    /// filter `matched` (by identity, see `RowMatches.providers`) are
+    /// highlighted.
     private static func drawIdentities(
         _ account: Account, matched: [Int: Set<Int>], selected: Bool, state: AppState, at x: Int, y: Int, limit: Int, into buffer: inout Buffer
     ) {
         let theme = state.theme
-        let identities = account.identities.indices.sorted { account.identities[$0].identity < account.identities[$1].identity }
-        let parts: [(provider: String, matched: Set<Int>, mark: String, word: String, role: ThemeRole)] = identities.map { index in
+        let order = account.identities.indices.sorted { account.identities[$0].identity < account.identities[$1].identity }
+        let names = IdentityNames.distinguishing(order.map { account.identities[$0] })
+        let parts: [IdentityPart] = order.map { index in
             let identity = account.identities[index]
-            let (mark, word, role): (String, String, ThemeRole) = switch identity.state {
-            case .authorized: ("✓", "", .stateAvailable)
-            case .expired: ("⚠", " expired", .stateExpired)
-            case .revoked: ("✗", " revoked", .stateRevoked)
-            case .notFound: ("✗", " gone", .stateRevoked)
+            let role: ThemeRole = switch identity.state {
+            case .authorized: .stateAvailable
+            case .expired: .stateExpired
+            case .revoked, .notFound: .stateRevoked
             }
-            return (identity.provider.rawValue.displaySafe, matched[index] ?? [], mark, word, role)
+            return IdentityPart(
+                provider: identity.provider.rawValue.displaySafe, matched: matched[index] ?? [], mark: identity.state.mark,
+                word: identity.state == .authorized ? "" : " " + identity.state.word, name: names[identity.identity]?.displaySafe, role: role)
         }
-        let full = parts.reduce(0) { $0 + $1.provider.displayWidth + 3 + $1.mark.displayWidth + $1.word.displayWidth } - 2
-        let withWords = full <= limit
+        let (withWords, nameWidth) = IdentityPart.fit(parts, in: limit)
         let base = selected ? theme[.accountSelected] : theme[.muted]
         var used = 0
         for (index, part) in parts.enumerated() {
             let mark = part.mark + (withWords ? part.word : "")
-            let width = part.provider.displayWidth + 1 + mark.displayWidth
+            let name = part.name.map { " " + $0.truncated(toWidth: nameWidth) } ?? ""
+            let width = part.provider.displayWidth + 1 + mark.displayWidth + name.displayWidth
             let more = index < parts.count - 1 ? " +\(parts.count - index - 1)".displayWidth : 0
             if used > 0, used + 2 + width + more > limit {
                 buffer.write("  +\(parts.count - index)", x: x + used, y: y, style: base, limit: limit - used)
@@ -106,6 +112,51 @@ enum AccountsPane {
                 matchStyle: matchStyle(over: base, selected: selected, theme: theme), into: &buffer)
             used += buffer.write(" ", x: x + used, y: y, style: base, limit: limit - used)
             used += buffer.write(mark, x: x + used, y: y, style: selected ? base : theme[part.role], limit: limit - used)
+            used += buffer.write(name, x: x + used, y: y, style: base, limit: limit - used)
+        }
+    }
+
+    /// One identity of a row: its provider, state, and the name that tells
+    /// it from another of its provider.
+    struct IdentityPart {
+        let provider: String
+        /// Offsets of the provider's characters the filter matched.
+        let matched: Set<Int>
+        let mark: String, word: String
+        let name: String?
+        let role: ThemeRole
+
+        func width(withWord: Bool, nameWidth: Int) -> Int {
+            provider.displayWidth + 1 + mark.displayWidth + (withWord ? word.displayWidth : 0)
+                + (name.map { 1 + min($0.displayWidth, nameWidth) } ?? 0)
+        }
+
+        /// Whether the states keep their words, and the widest a name may
+        /// be, for as many of `parts` as can to fit in `limit` columns (the
+        /// rest go to "+N" as they are drawn): words go first, then names
+        /// are cut (to no less than two columns, "a…"), as little as
+        /// showing the most identities allows.
+        static func fit(_ parts: [IdentityPart], in limit: Int) -> (withWords: Bool, nameWidth: Int) {
+            let widest = parts.compactMap { $0.name?.displayWidth }.max() ?? 0
+            if shown(parts, withWords: true, nameWidth: widest, in: limit) == parts.count { return (true, widest) }
+            var best = (count: -1, width: widest)
+            for width in stride(from: widest, through: min(2, widest), by: -1) {
+                let count = shown(parts, withWords: false, nameWidth: width, in: limit)
+                if count > best.count { best = (count, width) }
+            }
+            return (false, best.width)
+        }
+
+        /// How many of `parts` the row shows before "+N", as `drawIdentities` lays them out.
+        static func shown(_ parts: [IdentityPart], withWords: Bool, nameWidth: Int, in limit: Int) -> Int {
+            var used = 0
+            for (index, part) in parts.enumerated() {
+                let width = part.width(withWord: withWords, nameWidth: nameWidth)
+                let more = index < parts.count - 1 ? " +\(parts.count - index - 1)".displayWidth : 0
+                if used > 0, used + 2 + width + more > limit { return index }
+                used += (used > 0 ? 2 : 0) + width
+            }
+            return parts.count
         }
     }
 

@@ -50,18 +50,54 @@ enum InspectorPane {
         let inner = buffer.drawBox(rect, title: "Inspector · each exchange with \(provider)", style: theme[.borderFocused], titleStyle: theme[.dialogTitle])
             .inset(dx: 1, dy: 0)
         guard inner.width > 4, inner.height > 0 else { return }
-        var rows: [(String, Style)] = []
+        let lines = Self.rows(signIn, width: inner.width)
+        // The newest exchanges, the last rows that fit; or, scrolled up, from the row kept.
+        let top = Self.top(signIn, rows: lines.count, shown: inner.height)
+        for (offset, (text, role)) in lines.dropFirst(top).prefix(inner.height).enumerated() {
+            buffer.write(text.truncated(toWidth: inner.width), x: inner.x, y: inner.y + offset, style: theme[role])
+        }
+        // What is scrolled away, on the frame: older above, newer below.
+        if top > 0 { buffer.write(" ↑ \(top) more ", x: rect.maxX - 14, y: rect.y, style: theme[.muted]) }
+        let below = lines.count - top - inner.height
+        if below > 0 { buffer.write(" ↓ \(below) newer ", x: rect.maxX - 16, y: rect.maxY - 1, style: theme[.muted]) }
+    }
+
+    /// The inspector's rows at `width` columns: each entry's headline, then
+    /// its details wrapped and indented.
+    static func rows(_ signIn: SignInDialog, width: Int) -> [(String, ThemeRole)] {
+        var rows: [(String, ThemeRole)] = []
         for entry in signIn.trace {
-            rows.append((entry.headline.displaySafe, theme[role(of: entry)]))
+            rows.append((entry.headline.displaySafe, role(of: entry)))
             for detail in entry.details {
-                rows += DialogFrame.wrap(detail.displaySafe, width: inner.width - 2).map { ("  " + $0, theme[.muted]) }
+                rows += DialogFrame.wrap(detail.displaySafe, width: width - 2).map { ("  " + $0, .muted) }
             }
         }
-        if rows.isEmpty { rows = [("Nothing sent yet.", theme[.muted])] }
-        // The newest exchanges: the last rows that fit.
-        for (offset, (text, style)) in rows.suffix(inner.height).enumerated() {
-            buffer.write(text, x: inner.x, y: inner.y + offset, style: style, limit: inner.width)
-        }
+        return rows.isEmpty ? [("Nothing sent yet.", .muted)] : rows
+    }
+
+    /// The first row shown: the one kept when scrolled up, else the newest rows'.
+    static func top(_ signIn: SignInDialog, rows: Int, shown: Int) -> Int {
+        let newest = max(0, rows - shown)
+        return min(signIn.inspectorTop ?? newest, newest)
+    }
+
+    /// The inspector's rows and how many show, for scrolling; nil when it is not shown.
+    static func extent(_ state: AppState, _ signIn: SignInDialog) -> (rows: Int, shown: Int)? {
+        guard let area = state.inspectorArea else { return nil }
+        let inner = area.inset().inset(dx: 1, dy: 0)
+        guard inner.width > 4, inner.height > 0 else { return nil }
+        return (Self.rows(signIn, width: inner.width).count, inner.height)
+    }
+
+    /// Scrolls by `rows` (negative: up, to older exchanges) by the list
+    /// rule (`clampScroll`); back at the newest rows, it follows them again.
+    static func scroll(_ signIn: inout SignInDialog, by rows: Int, state: AppState) {
+        guard let size = Self.extent(state, signIn) else { return }
+        let count = size.rows, shown = size.shown
+        var scroll = Self.top(signIn, rows: count, shown: shown)
+        var edge = rows < 0 ? scroll + rows : scroll + shown - 1 + rows
+        clampScroll(selection: &edge, scroll: &scroll, count: count, shown: shown)
+        signIn.inspectorTop = scroll >= count - shown ? nil : scroll
     }
 
     /// How an entry's headline is coloured: answers that move the flow on

@@ -23,11 +23,11 @@ enum ConflictDialogView {
             let selected = index == dialog.selection
             let style = selected ? theme[.accountSelected] : theme[.text]
             if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
-            buffer.write((selected ? "▸ " : "  ") + text, x: inner.x, y: y, style: style, limit: inner.width)
+            buffer.write(((selected ? "▸ " : "  ") + text).truncated(toWidth: inner.width), x: inner.x, y: y, style: style)
             y += 1
         }
-        if let refusal = dialog.mergeRefusal {
-            DialogFrame.paragraph(refusal, in: inner, y: y + 1, style: theme[.muted], into: &buffer)
+        if let note = dialog.mergeNote {
+            DialogFrame.paragraph(note, in: inner, y: y + 1, style: theme[.muted], into: &buffer)
         }
     }
 }
@@ -55,8 +55,10 @@ enum HelpOverlay {
     /// The help's lines: the main keys, then the sign-in dialog's and the filter's.
     private static func lines(_ state: AppState) -> [HelpPanel.Line] {
         var lines = state.listed(Bindings.main.bindings).map { HelpPanel.Line.key($0.keyText, $0.help) }
-        for (title, map) in [("Sign-in dialog", Bindings.waiting), ("Filter", FilterLine.keys)] {
-            lines += [.blank, .title(title)] + state.listed(map.bindings).filter(\.inKeyBar).map { HelpPanel.Line.key($0.keyText, $0.help) }
+        // The sign-in dialog's keys while it waits, then the one it adds after a denial or an expired code.
+        let signIn = Bindings.waiting.bindings + Bindings.finishedRetry.bindings.filter { $0.command == .retry }
+        for (title, bindings) in [("Sign-in dialog", signIn), ("Filter", FilterLine.keys.bindings)] {
+            lines += [.blank, .title(title)] + state.listed(bindings).filter(\.inKeyBar).map { HelpPanel.Line.key($0.keyText, $0.help) }
         }
         return lines
     }
@@ -68,7 +70,7 @@ enum HelpOverlay {
     static func maxScroll(in state: AppState) -> Int { max(0, lines(state).count - rowsShown(in: state)) }
 
     static func draw(_ state: AppState, scroll: Int, into buffer: inout Buffer) {
-        HelpPanel.draw(lines(state), scroll: scroll, theme: state.theme, screen: state.size, over: state.dialogArea, into: &buffer)
+        HelpPanel.draw(lines(state), scroll: scroll, theme: state.theme, screen: state.size, over: state.dialogArea, clearing: state.panesBehindDialogs, into: &buffer)
     }
 }
 
@@ -82,13 +84,40 @@ enum PINDialogView {
             ("PIN for \(account.name.displaySafe)", "\(account.name.displaySafe) has a PIN. Type it to switch.")
         case .disconnect(let identity, let account, byOperator: false):
             ("PIN for \(account.name.displaySafe)",
-             "\(account.name.displaySafe) has a PIN. Type it to disconnect \(identity.provider.rawValue.displaySafe).")
+             "\(account.name.displaySafe) has a PIN. Type it to disconnect \(account.label(of: identity).displaySafe).")
         case .disconnect(let identity, let account, byOperator: true):
-            ("Operator", "\(account.name.displaySafe) has a PIN. Type the operator PIN to disconnect \(identity.provider.rawValue.displaySafe).")
+            ("Operator", "\(account.name.displaySafe) has a PIN. Type the operator PIN to disconnect \(account.label(of: identity).displaySafe).")
         }
         let size = Size(width: min(52, state.size.width - 4), height: min(state.size.height - 2, 10))
         let inner = DialogFrame.draw(title: title, size: size, state: state, into: &buffer)
         let y = DialogFrame.paragraph(text, in: inner, y: inner.y + 1, style: theme[.text], into: &buffer) + 1
         dialog.field.draw(in: inner, y: y, theme: theme, now: state.now, into: &buffer)
+    }
+}
+
+/// Sign in again, switch anyway, or cancel: for an account whose every
+/// identity was revoked.
+enum SignInAgainDialogView {
+    static func draw(_ dialog: SignInAgainDialog, state: AppState, into buffer: inout Buffer) {
+        let theme = state.theme
+        let account = dialog.account, name = dialog.account.name.displaySafe
+        let revoked = account.revokedIdentities.map { account.label(of: $0.identity).displaySafe }.joined(separator: ", ")
+        let size = Size(width: min(66, state.size.width - 4), height: min(state.size.height - 2, 13))
+        let inner = DialogFrame.draw(title: "Sign in again?", size: size, state: state, into: &buffer)
+        var y = DialogFrame.paragraph(
+            "\(name)'s sign-in was revoked (\(revoked)): nothing works for it until you sign in again.",
+            in: inner, y: inner.y + 1, style: theme[.text], into: &buffer) + 1
+        for (index, choice) in dialog.choices.enumerated() where y < inner.maxY {
+            let text = switch choice {
+            case .signIn: "r  Sign in again with \(dialog.provider.name.displaySafe)"
+            case .switchAnyway: "s  Switch to \(name) anyway"
+            case .cancel: "c  Cancel"
+            }
+            let selected = index == dialog.selection
+            let style = selected ? theme[.accountSelected] : theme[.text]
+            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
+            buffer.write(((selected ? "▸ " : "  ") + text).truncated(toWidth: inner.width), x: inner.x, y: y, style: style, limit: inner.width)
+            y += 1
+        }
     }
 }

@@ -10,10 +10,10 @@ public enum Screen {
 
     /// The chooser with a layer's own dialog drawn over its panes and
     /// dialog (a station's operator menu), and that dialog's keys in the
-    /// key bar; toasts stay over both.
+    /// key bar; a toast takes the key bar's row while it shows.
     public static func draw(_ state: AppState, layerDialog: ((inout Buffer) -> Void)?, keyBar layerKeys: [KeyBarItem]?) -> Buffer {
         var buffer = Buffer(size: state.size, fill: Cell(" ", style: state.theme[.text]))
-        guard let layout = ScreenLayout(state.size) else {
+        guard let layout = state.layout else {
             TooSmall.draw(state, into: &buffer)
             return buffer
         }
@@ -28,6 +28,7 @@ public enum Screen {
             case .conflict(let conflict): ConflictDialogView.draw(conflict, state: state, into: &buffer)
             case .disconnect(let confirm): DisconnectDialogView.draw(confirm, state: state, into: &buffer)
             case .pin(let pin): PINDialogView.draw(pin, state: state, into: &buffer)
+            case .signInAgain(let again): SignInAgainDialogView.draw(again, state: state, into: &buffer)
             case .help(let scroll): HelpOverlay.draw(state, scroll: scroll, into: &buffer)
             }
         }
@@ -35,9 +36,8 @@ public enum Screen {
         buffer.drawKeyBar(
             layerKeys ?? state.keyBar, in: layout.keyBar, keyStyle: state.theme[.keyBarKey], labelStyle: state.theme[.keyBarLabel],
             dimStyle: state.theme[.keyBarLabel].adding(.dim))
-        // Above a layer's own rows, if it keeps any.
-        let keyBar = layout.keyBar
-        Toasts.draw(state, above: Rect(x: keyBar.x, y: keyBar.y - state.surround.bottomRows, width: keyBar.width, height: 1), into: &buffer)
+        // The newest toast takes the key bar's row while it shows.
+        Toasts.draw(state, in: layout.keyBar, into: &buffer)
         return buffer
     }
 }
@@ -48,7 +48,7 @@ enum StatusBar {
         let theme = state.theme
         buffer.fill(rect, style: theme[.statusBar])
         let title = " " + (state.surround.title?.displaySafe ?? "Switchboard")
-        var titleEnd = rect.x + buffer.write(title, x: rect.x, y: rect.y, style: theme[.statusBar].adding(.bold), limit: max(0, rect.width - 14))
+        var titleEnd = rect.x + buffer.write(title.truncated(toWidth: max(0, rect.width - 14)), x: rect.x, y: rect.y, style: theme[.statusBar].adding(.bold))
         let session = "⌂ \(state.session.description.displaySafe) "
         var who: [(String, Style)]
         switch state.active {

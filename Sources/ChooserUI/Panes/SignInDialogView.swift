@@ -20,13 +20,13 @@ enum SignInDialogView {
             continuing(people, selection: selection, providerName: providerName, state: state, in: inner, into: &buffer)
         case .requesting:
             let inner = DialogFrame.draw(title: title, size: Size(width: min(60, wanted.width), height: min(wanted.height, height(of: dialog))), state: state, into: &buffer)
-            buffer.write("Asking \(providerName) for a code…", x: inner.x, y: inner.y + 1, style: state.theme[.text], limit: inner.width)
+            buffer.write("Asking \(providerName) for a code…".truncated(toWidth: inner.width), x: inner.x, y: inner.y + 1, style: state.theme[.text])
         case .waiting(let code):
             let inner = DialogFrame.draw(title: title, size: Size(width: wanted.width, height: min(wanted.height, height(of: dialog))), state: state, into: &buffer)
             waiting(code, providerName: providerName, state: state, in: inner, into: &buffer)
         case .finished(let ending):
             let inner = DialogFrame.draw(title: title, size: Size(width: min(64, wanted.width), height: min(wanted.height, height(of: dialog))), state: state, into: &buffer)
-            finished(ending, providerName: providerName, state: state, in: inner, into: &buffer)
+            finished(ending, providerName: providerName, localDemo: dialog.provider?.isLocalDemo == true, state: state, in: inner, into: &buffer)
         }
     }
 
@@ -55,7 +55,7 @@ enum SignInDialogView {
             let used = buffer.write((selected ? "▸ " : "  ") + provider.name.displaySafe, x: inner.x, y: y, style: selected ? style.adding(.bold) : style)
             let note = provider.problem ?? (provider.id == "demo" ? "built in, works offline" : "")
             if !note.isEmpty {
-                buffer.write("  " + note.displaySafe, x: inner.x + used, y: y, style: selected ? style : theme[provider.problem == nil ? .muted : .statusWarning], limit: inner.width - used)
+                buffer.write(("  " + note.displaySafe).truncated(toWidth: inner.width - used), x: inner.x + used, y: y, style: selected ? style : theme[provider.problem == nil ? .muted : .statusWarning])
             }
         }
     }
@@ -64,7 +64,7 @@ enum SignInDialogView {
         _ people: [Account], selection: Int, providerName: String, state: AppState, in inner: Rect, into buffer: inout Buffer
     ) {
         let theme = state.theme
-        buffer.write("\(providerName) is already signed in here:", x: inner.x, y: inner.y + 1, style: theme[.text], limit: inner.width)
+        buffer.write("\(providerName) is already signed in here:".truncated(toWidth: inner.width), x: inner.x, y: inner.y + 1, style: theme[.text])
         let rows = people.map { "Continue as \($0.name.displaySafe)" } + ["Sign in with a new code"]
         for (index, row) in rows.enumerated() {
             let y = inner.y + 3 + index + (index == people.count ? 1 : 0)
@@ -72,7 +72,7 @@ enum SignInDialogView {
             let selected = index == selection
             let style = selected ? theme[.accountSelected] : theme[.text]
             if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
-            buffer.write((selected ? "▸ " : "  ") + row, x: inner.x, y: y, style: selected ? style.adding(.bold) : style, limit: inner.width)
+            buffer.write(((selected ? "▸ " : "  ") + row).truncated(toWidth: inner.width), x: inner.x, y: y, style: selected ? style.adding(.bold) : style)
         }
     }
 
@@ -106,7 +106,7 @@ enum SignInDialogView {
         }
         /// One line of the text column, when it is still inside the dialog.
         func line(_ text: String, style: Style) {
-            if y < inner.maxY { buffer.write(text, x: textArea.x, y: y, style: style, limit: textArea.width) }
+            if y < inner.maxY { buffer.write(text.truncated(toWidth: textArea.width), x: textArea.x, y: y, style: style) }
             y += 1
         }
         let left = state.now.distance(to: code.expiresAt)
@@ -134,7 +134,9 @@ enum SignInDialogView {
         }
     }
 
-    private static func finished(_ ending: SignInEnding, providerName: String, state: AppState, in inner: Rect, into buffer: inout Buffer) {
+    private static func finished(
+        _ ending: SignInEnding, providerName: String, localDemo: Bool, state: AppState, in inner: Rect, into buffer: inout Buffer
+    ) {
         let theme = state.theme
         let name = ending.accountName?.displaySafe ?? "you"
         let (headline, role, detail): (String, ThemeRole, String) = switch ending.outcome {
@@ -148,6 +150,9 @@ enum SignInDialogView {
         case .multipleAccounts: ("\(providerName) offered several accounts.", .statusError, "Choose one at the provider, then press r.")
         case .invalidAccount(let why): ("\(providerName)'s answer cannot be used.", .statusError, why + " Press r to try again.")
         case .providerError(let why): ("\(providerName) reported an error.", .statusError, why + " Check its settings in config.toml, then press r.")
+        case .offline(let why) where localDemo:
+            ("Could not reach \(providerName).", .statusError,
+             why + " It is a demo provider on this machine, not the network: is another program on its port? Press r to start it again.")
         case .offline(let why): ("Could not reach \(providerName).", .statusError, why + " Check the network, then press r.")
         }
         buffer.write(headline.truncated(toWidth: inner.width), x: inner.x, y: inner.y + 1, style: theme[role])

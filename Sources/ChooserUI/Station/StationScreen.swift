@@ -39,7 +39,7 @@ public enum StationScreen {
                 "Press any key to stay.",
             ]
             for (offset, line) in lines.enumerated() {
-                buffer.write(line, x: inner.x, y: inner.y + 1 + offset, style: state.theme[offset == 0 ? .statusWarning : .text], limit: inner.width)
+                buffer.write(line.truncated(toWidth: inner.width), x: inner.x, y: inner.y + 1 + offset, style: state.theme[offset == 0 ? .statusWarning : .text])
             }
         }
     }
@@ -67,7 +67,7 @@ public enum StationScreen {
                 let selected = index == selection
                 let style = selected ? theme[.accountSelected] : theme[.text]
                 if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
-                buffer.write((selected ? "▸ " : "  ") + choice.rawValue, x: inner.x, y: y, style: selected ? style.adding(.bold) : style, limit: inner.width)
+                buffer.write(((selected ? "▸ " : "  ") + choice.rawValue).truncated(toWidth: inner.width), x: inner.x, y: y, style: selected ? style.adding(.bold) : style)
             }
         }
     }
