@@ -16,7 +16,9 @@ struct GitCredentialCommand: IOCommand, TakesCommonOptions {
             git runs it (`switchboard setup-git` configures that) with get, store or erase and the request on \
             standard input. get answers username, password (a fresh access token) and password_expiry_utc when \
             the server belongs to a provider of the account active in this terminal (github.com to GitHub, a \
-            GitLab's host, the demo provider's issuer, a provider's git_hosts); for any other server, or with \
+            GitLab's host, the demo provider's issuer, a provider's git_hosts). With two identities there (a work and \
+            a personal GitHub), the one whose login git names (LOGIN@ in the URL, or credential.username) answers, \
+            else the first, and a line says so; for any other server, or with \
             nobody chosen, it answers nothing and git goes on to its next helper. store changes nothing; erase \
             of a token git saw refused makes the next get refresh first. A request line over 64 KiB or holding \
             a NUL is refused.
@@ -47,7 +49,18 @@ struct GitCredentialCommand: IOCommand, TakesCommonOptions {
         guard let account = try context.account(nil, providers: serving, quiet: true) else {
             return io.stderr.write("switchboard: \(context.nobodyChosen(for: "git (\(server))"))\n")
         }
-        guard let linked = account.identities.first(where: { serving.contains($0.provider) }) else { return }
+        let username = reader.request.username
+        guard let pick = IdentityChoice.forTool(serving: serving, among: account.identities, username: username) else { return }
+        let linked = pick.chosen, others = pick.others
+        let namedByGit = username != nil && linked.login?.lowercased() == username?.lowercased()
+        if operation == "get", !others.isEmpty, !namedByGit {
+            // Two of the person's identities could answer: say which did, and how to have the other.
+            let names = ([linked] + others).map { IdentityChoice.shortName(of: $0, among: account.identities) }
+            io.stderr.write(
+                "switchboard: \(account.name.displaySafe) has \(names.count) identities for git (\(server)): \(names.joined(separator: ", ")); "
+                    + "\(names[0])'s token is given. For another, put its login in the remote's URL (https://LOGIN@host/…) "
+                    + "or set git config credential.username LOGIN\n")
+        }
         if operation == "erase" {
             // git saw this token refused: the next one handed out is refreshed first.
             if let password = reader.request.password {

@@ -30,6 +30,22 @@ enum IdentityChoice {
         }
     }
 
+    /// The identity of `identities` at the `serving` providers that a tool
+    /// (git) gets a token of, and the others there: the one whose login is
+    /// `username` (the tool's, from `LOGIN@` in a URL or git's
+    /// `credential.username`) when one is; else the first that may still
+    /// work (not known revoked or gone); else the first. A username that is
+    /// no login here (`oauth2`, `x-access-token`) picks nothing. Nil when
+    /// none is at those providers.
+    static func forTool(
+        serving: [ProviderID], among identities: [LinkedIdentity], username: String?
+    ) -> (chosen: LinkedIdentity, others: [LinkedIdentity])? {
+        let there = identities.filter { serving.contains($0.provider) }
+        let named = username.flatMap { name in there.first { $0.login?.lowercased() == name.lowercased() } }
+        guard let chosen = named ?? there.first(where: { $0.state == .authorized || $0.state == .expired }) ?? there.first else { return nil }
+        return (chosen, there.filter { $0.identity != chosen.identity })
+    }
+
     /// The provider a name is at: `github` for `github`, `github:ada-work`.
     static func provider(of name: String) -> ProviderID {
         Identity(parsing: name)?.provider ?? ProviderID(name)

@@ -44,6 +44,34 @@ struct GitCredentialCLITests {
         await rig.stop()
     }
 
+    @Test("two identities of the account for git's server: the one whose login git names answers; else the first, and a line names both and how to pick")
+    func twoIdentities() async throws {
+        let rig = try await ToolRig(gitServer: Self.gitServer)
+        try await rig.signIn(as: "ada", session: "left")
+        // Grace's demo identity linked into the same account: two at one provider.
+        let link = RunningCommand(["sign-in", "demo", "--link", "--json"], environment: rig.environment(session: "left"))
+        let line = try #require(await link.line(containing: "\"event\":\"code\""))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        try await rig.server.approve(userCode: try #require(object["user_code"] as? String), as: "grace")
+        #expect(await link.exitStatus() == 0, "\(link.stderr)")
+        func get(username: String?) async -> ProcessResult {
+            let named = username.map { "username=\($0)\n" } ?? ""
+            return await rig.run("git-credential", "get", session: "left", input: "protocol=http\nhost=127.0.0.1:9418\n\(named)\n")
+        }
+        let byName = await get(username: "grace")
+        #expect(byName.status == 0 && byName.stderr.isEmpty, "\(byName.stderr)")
+        #expect(attributes(byName.stdout)["username"] == "grace")
+        #expect(await rig.person(holding: try #require(attributes(byName.stdout)["password"])) == "grace")
+        for username in [nil, "oauth2"] {
+            let first = await get(username: username)
+            #expect(first.status == 0 && attributes(first.stdout)["username"] == "ada", "\(first.stderr)")
+            #expect(await rig.person(holding: try #require(attributes(first.stdout)["password"])) == "ada")
+            #expect(first.stderr.contains("has 2 identities for git (http://127.0.0.1:9418): demo:ada, demo:grace; demo:ada's token is given"), "\(first.stderr)")
+            #expect(first.stderr.contains("credential.username"))
+        }
+        await rig.stop()
+    }
+
     @Test("another host, nobody chosen, or an account with no identity there: nothing answered, exit 0; nobody chosen is said on standard error")
     func nothingToAnswer() async throws {
         let rig = try await ToolRig(gitServer: Self.gitServer)
