@@ -210,10 +210,16 @@ enum BoardDetail {
 enum BoardDialogs {
     static func area(_ state: BoardState) -> Rect { Rect(x: 0, y: 1, width: state.size.width, height: max(0, state.size.height - 2)) }
 
+    /// The stations and detail panes, frames and all: a dialog clears the rows of them it spans (`DialogFrame.clear`).
+    static func panes(_ state: BoardState) -> [Rect] {
+        guard let layout = BoardLayout(state.size) else { return [] }
+        return [layout.stations, layout.detail]
+    }
+
     static func drawPIN(_ field: PINField, state: BoardState, into buffer: inout Buffer) {
         let theme = state.theme
         let size = Size(width: min(56, state.size.width - 4), height: min(state.size.height - 2, 10))
-        let inner = DialogFrame.draw(title: "Operator PIN", size: size, theme: theme, over: area(state), into: &buffer)
+        let inner = DialogFrame.draw(title: "Operator PIN", size: size, theme: theme, over: area(state), clearing: panes(state), into: &buffer)
         let y = DialogFrame.paragraph(
             "Type the operator PIN to act on the fleet. It is kept until the board is idle for \(StationStatus.span(Int(state.idleLimit.timeout))).",
             in: inner, y: inner.y + 1, style: theme[.text], into: &buffer) + 1
@@ -223,7 +229,7 @@ enum BoardDialogs {
     static func drawConfirm(_ action: OperatorAction, state: BoardState, into buffer: inout Buffer) {
         let theme = state.theme
         let size = Size(width: min(60, state.size.width - 4), height: min(state.size.height - 2, 9))
-        let inner = DialogFrame.draw(title: "Operator", size: size, theme: theme, over: area(state), into: &buffer)
+        let inner = DialogFrame.draw(title: "Operator", size: size, theme: theme, over: area(state), clearing: panes(state), into: &buffer)
         let y = DialogFrame.paragraph(action.question.displaySafe, in: inner, y: inner.y + 1, style: theme[.text].adding(.bold), into: &buffer) + 1
         DialogFrame.paragraph(action.consequence, in: inner, y: y, style: theme[.muted], into: &buffer)
     }
@@ -231,7 +237,7 @@ enum BoardDialogs {
     static func drawChooseIdentity(name: String, identities: [LinkedIdentity], selection: Int, state: BoardState, into buffer: inout Buffer) {
         let theme = state.theme
         let size = Size(width: min(60, state.size.width - 4), height: min(state.size.height - 2, identities.count + 6))
-        let inner = DialogFrame.draw(title: "Disconnect which identity of \(name.displaySafe)?", size: size, theme: theme, over: area(state), into: &buffer)
+        let inner = DialogFrame.draw(title: "Disconnect which identity of \(name.displaySafe)?", size: size, theme: theme, over: area(state), clearing: panes(state), into: &buffer)
         let y = IdentityList.draw(identities, selection: selection, theme: theme, in: inner, y: inner.y + 1, into: &buffer)
         DialogFrame.paragraph("It is forgotten at every station and its tokens revoked.", in: inner, y: y + 1, style: theme[.muted], into: &buffer)
     }
@@ -250,6 +256,6 @@ enum BoardHelp {
     static func rowsShown(in state: BoardState) -> Int { max(1, HelpPanel.rowsShown(lines: lines(state).count, screen: state.size)) }
 
     static func draw(_ state: BoardState, scroll: Int, into buffer: inout Buffer) {
-        HelpPanel.draw(lines(state), scroll: scroll, theme: state.theme, screen: state.size, over: BoardDialogs.area(state), into: &buffer)
+        HelpPanel.draw(lines(state), scroll: scroll, theme: state.theme, screen: state.size, over: BoardDialogs.area(state), clearing: BoardDialogs.panes(state), into: &buffer)
     }
 }
