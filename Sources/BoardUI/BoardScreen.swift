@@ -76,13 +76,13 @@ enum BoardStatusBar {
         let right = "⌂ \(state.operatorSession.displaySafe)  \(state.clock.text(at: state.now)) "
         let room = rect.maxX - right.displayWidth - x - 1
         if state.storeOffline != nil {
-            x += buffer.write("  ⚠ Store offline — retrying", x: x, y: rect.y, style: theme[.statusWarning], limit: max(0, room))
+            x += buffer.write("  ⚠ Store offline — retrying".truncated(toWidth: max(0, room)), x: x, y: rect.y, style: theme[.statusWarning])
         } else if state.storeWaiting {
-            x += buffer.write("  ⋯ waiting for the store", x: x, y: rect.y, style: theme[.statusBar].adding(.dim), limit: max(0, room))
+            x += buffer.write("  ⋯ waiting for the store".truncated(toWidth: max(0, room)), x: x, y: rect.y, style: theme[.statusBar].adding(.dim))
         } else if let message = state.message {
-            x += buffer.write("  " + message.text, x: x, y: rect.y, style: theme[message.isError ? .statusError : .statusOK], limit: max(0, room))
+            x += buffer.write(("  " + message.text).truncated(toWidth: max(0, room)), x: x, y: rect.y, style: theme[message.isError ? .statusError : .statusOK])
         } else {
-            x += buffer.write(summary, x: x, y: rect.y, style: theme[.statusBar], limit: max(0, room))
+            x += buffer.write(summary.truncated(toWidth: max(0, room)), x: x, y: rect.y, style: theme[.statusBar])
         }
         if right.displayWidth < rect.width - 20 {
             buffer.write(right, x: rect.maxX - right.displayWidth, y: rect.y, style: theme[.statusBar])
@@ -145,7 +145,7 @@ enum BoardTable {
         }
         if state.loaded, state.visible.isEmpty {
             let text = state.stations.isEmpty ? "  No station has reported to this store." : "  No station matches “\(state.filter.displaySafe)”."
-            buffer.write(text, x: layout.rows.x, y: layout.rows.y, style: theme[.muted], limit: layout.rows.width)
+            buffer.write(text.truncated(toWidth: layout.rows.width), x: layout.rows.x, y: layout.rows.y, style: theme[.muted])
         }
         drawFilter(state, in: layout.filterLine, into: &buffer)
     }
@@ -185,23 +185,23 @@ enum BoardDetail {
         let clock = state.clock
         let facts = "session \(station.session) · version \(station.version) · started \(clock.text(at: station.started))"
             + " · last report \(clock.text(at: station.heartbeat))"
-        buffer.write(" " + facts.displaySafe, x: inner.x, y: inner.y, style: theme[.muted], limit: inner.width)
+        buffer.write((" " + facts.displaySafe).truncated(toWidth: inner.width), x: inner.x, y: inner.y, style: theme[.muted])
         // A station whose clock is off: its times are the server's, but its own screen's clock misleads.
         var top = inner.y + 1
         if let skew = station.clockOff {
-            buffer.write(" Clock \(StationStatus.clockDistance(skew)): set its time", x: inner.x, y: top, style: theme[.statusWarning], limit: inner.width)
+            buffer.write(" Clock \(StationStatus.clockDistance(skew)): set its time".truncated(toWidth: inner.width), x: inner.x, y: top, style: theme[.statusWarning])
             top += 1
         }
         let lines = Array(state.events.reversed().prefix(max(0, inner.maxY - top)))
         if lines.isEmpty, state.eventsOf == station.key {
-            buffer.write(" No events logged here yet.", x: inner.x, y: top, style: theme[.muted], limit: inner.width)
+            buffer.write(" No events logged here yet.".truncated(toWidth: inner.width), x: inner.x, y: top, style: theme[.muted])
         }
         for (row, event) in lines.enumerated() {
             let y = top + row
             let x = inner.x + buffer.write(" " + clock.text(at: event.at) + "  ", x: inner.x, y: y, style: theme[.guideTime])
             let text = event.who.displaySafe + "  " + event.what.displaySafe
                 + (event.session.map { $0 == station.session ? "" : "  (\($0.displaySafe))" } ?? "")
-            buffer.write(text, x: x, y: y, style: theme[.text], limit: inner.maxX - x)
+            buffer.write(text.truncated(toWidth: max(0, inner.maxX - x)), x: x, y: y, style: theme[.text])
         }
     }
 }
