@@ -76,13 +76,13 @@ enum BoardStatusBar {
         let right = "⌂ \(state.operatorSession.displaySafe)  \(state.clock.text(at: state.now)) "
         let room = rect.maxX - right.displayWidth - x - 1
         if state.storeOffline != nil {
-            x += buffer.write("  ⚠ Store offline — retrying", x: x, y: rect.y, style: theme[.statusWarning], limit: max(0, room))
+            x += buffer.write("  ⚠ Store offline — retrying".truncated(toWidth: max(0, room)), x: x, y: rect.y, style: theme[.statusWarning])
         } else if state.storeWaiting {
-            x += buffer.write("  ⋯ waiting for the store", x: x, y: rect.y, style: theme[.statusBar].adding(.dim), limit: max(0, room))
+            x += buffer.write("  ⋯ waiting for the store".truncated(toWidth: max(0, room)), x: x, y: rect.y, style: theme[.statusBar].adding(.dim))
         } else if let message = state.message {
-            x += buffer.write("  " + message.text, x: x, y: rect.y, style: theme[message.isError ? .statusError : .statusOK], limit: max(0, room))
+            x += buffer.write(("  " + message.text).truncated(toWidth: max(0, room)), x: x, y: rect.y, style: theme[message.isError ? .statusError : .statusOK])
         } else {
-            x += buffer.write(summary, x: x, y: rect.y, style: theme[.statusBar], limit: max(0, room))
+            x += buffer.write(summary.truncated(toWidth: max(0, room)), x: x, y: rect.y, style: theme[.statusBar])
         }
         if right.displayWidth < rect.width - 20 {
             buffer.write(right, x: rect.maxX - right.displayWidth, y: rect.y, style: theme[.statusBar])
@@ -145,7 +145,7 @@ enum BoardTable {
         }
         if state.loaded, state.visible.isEmpty {
             let text = state.stations.isEmpty ? "  No station has reported to this store." : "  No station matches “\(state.filter.displaySafe)”."
-            buffer.write(text, x: layout.rows.x, y: layout.rows.y, style: theme[.muted], limit: layout.rows.width)
+            buffer.write(text.truncated(toWidth: layout.rows.width), x: layout.rows.x, y: layout.rows.y, style: theme[.muted])
         }
         drawFilter(state, in: layout.filterLine, into: &buffer)
     }
@@ -185,23 +185,23 @@ enum BoardDetail {
         let clock = state.clock
         let facts = "session \(station.session) · version \(station.version) · started \(clock.text(at: station.started))"
             + " · last report \(clock.text(at: station.heartbeat))"
-        buffer.write(" " + facts.displaySafe, x: inner.x, y: inner.y, style: theme[.muted], limit: inner.width)
+        buffer.write((" " + facts.displaySafe).truncated(toWidth: inner.width), x: inner.x, y: inner.y, style: theme[.muted])
         // A station whose clock is off: its times are the server's, but its own screen's clock misleads.
         var top = inner.y + 1
         if let skew = station.clockOff {
-            buffer.write(" Clock \(StationStatus.clockDistance(skew)): set its time", x: inner.x, y: top, style: theme[.statusWarning], limit: inner.width)
+            buffer.write(" Clock \(StationStatus.clockDistance(skew)): set its time".truncated(toWidth: inner.width), x: inner.x, y: top, style: theme[.statusWarning])
             top += 1
         }
         let lines = Array(state.events.reversed().prefix(max(0, inner.maxY - top)))
         if lines.isEmpty, state.eventsOf == station.key {
-            buffer.write(" No events logged here yet.", x: inner.x, y: top, style: theme[.muted], limit: inner.width)
+            buffer.write(" No events logged here yet.".truncated(toWidth: inner.width), x: inner.x, y: top, style: theme[.muted])
         }
         for (row, event) in lines.enumerated() {
             let y = top + row
             let x = inner.x + buffer.write(" " + clock.text(at: event.at) + "  ", x: inner.x, y: y, style: theme[.guideTime])
             let text = event.who.displaySafe + "  " + event.what.displaySafe
                 + (event.session.map { $0 == station.session ? "" : "  (\($0.displaySafe))" } ?? "")
-            buffer.write(text, x: x, y: y, style: theme[.text], limit: inner.maxX - x)
+            buffer.write(text.truncated(toWidth: max(0, inner.maxX - x)), x: x, y: y, style: theme[.text])
         }
     }
 }
@@ -210,10 +210,16 @@ enum BoardDetail {
 enum BoardDialogs {
     static func area(_ state: BoardState) -> Rect { Rect(x: 0, y: 1, width: state.size.width, height: max(0, state.size.height - 2)) }
 
+    /// The stations and detail panes, frames and all: a dialog clears the rows of them it spans (`DialogFrame.clear`).
+    static func panes(_ state: BoardState) -> [Rect] {
+        guard let layout = BoardLayout(state.size) else { return [] }
+        return [layout.stations, layout.detail]
+    }
+
     static func drawPIN(_ field: PINField, state: BoardState, into buffer: inout Buffer) {
         let theme = state.theme
         let size = Size(width: min(56, state.size.width - 4), height: min(state.size.height - 2, 10))
-        let inner = DialogFrame.draw(title: "Operator PIN", size: size, theme: theme, over: area(state), into: &buffer)
+        let inner = DialogFrame.draw(title: "Operator PIN", size: size, theme: theme, over: area(state), clearing: panes(state), into: &buffer)
         let y = DialogFrame.paragraph(
             "Type the operator PIN to act on the fleet. It is kept until the board is idle for \(StationStatus.span(Int(state.idleLimit.timeout))).",
             in: inner, y: inner.y + 1, style: theme[.text], into: &buffer) + 1
@@ -223,7 +229,7 @@ enum BoardDialogs {
     static func drawConfirm(_ action: OperatorAction, state: BoardState, into buffer: inout Buffer) {
         let theme = state.theme
         let size = Size(width: min(60, state.size.width - 4), height: min(state.size.height - 2, 9))
-        let inner = DialogFrame.draw(title: "Operator", size: size, theme: theme, over: area(state), into: &buffer)
+        let inner = DialogFrame.draw(title: "Operator", size: size, theme: theme, over: area(state), clearing: panes(state), into: &buffer)
         let y = DialogFrame.paragraph(action.question.displaySafe, in: inner, y: inner.y + 1, style: theme[.text].adding(.bold), into: &buffer) + 1
         DialogFrame.paragraph(action.consequence, in: inner, y: y, style: theme[.muted], into: &buffer)
     }
@@ -231,7 +237,7 @@ enum BoardDialogs {
     static func drawChooseIdentity(name: String, identities: [LinkedIdentity], selection: Int, state: BoardState, into buffer: inout Buffer) {
         let theme = state.theme
         let size = Size(width: min(60, state.size.width - 4), height: min(state.size.height - 2, identities.count + 6))
-        let inner = DialogFrame.draw(title: "Disconnect which identity of \(name.displaySafe)?", size: size, theme: theme, over: area(state), into: &buffer)
+        let inner = DialogFrame.draw(title: "Disconnect which identity of \(name.displaySafe)?", size: size, theme: theme, over: area(state), clearing: panes(state), into: &buffer)
         let y = IdentityList.draw(identities, selection: selection, theme: theme, in: inner, y: inner.y + 1, into: &buffer)
         DialogFrame.paragraph("It is forgotten at every station and its tokens revoked.", in: inner, y: y + 1, style: theme[.muted], into: &buffer)
     }
@@ -250,6 +256,6 @@ enum BoardHelp {
     static func rowsShown(in state: BoardState) -> Int { max(1, HelpPanel.rowsShown(lines: lines(state).count, screen: state.size)) }
 
     static func draw(_ state: BoardState, scroll: Int, into buffer: inout Buffer) {
-        HelpPanel.draw(lines(state), scroll: scroll, theme: state.theme, screen: state.size, over: BoardDialogs.area(state), into: &buffer)
+        HelpPanel.draw(lines(state), scroll: scroll, theme: state.theme, screen: state.size, over: BoardDialogs.area(state), clearing: BoardDialogs.panes(state), into: &buffer)
     }
 }

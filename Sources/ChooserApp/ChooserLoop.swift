@@ -81,12 +81,15 @@ public final class ChooserLoop<Program: ChooserProgram> {
         }
     }
 
-    /// Waits until the person quits, and for a hand-off command that was
-    /// running then to be gone.
+    /// Waits until the person quits, for a hand-off command that was
+    /// running then to be gone, and for the store calls made by then to
+    /// have run (a station's sign-out at a stop is written before the
+    /// program ends).
     public func run() async {
         start()
         await shell.waitUntilStopped()
         await handOff?.value
+        await link.settle()
     }
 
     /// Handles one of the chooser's actions: reduce, run effects, schedule

@@ -133,6 +133,28 @@ public final class StoreLink {
     /// Whether a call is out.
     public var isBusy: Bool { !outstanding.isEmpty }
 
+    /// Waits until the calls made so far have run, but no longer than a
+    /// call may be out (`longestWait`): a loop that ends lets its last
+    /// writes reach the store before the program does (a station's
+    /// sign-out at a stop), and a store that does not answer holds it no
+    /// longer than it would hold a call.
+    public func settle() async {
+        let resumed = Resumed()
+        let limit = DispatchTime.now() + .milliseconds(Int((deadline + Self.grace) * 1000))
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resume: @Sendable () -> Void = { if resumed.first() { continuation.resume() } }
+            // The queue runs calls one at a time in order: this runs once those made before it have.
+            queue.async(execute: resume)
+            DispatchQueue.global().asyncAfter(deadline: limit, execute: resume)
+        }
+    }
+
+    /// True the first time only.
+    private final class Resumed: Sendable {
+        private let done = Mutex(false)
+        func first() -> Bool { done.withLock { done in defer { done = true }; return !done } }
+    }
+
     /// The loop heard from elsewhere (its change feed) that the store went
     /// away (`detail`) or came back (nil); the link follows, telling nobody.
     public func heard(offline detail: String?) {

@@ -5,10 +5,10 @@ import TerminalUI
 public enum DialogFrame {
     /// Draws the frame centred in `area` in `theme` and returns the area inside it.
     ///
-    /// `clearing` names the insides of the panes behind: on every row the
-    /// frame spans, each is cleared across its whole width first, so what
-    /// shows beside the dialog is either a pane's full row or nothing,
-    /// never a fragment cut by the frame.
+    /// `clearing` names the panes behind, frames and all, cleared first on
+    /// the rows the dialog spans (`clear`), so what shows beside the dialog
+    /// is either a pane's full row or nothing, never a fragment cut by the
+    /// frame.
     public static func draw(
         title: String, size wanted: Size, theme: Theme, over area: Rect, clearing panes: [Rect] = [], into buffer: inout Buffer
     ) -> Rect {
@@ -19,11 +19,20 @@ public enum DialogFrame {
         return inner.inset(dx: 1, dy: 0)
     }
 
-    /// Clears each of `panes` on the rows `rect` spans.
+    /// Clears each of `panes` (a pane's whole rectangle, its frame
+    /// included) on the rows `rect` spans. A dialog covers a pane's border
+    /// row (its top, with the title, or its bottom) wholly or not at all:
+    /// when it reaches one, the pane is cleared across its full width,
+    /// frame too, on every row the dialog spans, so no piece of a title or
+    /// corner is left beside it; otherwise only the pane's inside is, and its
+    /// side borders frame the dialog.
     public static func clear(_ panes: [Rect], besides rect: Rect, theme: Theme, into buffer: inout Buffer) {
         for pane in panes {
             let rows = pane.intersection(Rect(x: pane.x, y: rect.y, width: pane.width, height: rect.height))
-            if rows.width > 0, rows.height > 0 { buffer.fill(rows, style: theme[.text]) }
+            guard rows.width > 0, rows.height > 0 else { continue }
+            let reachesBorder = rows.y == pane.y || rows.maxY == pane.maxY
+            let cleared = reachesBorder ? rows : rows.intersection(pane.inset())
+            if cleared.width > 0, cleared.height > 0 { buffer.fill(cleared, style: theme[.text]) }
         }
     }
 

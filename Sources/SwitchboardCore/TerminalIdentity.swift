@@ -110,6 +110,17 @@ public struct TerminalIdentity: Hashable, Sendable {
     private static func shortName(_ path: String) -> String { path.hasPrefix("/dev/") ? String(path.dropFirst(5)) : path }
 }
 
+/// A running process by this boot, its id and its start time:
+/// `BOOT/PID/START`, which tells it from a later process the kernel gives
+/// the same id.
+public enum ProcessLifetime {
+    /// The lifetime of process `pid`; nil where `/proc` cannot say.
+    public static func of(_ pid: pid_t) -> String? {
+        guard pid > 0, let boot = TerminalIdentity.bootID(), let stat = ProcessStat.read(pid: pid) else { return nil }
+        return "\(boot)/\(pid)/\(stat.start)"
+    }
+}
+
 /// The fields of `/proc/PID/stat` a session's lifetime needs.
 struct ProcessStat {
     /// The session id (its leader's process id).

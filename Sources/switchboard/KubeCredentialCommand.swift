@@ -18,7 +18,8 @@ struct KubeCredentialCommand: IOCommand, TakesCommonOptions {
             active account's id_token for PROVIDER (which may be left out when the account has one identity at \
             an OpenID Connect provider), refreshed first when it expires within a minute, and \
             status.expirationTimestamp is when it expires. With nobody chosen it exits 16 and says so in one line \
-            on standard error, which kubectl shows.
+            on standard error, which kubectl shows; kubectl tries again after a failure, and the line is said once \
+            per kubectl run (remembered for a minute under $XDG_RUNTIME_DIR/switchboard/said, by kubectl's process).
             """)
 
     @OptionGroup var options: CommonOptions
@@ -36,7 +37,11 @@ struct KubeCredentialCommand: IOCommand, TakesCommonOptions {
         case .failure(let problem): throw io.fail(problem.description, .usage)
         }
         let context = try TokenContext(CommandContext(options, io: io))
-        guard let account = try context.account(nil, quiet: true) else { throw io.fail(context.nobodyChosen(for: "kubectl"), .noActiveAccount) }
+        guard let account = try context.account(nil, quiet: true) else {
+            // kubectl tries again after a failure and shows each try's standard error: said once per kubectl run.
+            guard KubectlOnce(environment: io.environment)?.firstToSay() ?? true else { throw ExitCode(ExitStatus.noActiveAccount.rawValue) }
+            throw io.fail(context.nobodyChosen(for: "kubectl"), .noActiveAccount)
+        }
         let identity = try provider.map { try context.identity(of: account, at: $0) } ?? openIDIdentity(of: account, context)
         let fresh: FreshToken
         do { fresh = try await context.tokens.idToken(for: identity, minValid: Self.minValid) } catch { throw context.reported(error) }

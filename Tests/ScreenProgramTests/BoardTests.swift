@@ -365,6 +365,24 @@ struct BoardSnapshotTests {
         Snapshot.check(BoardScreen.draw(state), "board-filter-empty-60x16")
     }
 
+    @Test("at 60×16 every cut ends in …: the fleet's counts in the status bar and the detail pane's lines")
+    func cutsEndInEllipsis() throws {
+        let state = Self.selected(size: Size(width: 60, height: 16))
+        let buffer = BoardScreen.draw(state)
+        let layout = try #require(BoardLayout(state.size))
+        // The status bar: the counts, cut before the operator's session, end in "…".
+        let bar = buffer.lines[0]
+        let counts = try #require(bar.range(of: "⌂")).lowerBound
+        #expect(bar[..<counts].trimmingCharacters(in: .whitespaces).hasSuffix("…"), "\(bar)")
+        // Each line inside the detail pane ends blank or in "…", never in the middle of a word.
+        let inner = layout.detail.inset()
+        for y in inner.y..<inner.maxY {
+            let last = buffer[inner.maxX - 1, y].symbol
+            #expect(last == " " || last == "…", "row \(y): \(buffer.lines[y])")
+        }
+        Snapshot.check(buffer, "board-cuts-60x16")
+    }
+
     @Test("the board's help, the operator PIN, the identity to disconnect and the question before an action")
     func dialogs() {
         var state = Self.selected(size: Size(width: 80, height: 24))

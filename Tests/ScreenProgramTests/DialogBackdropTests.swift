@@ -29,6 +29,96 @@ struct DialogBackdropTests {
         return found
     }
 
+    /// The pane border rows (top, with the title, and bottom) that a dialog
+    /// cut: outside the dialog's columns such a row must be as it is with no
+    /// dialog (not reached) or blank all along (cleared), never a piece of a
+    /// title or a corner. The dialog found as `fragments` finds it; the
+    /// inspector's rows, drawn full width, are left out.
+    static func cutBorders(_ buffer: Buffer, plain: Buffer, layout: ScreenLayout, inspector: Rect? = nil) -> [String] {
+        guard let (left, top) = (0..<buffer.height).lazy.compactMap({ y in
+            (0..<buffer.width).first { x in buffer[x, y].symbol == "┌" && x != layout.accounts.x && x != layout.guide.x }.map { ($0, y) }
+        }).first, let right = (left + 1..<buffer.width).first(where: { buffer[$0, top].symbol == "┐" }),
+            let bottom = (top + 1..<buffer.height).first(where: { buffer[left, $0].symbol == "└" })
+        else { return ["no dialog found"] }
+        var found: [String] = []
+        for pane in [layout.accounts, layout.guide] {
+            // The inspector's rows are the dialog's, full width.
+            for y in [pane.y, pane.maxY - 1] where !(inspector.map { y >= $0.y && y < $0.maxY } ?? false) {
+                let beside = (pane.x..<pane.maxX).filter { x in y < top || y > bottom || x < left || x > right }
+                let row = beside.map { buffer[$0, y].symbol }, under = beside.map { plain[$0, y].symbol }
+                if row != under && !row.allSatisfy({ $0 == " " || $0.isEmpty }) { found.append("row \(y) at x \(pane.x): \(row.joined())") }
+            }
+        }
+        return found
+    }
+
+    /// The chooser's dialogs, each as a key press or an event away.
+    static let dialogs: [(String, @Sendable (Size) -> AppState)] = [
+        ("sign-in code", { size in
+            var state = Fixture.state(size: size)
+            _ = Fixture.press(.character("a"), .down, .down, .enter, on: &state)
+            _ = state.reduce(.codeReady(Fixture.code()))
+            return state
+        }),
+        ("sign-in code with the inspector", { size in
+            var state = Fixture.state(size: size)
+            _ = Fixture.press(.character("a"), .down, .down, .enter, on: &state)
+            _ = state.reduce(.codeReady(Fixture.code()))
+            _ = Fixture.press(.character("i"), on: &state)
+            return state
+        }),
+        ("welcome with the inspector", { size in
+            var state = Fixture.state(size: size)
+            _ = Fixture.press(.character("a"), .down, .down, .enter, on: &state)
+            _ = state.reduce(.codeReady(Fixture.code()))
+            _ = Fixture.press(.character("i"), on: &state)
+            _ = state.reduce(.signInEnded(ScreenSnapshotTests.endings[0].1, conflict: nil))
+            return state
+        }),
+        ("add an account", { size in
+            var state = Fixture.several(size: size)
+            _ = Fixture.press(.character("a"), on: &state)
+            return state
+        }),
+        ("link", { size in
+            var state = Fixture.several(size: size)
+            _ = Fixture.press(.character("l"), on: &state)
+            return state
+        }),
+        ("help", { size in
+            var state = Fixture.several(size: size)
+            _ = Fixture.press(.character("?"), on: &state)
+            return state
+        }),
+        ("PIN", { size in
+            var state = Fixture.several(size: size, protected: [Fixture.grace.id])
+            _ = Fixture.press(.down, .enter, on: &state)
+            return state
+        }),
+        ("disconnect", { size in
+            var state = Fixture.several(size: size)
+            _ = Fixture.press(.character("d"), on: &state)
+            return state
+        }),
+    ]
+
+    @Test("a dialog covers a pane's border row wholly or not at all: no piece of a pane's title or corner is left beside it",
+          arguments: ScreenSnapshotTests.narrow)
+    func borderRowsWholeOrUntouched(size: Size) throws {
+        for (name, make) in Self.dialogs {
+            let state = make(size)
+            #expect(state.dialog != nil, "\(name)")
+            let plain = Screen.draw({ var plain = state; plain.dialog = nil; return plain }())
+            let buffer = Screen.draw(state)
+            #expect(Self.cutBorders(buffer, plain: plain, layout: try #require(state.layout), inspector: state.inspectorArea) == [], "\(name)")
+            #expect(Self.fragments(buffer, layout: try #require(state.layout)) == [], "\(name)")
+            if name == "sign-in code with the inspector" || name == "welcome with the inspector" {
+                let file = name == "welcome with the inspector" ? "backdrop-welcome-inspector" : "backdrop-code-inspector"
+                Snapshot.check(buffer, ScreenSnapshotTests.name(file, size))
+            }
+        }
+    }
+
     static func station(size: Size) -> Station {
         Station(Fixture.state(size: size, accounts: [Fixture.ada, Fixture.grace], active: Fixture.ada),
                 settings: StationSettings(idleTimeout: 120, countdown: 15, greeting: "Welcome to the lab"))

@@ -30,13 +30,15 @@ struct EdgeSnapshotTests {
             interval: 5, demoServer: nil, qrRows: [])))
         let buffer = Screen.draw(state)
         let under = Screen.draw({ var plain = state; plain.dialog = nil; return plain }())
-        // Every row: what lies left and right of the dialog is the screen underneath.
+        // Every row: what lies left of the dialog, and what lies right of it, is the screen underneath or blank (cleared).
         let lines = buffer.lines, plainLines = under.lines
         for (y, line) in lines.enumerated() where line.contains("│") && y > 0 && y < size.height - 1 {
             guard let edges = Self.dialogEdges(line) else { continue }
             let characters = Array(line), plain = Array(plainLines[y])
-            let outside = characters.indices.filter { ($0 < edges.left || $0 > edges.right) && $0 < plain.count }
-            #expect(outside.allSatisfy { characters[$0] == plain[$0] }, "row \(y): \(line)")
+            for side in [characters.indices.filter { $0 < edges.left }, characters.indices.filter { $0 > edges.right }] {
+                let shown = side.filter { $0 < plain.count }
+                #expect(shown.allSatisfy { characters[$0] == plain[$0] } || side.allSatisfy { characters[$0] == " " }, "row \(y): \(line)")
+            }
         }
         // All of the code and the URL are there, wrapped.
         let text = lines.joined().filter { !$0.isWhitespace && $0 != "│" && $0 != "…" }  // the panes underneath end rows with …

@@ -113,6 +113,26 @@ struct ScreenSnapshotTests {
         Snapshot.check(buffer, "signin-waiting-64x18")
     }
 
+    @Test("sign-in with the inspector open: the QR code's note names the size at which it shows beside the inspector, and at that size it does")
+    func waitingWithInspector() throws {
+        func drawn(_ size: Size) -> Buffer {
+            var state = Fixture.state(size: size)
+            _ = Fixture.press(.character("a"), .down, .down, .enter, on: &state)
+            _ = state.reduce(.codeReady(Fixture.code()))
+            _ = Fixture.press(.character("i"), on: &state)
+            return Screen.draw(state)
+        }
+        let small = drawn(Size(width: 80, height: 24))
+        let words = small.lines.joined(separator: " ").split { $0 == " " || $0 == "│" }.joined(separator: " ")
+        #expect(!small.text.contains("▀▄"))
+        let note = try #require(words.firstMatch(of: /QR code hidden: enlarge to (\d+)×(\d+), or close the inspector \(i\)\./),
+                                "\(words)")
+        let needed = Size(width: try #require(Int(String(note.output.1))), height: try #require(Int(String(note.output.2))))
+        #expect(needed.height > 24, "80×24 is not enough beside the inspector")
+        #expect(drawn(needed).text.contains("▀▄"), "the QR code shows at \(needed.width)×\(needed.height)")
+        #expect(!drawn(Size(width: needed.width, height: needed.height - 1)).text.contains("▀▄"), "and not a row less")
+    }
+
     static let endings: [(String, SignInEnding)] = [
         ("welcome", SignInEnding(outcome: .approved(AccountID(5), isNew: true), accountName: "Grace Hopper", isNew: true)),
         ("welcome-back", SignInEnding(outcome: .approved(AccountID(1), isNew: false), accountName: "Ada Lovelace")),

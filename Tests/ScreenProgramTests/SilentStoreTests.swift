@@ -170,6 +170,29 @@ struct SilentStoreTests {
         }
     }
 
+    @Test("a station stopped while the store is slow to answer: its loop ends once its sign-out is written, not before")
+    func stopWritesItsSignOut() async throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let (database, gate) = try Self.store(folder)
+        let session = SessionKey("pts/1")!
+        let state = AppState(session: session, size: Self.size, now: Moment.now(), guide: Fixture.guide, theme: .builtIn, providers: [])
+        let loop = Self.chooser(Station(state, settings: StationSettings(greeting: "Lab 3")), database: database)
+        let running = Task { await loop.run() }
+        try await waitUntil("the list read") { loop.state.accounts.list.count == 2 && !loop.link.isBusy }
+        loop.send(.input(.key(.enter)))
+        try await waitUntil("someone chosen") { (try? database.active(in: session).account) != nil && !loop.link.isBusy }
+        gate.close(true)
+        loop.send(.terminate)
+        // The store answers again a moment after the stop: the sign-out waits at the gate until then.
+        Task.detached {
+            try? await Task.sleep(for: .milliseconds(300))
+            gate.close(false)
+        }
+        await running.value
+        #expect(try database.active(in: session).account == nil, "signed out before the loop ended")
+    }
+
     /// One read of the list and one refresh of the index for each change of the accounts.
     private func settlesAfterEachChange<Program: ChooserProgram>(_ loop: ChooserLoop<Program>) async throws {
         try await loop.startSettled()

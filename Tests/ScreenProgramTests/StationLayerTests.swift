@@ -213,6 +213,7 @@ struct StationLayerTests {
         #expect(elsewhere.own?.handOff == HandOffPhase.none)
         // The station is stopped meanwhile: nobody stays signed in.
         #expect(state.reduce(.terminate) == [.chooser(.signOut(.stopped)), .chooser(.quit)])
+        #expect(state.reduce(.terminate) == [.chooser(.quit)], "a second signal signs out no second time")
 
         // Linked into (or merged into) whoever is active: that is no choice of a person here.
         var linked = Station(Fixture.state(size: Self.size, accounts: [Fixture.ada, Fixture.grace], active: Fixture.ada), settings: settings)

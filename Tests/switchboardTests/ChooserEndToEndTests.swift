@@ -576,14 +576,17 @@ private func words(_ screen: String) -> [String] {
 }
 
 /// Whether `screen` is a whole frame drawn for a `width`×`height` terminal
-/// (not the last one cut down by a resize): the panes' bottom border on the
-/// last row but one, from the first column to the last, the dialog's key bar below.
+/// (not the last one cut down by a resize): the status bar reaching the last
+/// column but one (the last is a space, which capture-pane leaves out), a
+/// bottom border on the last row but one (the panes', from the first column
+/// to the last, or the dialog's, which clears the panes' border row beside it
+/// when it reaches it), the dialog's key bar below.
 private func isWholeFrame(_ screen: String, width: Int, height: Int) -> Bool {
     var rows = screen.components(separatedBy: "\n")
     if rows.last == "" { rows.removeLast() }
     guard rows.count == height else { return false }
-    let border = Array(rows[height - 2])
-    return border.count == width && border.first == "└" && border.last == "┘" && rows[height - 1].contains("esc cancel")
+    let border = rows[height - 2].drop { $0 == " " }
+    return rows[0].count == width - 1 && border.first == "└" && border.last == "┘" && rows[height - 1].contains("esc cancel")
 }
 
 /// The half-block rows of the QR code: each row's run from the first to the last ▀▄█.

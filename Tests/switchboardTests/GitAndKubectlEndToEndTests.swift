@@ -107,13 +107,19 @@ struct GitAndKubectlEndToEndTests {
         try await rig.signIn([("ada", "left"), ("grace", "right")])
         let api = try await KubeAPIServer(issuer: rig.base, folder: rig.cli.folder)
         let environment = try Self.environment(rig, session: nil)
+        let runtime = environment.merging(["XDG_RUNTIME_DIR": rig.cli.folder.file("run")]) { $1 }
         let version = try await runProcess("/usr/bin/env", ["kubectl", "version", "--client", "-o", "json"], environment: environment)
         let minor = Int((try JSONSerialization.jsonObject(with: Data(version.stdout.utf8)) as? [String: [String: Any]])?["clientVersion"]?["minor"]
             .flatMap { $0 as? String }?.prefix { $0.isNumber } ?? "") ?? 0
         // kubectl before 1.22 knows only v1beta1.
         let versions = minor >= 22 ? ["client.authentication.k8s.io/v1", "client.authentication.k8s.io/v1beta1"] : Array(repeating: "client.authentication.k8s.io/v1beta1", count: 2)
+        // The third counts the plugin's runs in a file and becomes it (exec: the same process, so kubectl is still its parent).
+        let runs = rig.cli.folder.file("plugin-runs")
+        let plugins = [#"command: switchboard"#, #"command: switchboard"#, #"command: /bin/sh"#]
+        let arguments = [#"["kube-credential", "demo"]"#, #"["kube-credential", "demo"]"#,
+                         #"["-c", "echo ran >>'\#(runs)'; exec switchboard kube-credential demo"]"#]
         var kubeconfigs: [String] = []
-        for (index, apiVersion) in versions.enumerated() {
+        for (index, apiVersion) in (versions + [versions[0]]).enumerated() {
             let path = rig.cli.folder.file("kubeconfig-\(index)")
             try """
                 apiVersion: v1
@@ -134,8 +140,8 @@ struct GitAndKubectlEndToEndTests {
                   user:
                     exec:
                       apiVersion: \(apiVersion)
-                      command: switchboard
-                      args: ["kube-credential", "demo"]
+                      \(plugins[index])
+                      args: \(arguments[index])
                       interactiveMode: Never
                 """.write(toFile: path, atomically: true, encoding: .utf8)
             kubeconfigs.append(path)
@@ -144,16 +150,20 @@ struct GitAndKubectlEndToEndTests {
             "switchboard switch 'Ada Lovelace' >/dev/null && kubectl --kubeconfig \(kubeconfigs[0]) get --raw /api", environment: environment)
         async let right = Self.inTerminal(
             "switchboard switch 'Grace Hopper' >/dev/null && kubectl --kubeconfig \(kubeconfigs[1]) get --raw /api", environment: environment)
-        async let nobody = Self.inTerminal("kubectl --kubeconfig \(kubeconfigs[0]) get --raw /api", environment: environment)
+        // Only kubectl's standard error shows: the plugin's, passed through, and kubectl's own.
+        async let nobody = Self.inTerminal("kubectl --kubeconfig \(kubeconfigs[2]) get --raw /api 2>&1 >/dev/null", environment: runtime)
         let (ada, grace, none) = try await (left, right, nobody)
         #expect(ada.status == 0 && ada.output.contains(#""user":"ada@demo.switchboard.test""#), "\(ada.output)")
         #expect(grace.status == 0 && grace.output.contains(#""user":"grace@demo.switchboard.test""#), "\(grace.output)")
         #expect(none.status != 0)
-        // kubectl asks the plugin again after a failure: the same one line each time, and its own error after.
-        let said = Set(none.output.split(separator: "\n").filter { $0.hasPrefix("switchboard: ") })
+        // kubectl runs the plugin again after a failure, and shows each run's standard error: the line shows once all the same.
+        let said = none.output.split(separator: "\n").filter { $0.hasPrefix("switchboard: ") }
         #expect(said.count == 1 && said.first?.contains("has nobody chosen, so kubectl gets no token") == true
                 && said.first?.hasPrefix("switchboard: terminal pts/") == true, "\(none.output)")
         #expect(none.output.contains("exit code 16"), "\(none.output)")
+        // It ran more than once: the line was kept back at least once.
+        let ran = try String(contentsOfFile: runs, encoding: .utf8).split(separator: "\n").count
+        #expect(ran >= 2, "the plugin ran \(ran) times")
         await api.stop()
         await rig.stop()
     }

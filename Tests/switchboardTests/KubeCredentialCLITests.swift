@@ -3,6 +3,7 @@ import Store
 import SwitchboardCore
 import Testing
 import TestSupport
+@testable import switchboard
 
 /// `switchboard kube-credential` in this process, against a demo provider in this process.
 @Suite("switchboard kube-credential")
@@ -79,5 +80,52 @@ struct KubeCredentialCLITests {
         #expect(none.status == 2 && none.stderr.contains("no identity at an OpenID Connect provider"))
         #expect(await rig.run("kube-credential", "google", session: "github-only").status == 2)
         await rig.stop()
+    }
+
+    @Test("under kubectl (KUBERNETES_EXEC_INFO set) the nobody-chosen line is said by the first run under a parent process and not by its tries after it, each exiting 16; by hand, or with no runtime folder, every time")
+    func saidOncePerKubectlRun() async throws {
+        let rig = try await ToolRig()
+        let runtime = rig.cli.folder.file("run")
+        let underKubectl = ["KUBERNETES_EXEC_INFO": Self.v1, "XDG_RUNTIME_DIR": runtime]
+        let line = "switchboard: session empty has nobody chosen, so kubectl gets no token; choose with `switchboard switch NAME --session empty`\n"
+        // Both runs have this test process's parent as theirs, as kubectl's two tries have kubectl.
+        let first = await rig.run("kube-credential", session: "empty", environment: underKubectl)
+        let again = await rig.run("kube-credential", session: "empty", environment: underKubectl)
+        #expect(first.status == 16 && first.stderr == line)
+        #expect(again.status == 16 && again.stderr.isEmpty && again.stdout.isEmpty, "\(again.stderr)")
+        let marks = try FileManager.default.contentsOfDirectory(atPath: runtime + "/switchboard/said")
+        #expect(marks.count == 1 && marks[0].hasPrefix("kubectl-"), "\(marks)")
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: runtime + "/switchboard/said")[.posixPermissions] as? Int)
+        #expect(mode == 0o700)
+        // By hand: every time.
+        for _ in 0..<2 {
+            let byHand = await rig.run("kube-credential", session: "empty", environment: ["XDG_RUNTIME_DIR": runtime])
+            #expect(byHand.status == 16 && byHand.stderr == line)
+        }
+        // No runtime folder to remember it in: every time.
+        for _ in 0..<2 {
+            let nowhere = await rig.run("kube-credential", session: "empty", environment: ["KUBERNETES_EXEC_INFO": Self.v1])
+            #expect(nowhere.status == 16 && nowhere.stderr == line)
+        }
+        await rig.stop()
+    }
+
+    @Test("the mark is per parent process and lasts a minute: another parent says it too, and the same parent again after the minute")
+    func markPerParent() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let environment = ["KUBERNETES_EXEC_INFO": Self.v1, "XDG_RUNTIME_DIR": folder.path]
+        let kubectl = try #require(KubectlOnce(environment: environment, parent: "boot/4242/100"))
+        let later = try #require(KubectlOnce(environment: environment, parent: "boot/4242/900"))
+        #expect(kubectl.firstToSay())
+        #expect(!kubectl.firstToSay())
+        // The same id, started later: another process.
+        #expect(later.firstToSay())
+        #expect(!later.firstToSay())
+        #expect(kubectl.firstToSay(now: Date().addingTimeInterval(KubectlOnce.window + 1)))
+        #expect(KubectlOnce(environment: ["XDG_RUNTIME_DIR": folder.path], parent: "boot/1/1") == nil)
+        #expect(KubectlOnce(environment: ["KUBERNETES_EXEC_INFO": Self.v1], parent: "boot/1/1") == nil)
+        #expect(KubectlOnce(environment: ["KUBERNETES_EXEC_INFO": Self.v1, "XDG_RUNTIME_DIR": "relative"], parent: "boot/1/1") == nil)
+        #expect(KubectlOnce(environment: environment, parent: nil) == nil)
     }
 }

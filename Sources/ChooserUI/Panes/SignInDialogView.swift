@@ -116,8 +116,13 @@ enum SignInDialogView {
         let checks = code.polls == 1 ? "1 check" : "\(code.polls) checks"
         line("\(spinner) checking every \(code.interval) s · \(checks)", style: theme[.muted])
         if !showQR, qrWidth > 0 {
-            let needed = Size(width: qrWidth + 42, height: qrHeight + 4)  // dialog frame, padding, bars
-            y = DialogFrame.paragraph("QR code hidden: enlarge the terminal to \(needed.width)×\(needed.height) to see it.", in: textArea, y: y, style: theme[.muted], into: &buffer)
+            // Dialog frame, padding, bars; and the inspector's fewest rows while it shows, which the dialog gives way to.
+            let inspector = state.inspectorArea != nil
+            let needed = Size(width: qrWidth + 42, height: qrHeight + 4 + (inspector ? AppState.inspectorRows : 0))
+            let text = inspector
+                ? "QR code hidden: enlarge to \(needed.width)×\(needed.height), or close the inspector (i)."
+                : "QR code hidden: enlarge the terminal to \(needed.width)×\(needed.height) to see it."
+            y = DialogFrame.paragraph(text, in: textArea, y: y, style: theme[.muted], into: &buffer)
         }
         y += 1
         if let server = code.demoServer {

@@ -40,9 +40,9 @@ extension DialogFrame {
 }
 
 extension AppState {
-    /// The insides of the accounts and guide panes: a dialog clears the rows of them it spans.
+    /// The accounts and guide panes, frames and all: a dialog clears the rows of them it spans (`DialogFrame.clear`).
     var panesBehindDialogs: [Rect] {
         guard let layout else { return [] }
-        return [layout.accounts.inset(), layout.guide.inset()]
+        return [layout.accounts, layout.guide]
     }
 }

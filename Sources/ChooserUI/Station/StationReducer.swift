@@ -97,7 +97,9 @@ extension Station {
         case .tick(let date):
             return apply(action) + idleTick(date)
         case .terminate:
-            // A station stopped leaves nobody signed in.
+            // A station stopped leaves nobody signed in: signed out once, however often the stop is heard (a
+            // closed terminal is heard twice: its SIGHUP, and its input hanging up).
+            guard chooser.isRunning else { return apply(action) }
             return [.chooser(.signOut(.stopped))] + apply(action)
         case .loaded:
             var effects = apply(action)
