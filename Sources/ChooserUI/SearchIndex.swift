@@ -184,10 +184,10 @@ public struct SearchIndex: Sendable {
         let work: [Int32]?
         if let candidates {
             if candidates.count < positions.count / 16 {
-                work = candidates.filter { Int($0) < positions.count }.sorted()
+                work = Array(Set(candidates.filter { $0 >= 0 && Int($0) < positions.count })).sorted()
             } else {
                 var wanted = [Bool](repeating: false, count: positions.count)
-                for position in candidates where Int(position) < positions.count { wanted[Int(position)] = true }
+                for position in candidates where position >= 0 && Int(position) < positions.count { wanted[Int(position)] = true }
                 work = (0..<Int32(positions.count)).filter { wanted[Int($0)] }
             }
         } else {

@@ -55,7 +55,7 @@ struct GitCredentialCommand: IOCommand, TakesCommonOptions {
         let namedByGit = username != nil && linked.login?.lowercased() == username?.lowercased()
         if operation == "get", !others.isEmpty, !namedByGit {
             // Two of the person's identities could answer: say which did, and how to have the other.
-            let names = ([linked] + others).map { IdentityChoice.shortName(of: $0, among: account.identities) }
+            let names = ([linked] + others).map { IdentityChoice.shortName(of: $0, among: account.identities).displaySafe }
             io.stderr.write(
                 "switchboard: \(account.name.displaySafe) has \(names.count) identities for git (\(server)): \(names.joined(separator: ", ")); "
                     + "\(names[0])'s token is given. For another, put its login in the remote's URL (https://LOGIN@host/…) "
@@ -63,8 +63,11 @@ struct GitCredentialCommand: IOCommand, TakesCommonOptions {
         }
         if operation == "erase" {
             // git saw this token refused: the next one handed out is refreshed first.
+            // Whichever identity there it was: git names the username the answer gave (oauth2 for GitLab), not the login.
             if let password = reader.request.password {
-                do { _ = try context.tokens.forget(rejected: password, of: linked.identity) } catch { throw context.reported(error) }
+                do {
+                    for identity in [linked] + others where try context.tokens.forget(rejected: password, of: identity.identity) { break }
+                } catch { throw context.reported(error) }
             }
             return
         }

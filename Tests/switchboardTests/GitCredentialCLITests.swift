@@ -69,6 +69,14 @@ struct GitCredentialCLITests {
             #expect(first.stderr.contains("has 2 identities for git (http://127.0.0.1:9418): demo:ada, demo:grace; demo:ada's token is given"), "\(first.stderr)")
             #expect(first.stderr.contains("credential.username"))
         }
+        // git's erase names the username the answer gave, which need not pick the identity (oauth2 at GitLab):
+        // the token refused is found whichever identity holds it, and that one is refreshed before it is given again.
+        let refused = try #require(attributes(byName.stdout)["password"])
+        let erased = await rig.run("git-credential", "erase", session: "left", input: "protocol=http\nhost=127.0.0.1:9418\nusername=oauth2\npassword=\(refused)\n\n")
+        #expect(erased.status == 0 && erased.stdout.isEmpty, "\(erased.stderr)")
+        let next = try #require(attributes(await get(username: "grace").stdout)["password"])
+        #expect(next != refused)
+        #expect(await rig.person(holding: next) == "grace")
         await rig.stop()
     }
 
