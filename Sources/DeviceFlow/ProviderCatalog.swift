@@ -163,7 +163,7 @@ public struct ResolvedProvider: Sendable {
             endpoints.mark("OpenID discovery")
             endpoints.deviceAuthorization = endpoints.deviceAuthorization ?? host.appendingPathComponent("oauth/authorize_device")
         case .oidc, .demo:
-            let issuer = settings.issuer ?? URL(string: "http://127.0.0.1:8628")!
+            let issuer = settings.issuer ?? URL(string: DemoApproval.defaultServer)!
             endpoints = try await OIDCDiscovery.fetch(issuer: issuer, transport: transport)
             endpoints.mark("OpenID discovery")
         }
@@ -208,7 +208,7 @@ public struct ResolvedProvider: Sendable {
 
 extension ProviderSettings {
     /// The built-in Demo provider at `issuer`, usable without configuration.
-    public static func demo(issuer: URL = URL(string: "http://127.0.0.1:8628")!) -> ProviderSettings {
+    public static func demo(issuer: URL = URL(string: DemoApproval.defaultServer)!) -> ProviderSettings {
         ProviderSettings(id: "demo", kind: .demo, clientID: "switchboard-demo", issuer: issuer)
     }
 }

@@ -47,7 +47,7 @@ struct SignInOutput: Sendable {
         if provider.settings.kind == .demo {
             let server = provider.settings.issuer?.absoluteString ?? ""
             lines += ["  Demo: approve on that page, or in another terminal run",
-                      "    switchboard demo approve \(authorization.userCode.displaySafe) --server \(server.displaySafe)", ""]
+                      "    " + DemoApproval.command(userCode: authorization.userCode, server: server), ""]
         }
         io.print(lines.joined(separator: "\n"))
     }

@@ -126,9 +126,9 @@ enum SignInDialogView {
         }
         y += 1
         if let server = code.demoServer {
-            let option = server == "http://127.0.0.1:8628" ? "" : " --server \(server)"
             y = DialogFrame.paragraph("Demo: approve on that page, or in another terminal run", in: textArea, y: y, style: theme[.muted], into: &buffer)
-            y = DialogFrame.paragraph("switchboard demo approve \(code.userCode.displaySafe)\(option.displaySafe)", in: textArea.inset(dx: 1, dy: 0), y: y, style: theme[.text], into: &buffer)
+            y = DialogFrame.paragraph(
+                DemoApproval.command(userCode: code.userCode, server: server), in: textArea.inset(dx: 1, dy: 0), y: y, style: theme[.text], into: &buffer)
         }
         if showQR {
             let x = inner.maxX - qrWidth
