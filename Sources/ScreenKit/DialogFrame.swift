@@ -47,7 +47,9 @@ public enum DialogFrame {
         return y
     }
 
-    /// Splits text into lines of at most `width` columns at spaces.
+    /// Splits text into lines of at most `width` columns at spaces; a word
+    /// wider than a line is split after a URL's or a form's punctuation
+    /// where it can be (past the line's middle), else where the line ends.
     public static func wrap(_ text: String, width: Int) -> [String] {
         guard width > 0 else { return [] }
         var lines: [String] = [], line = ""
@@ -62,7 +64,13 @@ public enum DialogFrame {
                 line = word
             }
             while line.displayWidth > width {
-                let head = line.truncated(toWidth: width, ellipsis: "")
+                // A word wider than a line breaks after its last `/`, `:`, `=`, `&`, `,`, `-`, `_`, `.` or `?`
+                // that fits (a URL or a form between its parts), else where the line ends.
+                let fits = line.truncated(toWidth: width, ellipsis: "")
+                let breakAfter = fits.lastIndex { "/:=&,-_.?".contains($0) }
+                let broken = breakAfter.map { String(fits[...$0]) } ?? fits
+                // Not so early that the line is left mostly empty.
+                let head = broken.displayWidth * 2 >= width ? broken : fits
                 lines.append(head)
                 line = String(line.dropFirst(head.count))
             }

@@ -53,8 +53,10 @@ enum InspectorPane {
         let lines = Self.rows(signIn, width: inner.width)
         // The newest exchanges, the last rows that fit; or, scrolled up, from the row kept.
         let top = Self.top(signIn, rows: lines.count, shown: inner.height)
-        for (offset, (text, role)) in lines.dropFirst(top).prefix(inner.height).enumerated() {
-            buffer.write(text.truncated(toWidth: inner.width), x: inner.x, y: inner.y + offset, style: theme[role])
+        for (offset, row) in lines.dropFirst(top).prefix(inner.height).enumerated() {
+            // A first row that carries on a line begun above it says so.
+            let text = offset == 0 && row.continues ? "  …" + row.text.dropFirst(2) : row.text
+            buffer.write(text.truncated(toWidth: inner.width), x: inner.x, y: inner.y + offset, style: theme[row.role])
         }
         // What is scrolled away, on the frame: older above, newer below.
         if top > 0 { buffer.write(" ↑ \(top) more ", x: rect.maxX - 14, y: rect.y, style: theme[.muted]) }
@@ -62,17 +64,27 @@ enum InspectorPane {
         if below > 0 { buffer.write(" ↓ \(below) newer ", x: rect.maxX - 16, y: rect.maxY - 1, style: theme[.muted]) }
     }
 
+    /// One row of the inspector: its text, its look, and whether it carries
+    /// on a detail wrapped from the row before.
+    struct Row {
+        let text: String
+        let role: ThemeRole
+        var continues = false
+    }
+
     /// The inspector's rows at `width` columns: each entry's headline, then
     /// its details wrapped and indented.
-    static func rows(_ signIn: SignInDialog, width: Int) -> [(String, ThemeRole)] {
-        var rows: [(String, ThemeRole)] = []
+    static func rows(_ signIn: SignInDialog, width: Int) -> [Row] {
+        var rows: [Row] = []
         for entry in signIn.trace {
-            rows.append((entry.headline.displaySafe, role(of: entry)))
+            rows.append(Row(text: entry.headline.displaySafe, role: role(of: entry)))
             for detail in entry.details {
-                rows += DialogFrame.wrap(detail.displaySafe, width: width - 2).map { ("  " + $0, .muted) }
+                // Room for the "…" a cut first row begins with.
+                let wrapped = DialogFrame.wrap(detail.displaySafe, width: width - 3)
+                rows += wrapped.enumerated().map { Row(text: "  " + $0.element, role: .muted, continues: $0.offset > 0) }
             }
         }
-        return rows.isEmpty ? [("Nothing sent yet.", .muted)] : rows
+        return rows.isEmpty ? [Row(text: "Nothing sent yet.", role: .muted)] : rows
     }
 
     /// The first row shown: the one kept when scrolled up, else the newest rows'.
