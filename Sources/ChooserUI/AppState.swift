@@ -152,7 +152,12 @@ public struct AppState: Sendable {
     public var active: ActiveAccount = .anonymous
     public var accounts = AccountsPaneState()
     public var guide: GuideState
-    public var dialog: Dialog?
+    /// The dialog shown. One that opens takes the key bar's row for its
+    /// keys: the toasts shown before it go (those raised while it is open
+    /// show there as ever).
+    public var dialog: Dialog? {
+        didSet { if oldValue == nil, dialog != nil { toasts.removeAll() } }
+    }
     public var toasts: [Toast] = []
     public var nextToastID = 1
     public var theme: Theme

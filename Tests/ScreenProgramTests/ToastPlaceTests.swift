@@ -44,6 +44,22 @@ struct ToastPlaceTests {
         Snapshot.check(Screen.draw(state), ScreenSnapshotTests.name("toast-error", size))
     }
 
+    @Test("a dialog that opens has the key bar's row for its keys: toasts shown before it go; one raised while it is open shows")
+    func dialogKeysFirst() {
+        let size = Size(width: 60, height: 16)
+        var state = Self.withToasts(size: size)
+        _ = Fixture.press(.character("d"), on: &state)
+        guard case .disconnect = state.dialog else {
+            Issue.record("no disconnect dialog: \(String(describing: state.dialog))")
+            return
+        }
+        #expect(state.toasts.isEmpty)
+        let keys = Screen.draw(state).lines[size.height - 1]
+        #expect(!keys.contains("The operation") && keys.contains("y disconnect"), "\(keys)")
+        state.notify("Something new", .info)
+        #expect(Screen.draw(state).lines[size.height - 1].contains("Something new"))
+    }
+
     @Test("a toast's text as one line: the first line that says anything")
     func firstLine() {
         #expect(Toasts.line(of: "\n  Connection   refused  \nat line 2") == "Connection refused")
