@@ -35,15 +35,16 @@ struct SignInOutput: Sendable {
                 expires_in: authorization.expiresIn, interval: authorization.interval))
             return
         }
-        var lines = [
-            "Sign in with \(provider.settings.name.displaySafe)", "",
+        // The QR code first, the URL and code after it: on a short terminal, what scrolls away is the QR code's top.
+        var lines = ["Sign in with \(provider.settings.name.displaySafe)", ""]
+        if let matrix = try? QREncoder.encode(authorization.qrPayload, errorCorrection: .low) {
+            lines += qrLines(matrix).map { "  " + $0 }
+            lines += ["  Scan the code: it opens \(authorization.qrPayload.displaySafe)", ""]
+        }
+        lines += [
             "  Open  \(authorization.verificationURI.absoluteString.displaySafe)",
             "  Code  \(bold(authorization.userCode.displaySafe))", "",
         ]
-        if let matrix = try? QREncoder.encode(authorization.qrPayload, errorCorrection: .low) {
-            lines += qrLines(matrix).map { "  " + $0 }
-            lines += ["  Or scan the code: it opens \(authorization.qrPayload.displaySafe)", ""]
-        }
         if provider.settings.kind == .demo {
             let server = provider.settings.issuer?.absoluteString ?? ""
             lines += ["  Demo: approve on that page, or in another terminal run",
