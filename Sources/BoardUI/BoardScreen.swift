@@ -65,6 +65,7 @@ public enum BoardScreen {
 }
 
 /// The top bar: the board's title, the fleet's counts, what an action did, the operator's session.
+/// A message too long for its room takes the session's and the clock's while it shows.
 enum BoardStatusBar {
     static func draw(_ state: BoardState, in rect: Rect, into buffer: inout Buffer) {
         let theme = state.theme
@@ -73,8 +74,13 @@ enum BoardStatusBar {
         let counts = state.counts
         let summary = state.loaded
             ? "  \(state.stations.count) \(state.stations.count == 1 ? "station" : "stations") · \(counts.inUse) in use · \(counts.offline) offline" : "  reading…"
-        let right = "⌂ \(state.operatorSession.displaySafe)  \(state.clock.text(at: state.now)) "
-        let room = rect.maxX - right.displayWidth - x - 1
+        var right = "⌂ \(state.operatorSession.displaySafe)  \(state.clock.text(at: state.now)) "
+        var room = rect.maxX - right.displayWidth - x - 1
+        // What an action did, for the moment it shows, has the session's and the clock's room where it needs it.
+        if state.storeOffline == nil, !state.storeWaiting, let message = state.message, ("  " + message.text).displayWidth > room {
+            right = ""
+            room = rect.maxX - x - 1
+        }
         if state.storeOffline != nil {
             x += buffer.write("  ⚠ Store offline — retrying".truncated(toWidth: max(0, room)), x: x, y: rect.y, style: theme[.statusWarning])
         } else if state.storeWaiting {
@@ -84,7 +90,7 @@ enum BoardStatusBar {
         } else {
             x += buffer.write(summary.truncated(toWidth: max(0, room)), x: x, y: rect.y, style: theme[.statusBar])
         }
-        if right.displayWidth < rect.width - 20 {
+        if !right.isEmpty, right.displayWidth < rect.width - 20 {
             buffer.write(right, x: rect.maxX - right.displayWidth, y: rect.y, style: theme[.statusBar])
         }
     }

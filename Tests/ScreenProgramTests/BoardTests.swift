@@ -285,6 +285,16 @@ struct BoardReducerTests {
         #expect(state.dialog == nil && state.message?.text == "Grace Hopper has no identity left to disconnect.")
     }
 
+    @Test("a message too long for its room in the status bar takes the session's and the clock's room while it shows, whole")
+    func messageRoom() {
+        var state = F.state(size: Size(width: 60, height: 16))
+        F.press(.down, .character("o"), on: &state)
+        let bar = BoardScreen.draw(state).lines[0]
+        #expect(bar.contains("Nobody is signed in at this station.") && !bar.contains("⌂"), "\(bar)")
+        state.message = nil
+        #expect(BoardScreen.draw(state).lines[0].contains("⌂ ops/pts/1"))
+    }
+
     @Test("an action with nobody to act on says why and opens nothing; a locked-out station's reset is for the account its wrong PIN was for")
     func unavailable() {
         var state = F.state()
