@@ -10,9 +10,10 @@ public enum EventWording {
         "operator",
     ]
 
-    /// Who: the account's name, else its id (an account since removed), else `-`.
+    /// Who: the account's name, else its id (an account since removed),
+    /// else `nobody` (a session that acted as no one: ended, signed out).
     public static func who(_ entry: LogEntry) -> String {
-        entry.accountName ?? entry.account.map { "account \($0)" } ?? "-"
+        entry.accountName ?? entry.account.map { "account \($0)" } ?? "nobody"
     }
 
     /// What happened, in words.
