@@ -36,6 +36,15 @@ public enum DialogFrame {
         }
     }
 
+    /// Writes one of a dialog's choices on row `y` of `inner`: the
+    /// selected one marked "▸" on a filled row (bold when `bold`), the
+    /// others indented; cut to the row's width.
+    public static func choice(_ text: String, selected: Bool, bold: Bool = false, theme: Theme, in inner: Rect, y: Int, into buffer: inout Buffer) {
+        let style = selected ? theme[.accountSelected] : theme[.text]
+        if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
+        buffer.write(((selected ? "▸ " : "  ") + text).truncated(toWidth: inner.width), x: inner.x, y: y, style: selected && bold ? style.adding(.bold) : style)
+    }
+
     /// Writes word-wrapped text from row `y`; returns the row after it.
     @discardableResult
     public static func paragraph(_ text: String, in rect: Rect, y: Int, style: Style, into buffer: inout Buffer) -> Int {

@@ -8,11 +8,7 @@ public enum IdentityList {
     public static func draw(_ identities: [LinkedIdentity], selection: Int, theme: Theme, in inner: Rect, y top: Int, into buffer: inout Buffer) -> Int {
         var y = top
         for (index, identity) in identities.enumerated() where y < inner.maxY {
-            let selected = index == selection
-            let style = selected ? theme[.accountSelected] : theme[.text]
-            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
-            buffer.write(((selected ? "▸ " : "  ") + row(identity, among: identities)).truncated(toWidth: inner.width),
-                         x: inner.x, y: y, style: style, limit: inner.width)
+            DialogFrame.choice(row(identity, among: identities), selected: index == selection, theme: theme, in: inner, y: y, into: &buffer)
             y += 1
         }
         return y

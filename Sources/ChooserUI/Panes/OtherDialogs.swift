@@ -20,10 +20,7 @@ enum ConflictDialogView {
             case .switchAccount: "s  Switch to \(owner)"
             case .cancel: "c  Cancel: stay \(active)"
             }
-            let selected = index == dialog.selection
-            let style = selected ? theme[.accountSelected] : theme[.text]
-            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
-            buffer.write(((selected ? "▸ " : "  ") + text).truncated(toWidth: inner.width), x: inner.x, y: y, style: style)
+            DialogFrame.choice(text, selected: index == dialog.selection, theme: theme, in: inner, y: y, into: &buffer)
             y += 1
         }
         if let note = dialog.mergeNote {
@@ -113,10 +110,7 @@ enum SignInAgainDialogView {
             case .switchAnyway: "s  Switch to \(name) anyway"
             case .cancel: "c  Cancel"
             }
-            let selected = index == dialog.selection
-            let style = selected ? theme[.accountSelected] : theme[.text]
-            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
-            buffer.write(((selected ? "▸ " : "  ") + text).truncated(toWidth: inner.width), x: inner.x, y: y, style: style, limit: inner.width)
+            DialogFrame.choice(text, selected: index == dialog.selection, theme: theme, in: inner, y: y, into: &buffer)
             y += 1
         }
     }

@@ -69,10 +69,7 @@ enum SignInDialogView {
         for (index, row) in rows.enumerated() {
             let y = inner.y + 3 + index + (index == people.count ? 1 : 0)
             guard y < inner.maxY else { break }
-            let selected = index == selection
-            let style = selected ? theme[.accountSelected] : theme[.text]
-            if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
-            buffer.write(((selected ? "▸ " : "  ") + row).truncated(toWidth: inner.width), x: inner.x, y: y, style: selected ? style.adding(.bold) : style)
+            DialogFrame.choice(row, selected: index == selection, bold: true, theme: theme, in: inner, y: y, into: &buffer)
         }
     }
 

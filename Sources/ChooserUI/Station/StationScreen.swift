@@ -64,10 +64,7 @@ public enum StationScreen {
             for (index, choice) in choices.enumerated() {
                 let y = inner.y + 1 + index
                 guard y < inner.maxY else { break }
-                let selected = index == selection
-                let style = selected ? theme[.accountSelected] : theme[.text]
-                if selected { buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
-                buffer.write(((selected ? "▸ " : "  ") + choice.rawValue).truncated(toWidth: inner.width), x: inner.x, y: y, style: selected ? style.adding(.bold) : style)
+                DialogFrame.choice(choice.rawValue, selected: index == selection, bold: true, theme: theme, in: inner, y: y, into: &buffer)
             }
         }
     }
